@@ -1,0 +1,89 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import formbody from "@fastify/formbody";
+import helmet from "@fastify/helmet";
+import multipart from "@fastify/multipart";
+import rateLimit from "@fastify/rate-limit";
+import fastifyStatic from "@fastify/static";
+import { translate } from "@northstar/shared/i18n";
+import { toLanguage } from "@northstar/shared/languages";
+import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { AppDeps } from "./http/deps.ts";
+import { registerUploadRoutes } from "./http/uploads.ts";
+import { registerLegacyApi } from "./legacy/index.ts";
+import { createContextFactory } from "./trpc/init.ts";
+import { appRouter } from "./trpc/router.ts";
+
+/** Builds the HTTP app: plugins first, then the legacy API, tRPC, uploads and the web app. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: deps.config.logLevel, redact: ["req.headers.authorization", "req.headers.token"] },
+    trustProxy: deps.config.trustProxy,
+    // Upload limit (8 MB by policy) plus multipart overhead.
+    bodyLimit: 10 * 1024 * 1024,
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        connectSrc: ["'self'", "ws:", "wss:"],
+        scriptSrc: ["'self'"],
+      },
+    },
+  });
+  await app.register(formbody);
+  await app.register(multipart, { limits: { fileSize: 9 * 1024 * 1024, files: 1 } });
+  await app.register(rateLimit, {
+    global: false,
+    redis: deps.redis,
+    nameSpace: `${deps.config.redisPrefix}:rl:`,
+    // Throttled legacy calls still answer HTTP 200 with the envelope, as every legacy call does.
+    errorResponseBuilder: (request) => {
+      const query = request.query as Record<string, unknown> | undefined;
+      const body = request.body as Record<string, unknown> | undefined;
+      const lang = toLanguage(body?.lang ?? query?.lang ?? request.headers.lang);
+      return { statusCode: 200, code: 1, message: translate(lang, "errors.RATE_LIMITED"), data: { error: "RATE_LIMITED" }, time: Math.floor(Date.now() / 1000) };
+    },
+  });
+
+  registerLegacyApi(app, deps);
+  await app.register(fastifyTRPCPlugin, {
+    prefix: "/trpc",
+    trpcOptions: { router: appRouter, createContext: createContextFactory(deps) },
+  });
+  registerUploadRoutes(app, deps);
+  app.get("/health", async () => ({ ok: true }));
+
+  await registerWeb(app, deps.config.webDist);
+
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, "request failed");
+      return reply.status(status).send({ code: 500, message: "request error", data: null, time: Math.floor(Date.now() / 1000) });
+    }
+    return reply.status(status).send({ code: 1, message: error.message, data: null, time: Math.floor(Date.now() / 1000) });
+  });
+  return app;
+}
+
+/** Serves the built SPA; any unknown GET that wants HTML gets index.html so client routes work. */
+async function registerWeb(app: FastifyInstance, webDist: string): Promise<void> {
+  const root = resolve(webDist);
+  if (!webDist || !existsSync(resolve(root, "index.html"))) {
+    app.log.warn({ root }, "web app not built; serving the API only");
+    return;
+  }
+  await app.register(fastifyStatic, { root, wildcard: false, index: false });
+  app.setNotFoundHandler((request, reply) => {
+    const apiPath = /^\/(web|trpc|uploads|ws)(\/|$)/.test(request.url);
+    if (request.method === "GET" && !apiPath) {
+      return reply.type("text/html").sendFile("index.html");
+    }
+    return reply.status(404).send({ code: 404, message: "not found", data: null, time: Math.floor(Date.now() / 1000) });
+  });
+}

@@ -1,0 +1,25 @@
+import { createEnv } from "@t3-oss/env-core";
+import { domainEnv } from "@northstar/domain/env";
+import { z } from "zod";
+
+/** API configuration, validated at boot. See the configuration table in the README. */
+export const env = () => {
+  const domain = domainEnv();
+  const api = createEnv({
+    server: {
+      PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+      HOST: z.string().default("0.0.0.0"),
+      /** The built web app to serve on the same port; empty disables it. */
+      WEB_DIST: z.string().default("apps/web/dist"),
+      /** Behind a load balancer, trust X-Forwarded-For for client addresses (rate limits, audit). */
+      TRUST_PROXY: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+      /** Per-IP requests per minute on login, code sending and registration. */
+      RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+      LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    },
+    runtimeEnv: process.env,
+    emptyStringAsUndefined: true,
+  });
+  return { ...domain, ...api };
+};
+export type ApiEnv = ReturnType<typeof env>;

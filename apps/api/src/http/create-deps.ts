@@ -1,0 +1,32 @@
+import { createDb } from "@northstar/domain/db";
+import { createQueueNotifier } from "@northstar/domain/notifications";
+import { Redis } from "ioredis";
+import type { ApiEnv } from "../env.ts";
+import type { AppDeps } from "./deps.ts";
+
+/** Connects to PostgreSQL and Redis from the environment. */
+export function createDeps(env: ApiEnv): AppDeps & { close(): Promise<void> } {
+  const { db, close: closeDb } = createDb(env.DATABASE_URL, { max: 20 });
+  // BullMQ needs maxRetriesPerRequest: null on connections it uses for blocking commands.
+  const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+  const notifier = createQueueNotifier(redis, env.REDIS_PREFIX);
+  return {
+    db,
+    redis,
+    notifier,
+    config: {
+      uploadDir: env.UPLOAD_DIR,
+      publicUrl: env.PUBLIC_URL,
+      webDist: env.WEB_DIST,
+      redisPrefix: env.REDIS_PREFIX,
+      trustProxy: env.TRUST_PROXY,
+      authRatePerMinute: env.RATE_LIMIT_AUTH_PER_MINUTE,
+      logLevel: env.LOG_LEVEL,
+    },
+    async close() {
+      await notifier.close();
+      redis.disconnect();
+      await closeDb();
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import type { Db } from "@northstar/domain/db";
+import type { Notifier } from "@northstar/domain/notifications";
+import type { Redis } from "ioredis";
+
+/** What every request handler needs; built once at boot, or per test file in tests. */
+export interface AppDeps {
+  db: Db;
+  redis: Redis;
+  notifier: Notifier;
+  config: {
+    uploadDir: string;
+    publicUrl: string;
+    webDist: string;
+    redisPrefix: string;
+    trustProxy: boolean;
+    authRatePerMinute: number;
+    logLevel: string;
+  };
+}

@@ -1,0 +1,46 @@
+import { AppError, isAppError } from "@northstar/domain/errors";
+import { ResponseCode, errorMessageKey, isErrorCode } from "@northstar/shared/errors";
+import { translate } from "@northstar/shared/i18n";
+import type { Language } from "@northstar/shared/languages";
+import { ZodError } from "zod";
+
+/** snake_case form field → key under `fields.` in the catalogs. */
+const fieldKey = (field: string) => `fields.${field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())}`;
+
+/** Turns the first zod issue into the domain error it names, or FIELD_INVALID for that field. */
+export function fromZodError(error: ZodError): AppError {
+  const issue = error.issues[0];
+  const field = issue?.path.map(String).join(".") || undefined;
+  if (issue && isErrorCode(issue.message)) {
+    return new AppError(issue.message, {}, field);
+  }
+  return new AppError("FIELD_INVALID", {}, field?.split(".")[0]);
+}
+
+export interface Refusal {
+  code: number;
+  errorCode: string;
+  message: string;
+  field?: string;
+}
+
+/**
+ * Maps any error to what the client sees: a business refusal with its translated message, or a
+ * generic "request error" that hides the details of a server fault.
+ */
+export function toRefusal(error: unknown, lang: Language): Refusal {
+  const appError = error instanceof ZodError ? fromZodError(error) : isAppError(error) ? error : null;
+  if (!appError) {
+    return { code: ResponseCode.ServerError, errorCode: "REQUEST_ERROR", message: translate(lang, "errors.REQUEST_ERROR") };
+  }
+  const params: Record<string, string | number> = { ...appError.params };
+  if (appError.field) {
+    params.field = translate(lang, fieldKey(appError.field));
+  }
+  return {
+    code: appError.responseCode,
+    errorCode: appError.code,
+    message: translate(lang, errorMessageKey(appError.code), params),
+    ...(appError.field ? { field: appError.field } : {}),
+  };
+}

@@ -1,0 +1,87 @@
+import { type Authenticated, authenticate } from "@northstar/domain/identity";
+import { authenticateOperator, type OperatorRole } from "@northstar/domain/admin";
+import { AppError } from "@northstar/domain/errors";
+import { ResponseCode } from "@northstar/shared/errors";
+import { type Language, toLanguage } from "@northstar/shared/languages";
+import { TRPCError, initTRPC } from "@trpc/server";
+import type { CreateFastifyContextOptions } from "@trpc/server/adapters/fastify";
+import { ZodError } from "zod";
+import type { AppDeps } from "../http/deps.ts";
+import { toRefusal } from "../http/errors.ts";
+import { clientIp, readToken } from "../http/request.ts";
+
+export interface TrpcContext {
+  deps: AppDeps;
+  lang: Language;
+  token: string | undefined;
+  operatorToken: string | undefined;
+  ip: string;
+  userAgent: string;
+}
+
+export function createContextFactory(deps: AppDeps) {
+  return ({ req }: CreateFastifyContextOptions): TrpcContext => ({
+    deps,
+    lang: toLanguage(req.headers.lang),
+    token: readToken(req),
+    operatorToken: typeof req.headers["x-operator-token"] === "string" ? req.headers["x-operator-token"] : undefined,
+    ip: clientIp(req),
+    userAgent: String(req.headers["user-agent"] ?? ""),
+  });
+}
+
+const t = initTRPC.context<TrpcContext>().create({
+  /**
+   * Every error reaches the client with the envelope's code (1, 1000, 2000, 500), the domain error
+   * code and a message in the caller's language; server faults hide their details.
+   */
+  errorFormatter({ shape, error, ctx }) {
+    const cause = error.cause instanceof ZodError || error.cause instanceof AppError ? error.cause : null;
+    const refusal = toRefusal(cause, ctx?.lang ?? "en");
+    return {
+      ...shape,
+      message: refusal.message,
+      data: { code: shape.data.code, httpStatus: shape.data.httpStatus, responseCode: refusal.code, errorCode: refusal.errorCode, field: refusal.field ?? null },
+    };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Wraps domain refusals as tRPC errors whose HTTP status follows the envelope code. */
+const appErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) {
+    const cause = result.error.cause;
+    const status = cause.responseCode;
+    throw new TRPCError({
+      code: status === ResponseCode.NotLoggedIn || status === ResponseCode.SessionEnded ? "UNAUTHORIZED" : "BAD_REQUEST",
+      message: cause.code,
+      cause,
+    });
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(appErrors);
+
+export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const auth: Authenticated = await authenticate(ctx.deps.db, ctx.token);
+  return next({ ctx: { ...ctx, auth } });
+});
+
+/** Operator procedures: a valid operator session whose role is among `roles`. */
+export const operatorProcedure = (roles: readonly OperatorRole[]) =>
+  publicProcedure.use(async ({ ctx, next }) => {
+    const operator = ctx.operatorToken ? await authenticateOperator(ctx.deps.db, ctx.operatorToken) : null;
+    if (!operator) {
+      throw new AppError("LOGIN_REQUIRED");
+    }
+    if (!roles.includes(operator.role)) {
+      throw new AppError("FORBIDDEN");
+    }
+    return next({ ctx: { ...ctx, operator } });
+  });
+
+export { TRPCError };

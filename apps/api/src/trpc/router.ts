@@ -1,0 +1,13 @@
+import { router } from "./init.ts";
+import { adminRouter } from "./routers/admin/router.ts";
+import { identityRouter } from "./routers/identity/router.ts";
+import { policyRouter } from "./routers/policy/router.ts";
+
+export const appRouter = router({
+  identity: identityRouter,
+  policy: policyRouter,
+  admin: adminRouter,
+});
+
+/** Imported as a type only by the web app. */
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,35 @@
+import { createDb } from "@northstar/domain/db";
+import { getSiteSettings } from "@northstar/domain/content";
+import { createMailTransport, createSmsProvider } from "@northstar/domain/notifications";
+import { Redis } from "ioredis";
+import { env as loadEnv } from "./env.ts";
+import { startNotificationsWorker } from "./queues/notifications.ts";
+
+/** The worker process: runs every queue's processors until SIGINT/SIGTERM, then drains and exits. */
+const env = loadEnv();
+const log = (line: string) => console.log(`[worker] ${line}`);
+const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+const { db, close } = createDb(env.DATABASE_URL, { max: 5 });
+const site = await getSiteSettings(db);
+
+const workers = [
+  startNotificationsWorker(connection, env.REDIS_PREFIX, {
+    mail: createMailTransport(env.SMTP_URL, log),
+    sms: createSmsProvider(env.SMS_PROVIDER, log),
+    mailFrom: env.MAIL_FROM,
+    siteName: site.name,
+  }),
+];
+for (const worker of workers) {
+  worker.on("failed", (job, err) => log(`job ${job?.name ?? "?"} failed: ${err.message}`));
+}
+log(`started ${workers.length} queue worker(s)`);
+
+const shutdown = async () => {
+  await Promise.all(workers.map((w) => w.close()));
+  connection.disconnect();
+  await close();
+  process.exit(0);
+};
+process.on("SIGINT", () => void shutdown());
+process.on("SIGTERM", () => void shutdown());

@@ -1,0 +1,3 @@
+export * from "./admin.table.ts";
+export * from "./manage-operators.ts";
+export * from "./record-audit.ts";

@@ -1,0 +1,76 @@
+import { randomBytes } from "node:crypto";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { DbOrTx } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import { hashSecret, newToken, sha256, verifySecret } from "../identity/secrets.ts";
+import { type OperatorRole, operatorSessions, operators } from "./admin.table.ts";
+import { recordAudit } from "./record-audit.ts";
+
+const OPERATOR_SESSION_HOURS = 12;
+
+/** A random operator password: 18 characters of base64url, about 108 bits. */
+export function generateOperatorPassword(): string {
+  return randomBytes(14).toString("base64url");
+}
+
+/**
+ * Creates an operator, or sets a new password for an existing one. Returns whether it was created.
+ * There is never a fixed default password: the caller generates one and shows it once.
+ */
+export async function upsertOperator(
+  db: DbOrTx,
+  params: { username: string; password: string; role: OperatorRole; actor: string },
+): Promise<{ created: boolean; id: number }> {
+  const passwordHash = await hashSecret(params.password);
+  const [existing] = await db.select().from(operators).where(eq(operators.username, params.username));
+  if (existing) {
+    await db.update(operators).set({ passwordHash, role: params.role }).where(eq(operators.id, existing.id));
+    await db
+      .update(operatorSessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(operatorSessions.operatorId, existing.id), isNull(operatorSessions.revokedAt)));
+    await recordAudit(db, { actor: params.actor, action: "operator.password", subject: params.username });
+    return { created: false, id: existing.id };
+  }
+  const [row] = await db
+    .insert(operators)
+    .values({ username: params.username, passwordHash, role: params.role })
+    .returning({ id: operators.id });
+  if (!row) {
+    throw new AppError("REQUEST_ERROR");
+  }
+  await recordAudit(db, { actor: params.actor, action: "operator.create", subject: params.username, details: { role: params.role } });
+  return { created: true, id: row.id };
+}
+
+export async function loginOperator(db: DbOrTx, params: { username: string; password: string }) {
+  const [op] = await db.select().from(operators).where(eq(operators.username, params.username));
+  // Verify against a dummy hash when the name is unknown, so timing does not reveal which names exist.
+  const ok = await verifySecret(params.password, op?.passwordHash ?? (await hashSecret("x")));
+  if (!op || !ok || op.status !== "active") {
+    throw new AppError("WRONG_CREDENTIALS", { remaining: "-" });
+  }
+  const token = newToken();
+  await db.insert(operatorSessions).values({
+    operatorId: op.id,
+    tokenHash: sha256(token),
+    expiresAt: new Date(Date.now() + OPERATOR_SESSION_HOURS * 3600_000),
+  });
+  await recordAudit(db, { actor: `operator:${op.id}`, action: "operator.login" });
+  return { token, operator: { id: op.id, username: op.username, role: op.role } };
+}
+
+export async function authenticateOperator(db: DbOrTx, token: string) {
+  const [row] = await db
+    .select({ id: operators.id, username: operators.username, role: operators.role, status: operators.status })
+    .from(operatorSessions)
+    .innerJoin(operators, eq(operators.id, operatorSessions.operatorId))
+    .where(
+      and(
+        eq(operatorSessions.tokenHash, sha256(token)),
+        isNull(operatorSessions.revokedAt),
+        gt(operatorSessions.expiresAt, new Date()),
+      ),
+    );
+  return row && row.status === "active" ? row : null;
+}

@@ -1,0 +1,2 @@
+export * from "./content-texts.ts";
+export * from "./content.table.ts";

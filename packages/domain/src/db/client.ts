@@ -1,0 +1,21 @@
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import * as schema from "./schema.ts";
+
+export type Schema = typeof schema;
+export type Db = NodePgDatabase<Schema>;
+/** A transaction handle; services take `Db | Tx` so callers can compose them in one transaction. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+// NUMERIC arrives as a string (pg's default) so money never passes through a JS number.
+// INT8 (bigint ids, counters) fits a JS number for our ranges.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export function createDb(url: string, options: { max?: number } = {}) {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  const db = drizzle(pool, { schema, casing: "snake_case" });
+  return { db, pool, close: () => pool.end() };
+}
+
+export { schema };

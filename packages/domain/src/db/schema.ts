@@ -1,0 +1,7 @@
+// Re-exports every module's tables for the db client and drizzle-kit. Tables live in their module.
+export * from "../admin/admin.table.ts";
+export * from "../content/content.table.ts";
+export * from "../currencies/currencies.table.ts";
+export * from "../identity/identity.table.ts";
+export * from "../policy/policy.table.ts";
+export * from "../uploads/uploads.table.ts";

@@ -1,0 +1,28 @@
+import { createEnv } from "@t3-oss/env-core";
+import { z } from "zod";
+
+/**
+ * Server configuration shared by the API, the worker and the CLI. Each app merges this fragment
+ * into its own env; nothing else reads process.env.
+ */
+export const domainEnv = () =>
+  createEnv({
+    server: {
+      NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+      DATABASE_URL: z.string().url().default("postgresql://postgres@127.0.0.1:5432/northstar"),
+      REDIS_URL: z.string().url().default("redis://127.0.0.1:6379"),
+      /** Prefix for every Redis key and BullMQ queue, so several sites or test runs share one Redis. */
+      REDIS_PREFIX: z.string().default("ns"),
+      /** smtp://user:pass@host:port; unset means mail is written to the log instead of sent. */
+      SMTP_URL: z.string().optional(),
+      MAIL_FROM: z.string().default("Northstar <no-reply@northstar.local>"),
+      SMS_PROVIDER: z.enum(["log"]).default("log"),
+      UPLOAD_DIR: z.string().default("var/uploads"),
+      /** The address users reach the site at; used in invite links and mails. */
+      PUBLIC_URL: z.string().url().default("http://localhost:3000"),
+    },
+    runtimeEnv: process.env,
+    emptyStringAsUndefined: true,
+  });
+
+export type DomainEnv = ReturnType<typeof domainEnv>;

@@ -1,0 +1,97 @@
+import { and, eq, isNull, ne } from "drizzle-orm";
+import type { DbOrTx } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import { getPolicy } from "../policy/index.ts";
+import type { User } from "./accounts.ts";
+import { sessions, users } from "./identity.table.ts";
+import { newToken, sha256 } from "./secrets.ts";
+
+type RevokeReason = NonNullable<(typeof sessions.$inferSelect)["revokeReason"]>;
+
+// Sliding expiry is written at most once a minute per session, not on every request.
+const TOUCH_INTERVAL_MS = 60_000;
+
+export async function createSession(
+  db: DbOrTx,
+  userId: number,
+  meta: { ip?: string; userAgent?: string } = {},
+): Promise<string> {
+  const ttlHours = await getPolicy(db, "identity.session.ttlHours");
+  const token = newToken();
+  await db.insert(sessions).values({
+    userId,
+    tokenHash: sha256(token),
+    expiresAt: new Date(Date.now() + ttlHours * 3600_000),
+    ip: meta.ip ?? null,
+    userAgent: meta.userAgent?.slice(0, 300) ?? null,
+  });
+  return token;
+}
+
+export interface Authenticated {
+  user: User;
+  sessionId: number;
+  token: string;
+}
+
+/**
+ * Resolves a token to its user. No token, an unknown, expired or logged-out token → LOGIN_REQUIRED
+ * (code 2000). A session the server ended (password changed elsewhere, killed by an operator, frozen
+ * account) → SESSION_ENDED (code 1000).
+ */
+export async function authenticate(db: DbOrTx, token: string | undefined): Promise<Authenticated> {
+  if (!token) {
+    throw new AppError("LOGIN_REQUIRED");
+  }
+  const [row] = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.tokenHash, sha256(token)));
+  if (!row) {
+    throw new AppError("LOGIN_REQUIRED");
+  }
+  const { session, user } = row;
+  if (session.revokedAt) {
+    throw new AppError(session.revokeReason === "logout" ? "LOGIN_REQUIRED" : "SESSION_ENDED");
+  }
+  if (user.status === "frozen") {
+    throw new AppError("SESSION_ENDED");
+  }
+  const now = Date.now();
+  if (session.expiresAt.getTime() <= now) {
+    throw new AppError("LOGIN_REQUIRED");
+  }
+  if (now - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    const ttlHours = await getPolicy(db, "identity.session.ttlHours");
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(now), expiresAt: new Date(now + ttlHours * 3600_000) })
+      .where(eq(sessions.id, session.id));
+  }
+  return { user, sessionId: session.id, token };
+}
+
+export async function revokeSession(db: DbOrTx, sessionId: number, reason: RevokeReason): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date(), revokeReason: reason })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+/** Ends every live session of a user, except `keepSessionId` when given. */
+export async function revokeUserSessions(
+  db: DbOrTx,
+  userId: number,
+  reason: RevokeReason,
+  keepSessionId?: number,
+): Promise<void> {
+  const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
+  if (keepSessionId !== undefined) {
+    conditions.push(ne(sessions.id, keepSessionId));
+  }
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date(), revokeReason: reason })
+    .where(and(...conditions));
+}

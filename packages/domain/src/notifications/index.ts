@@ -1,0 +1,2 @@
+export * from "./deliver-code.ts";
+export * from "./notifier.ts";

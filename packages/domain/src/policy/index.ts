@@ -1,0 +1,56 @@
+import { POLICY, POLICY_KEYS, type PolicyKey, type PolicySnapshot, type PolicyValue, policyDefaults } from "@northstar/shared/policy";
+import { eq } from "drizzle-orm";
+import { recordAudit } from "../admin/record-audit.ts";
+import type { DbOrTx } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import { policyOverrides } from "./policy.table.ts";
+
+export { policyOverrides };
+
+/**
+ * The one place the server reads a business constant: the operator override if one is stored and
+ * still valid, else the default from packages/shared.
+ */
+export async function getPolicy<K extends PolicyKey>(db: DbOrTx, key: K): Promise<PolicyValue<K>> {
+  const [row] = await db.select().from(policyOverrides).where(eq(policyOverrides.key, key));
+  if (row) {
+    const parsed = POLICY[key].schema.safeParse(row.value);
+    if (parsed.success) {
+      return parsed.data as PolicyValue<K>;
+    }
+  }
+  return POLICY[key].default as PolicyValue<K>;
+}
+
+export async function getPolicySnapshot(db: DbOrTx): Promise<PolicySnapshot> {
+  const snapshot = policyDefaults() as Record<string, unknown>;
+  for (const row of await db.select().from(policyOverrides)) {
+    if (POLICY_KEYS.includes(row.key as PolicyKey)) {
+      const parsed = POLICY[row.key as PolicyKey].schema.safeParse(row.value);
+      if (parsed.success) {
+        snapshot[row.key] = parsed.data;
+      }
+    }
+  }
+  return snapshot as PolicySnapshot;
+}
+
+/** The values the web shows users; the same ones the server enforces. */
+export async function getPublicPolicy(db: DbOrTx): Promise<Partial<PolicySnapshot>> {
+  const snapshot = await getPolicySnapshot(db);
+  return Object.fromEntries(POLICY_KEYS.filter((k) => POLICY[k].public).map((k) => [k, snapshot[k]]));
+}
+
+/** Stores an operator override after validating it, and writes the change to the audit log. */
+export async function setPolicy(db: DbOrTx, key: PolicyKey, value: unknown, actor: string): Promise<void> {
+  const parsed = POLICY[key].schema.safeParse(value);
+  if (!parsed.success) {
+    throw new AppError("FIELD_INVALID", { field: key });
+  }
+  const before = await getPolicy(db, key);
+  await db
+    .insert(policyOverrides)
+    .values({ key, value: parsed.data })
+    .onConflictDoUpdate({ target: policyOverrides.key, set: { value: parsed.data, updatedAt: new Date() } });
+  await recordAudit(db, { actor, action: "policy.set", subject: key, details: { before, after: parsed.data } });
+}

@@ -1,0 +1,2 @@
+export * from "./store-upload.ts";
+export * from "./uploads.table.ts";

@@ -1,0 +1,80 @@
+import { createHash } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import type { DbOrTx } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import { getPolicy } from "../policy/index.ts";
+import { uploads } from "./uploads.table.ts";
+
+export type ImageMime = "image/jpeg" | "image/png" | "image/jp2";
+
+/**
+ * Detects the image type from the file's first bytes, never from its name or the client's
+ * content type. JPEG: FF D8 FF. PNG: the 8-byte signature. JPEG 2000: the JP2 signature box or a
+ * raw codestream (FF 4F FF 51).
+ */
+export function detectImageType(bytes: Uint8Array): ImageMime | null {
+  const starts = (sig: number[]) => sig.every((b, i) => bytes[i] === b);
+  if (starts([0xff, 0xd8, 0xff])) {
+    return "image/jpeg";
+  }
+  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) {
+    return "image/png";
+  }
+  if (starts([0x00, 0x00, 0x00, 0x0c, 0x6a, 0x50, 0x20, 0x20, 0x0d, 0x0a, 0x87, 0x0a]) || starts([0xff, 0x4f, 0xff, 0x51])) {
+    return "image/jp2";
+  }
+  return null;
+}
+
+/** Stores a private image for its owner after checking its size and content. */
+export async function storeUpload(
+  db: DbOrTx,
+  uploadDir: string,
+  params: { ownerUserId: number; purpose: string; bytes: Uint8Array },
+): Promise<{ id: string; mime: ImageMime }> {
+  const maxBytes = await getPolicy(db, "uploads.maxBytes");
+  if (params.bytes.length === 0) {
+    throw new AppError("UPLOAD_MISSING", {}, "file");
+  }
+  if (params.bytes.length > maxBytes) {
+    throw new AppError("UPLOAD_TOO_LARGE", { mb: Math.floor(maxBytes / 1024 / 1024) }, "file");
+  }
+  const mime = detectImageType(params.bytes);
+  if (!mime) {
+    throw new AppError("UPLOAD_TYPE", {}, "file");
+  }
+  const [row] = await db
+    .insert(uploads)
+    .values({
+      ownerUserId: params.ownerUserId,
+      purpose: params.purpose,
+      mime,
+      size: params.bytes.length,
+      sha256: createHash("sha256").update(params.bytes).digest("hex"),
+    })
+    .returning({ id: uploads.id });
+  if (!row) {
+    throw new AppError("REQUEST_ERROR");
+  }
+  await mkdir(uploadDir, { recursive: true });
+  await writeFile(join(uploadDir, row.id), params.bytes, { mode: 0o600 });
+  return { id: row.id, mime };
+}
+
+/** Reads an upload for its owner or an operator; anyone else gets NOT_FOUND, as if it did not exist. */
+export async function readUpload(
+  db: DbOrTx,
+  uploadDir: string,
+  params: { id: string; viewer: { userId: number } | { operatorId: number } },
+): Promise<{ mime: string; bytes: Buffer }> {
+  if (!/^[0-9a-f-]{36}$/.test(params.id)) {
+    throw new AppError("NOT_FOUND");
+  }
+  const [row] = await db.select().from(uploads).where(eq(uploads.id, params.id));
+  if (!row || ("userId" in params.viewer && row.ownerUserId !== params.viewer.userId)) {
+    throw new AppError("NOT_FOUND");
+  }
+  return { mime: row.mime, bytes: await readFile(join(uploadDir, row.id)) };
+}

@@ -1,0 +1,72 @@
+import { getCountries, isValidPhoneNumber } from "libphonenumber-js";
+import { z } from "zod";
+import type { ErrorCode } from "../errors.ts";
+
+/**
+ * Shared field rules. A zod issue's `message` is a domain error code (see errors.ts); the API edge
+ * and the web forms translate it. Issues without one are reported as FIELD_INVALID naming the field.
+ */
+export const err = (code: ErrorCode) => ({ message: code });
+
+/** ISO 3166-1 alpha-2 codes of the countries the phone library knows; names come from Intl.DisplayNames. */
+export const COUNTRY_CODES: readonly string[] = getCountries();
+
+/** Form-encoded clients send booleans as strings. */
+export const zFormBoolean = z.preprocess(
+  (v) => (typeof v === "string" ? ["1", "true", "on", "yes"].includes(v.toLowerCase()) : v),
+  z.boolean(),
+);
+
+export const zEmail = z
+  .string(err("EMAIL_FORMAT"))
+  .trim()
+  .toLowerCase()
+  .min(1, err("EMAIL_FORMAT"))
+  .max(254, err("EMAIL_FORMAT"))
+  .pipe(z.email(err("EMAIL_FORMAT")));
+
+/** Area code as digits, with or without a leading "+". */
+export const zAreaCode = z
+  .string(err("PHONE_FORMAT"))
+  .trim()
+  .transform((v) => v.replace(/^\+/, ""))
+  .pipe(z.string().regex(/^[1-9]\d{0,3}$/, err("PHONE_FORMAT")));
+
+export const zPhoneDigits = z
+  .string(err("PHONE_FORMAT"))
+  .trim()
+  .min(1, err("PHONE_FORMAT"))
+  .regex(/^\d{4,15}$/, err("PHONE_FORMAT"));
+
+/** A phone number is valid when the phone library accepts it for its calling code. */
+export function isValidPhone(areaCode: string, phone: string): boolean {
+  try {
+    return isValidPhoneNumber(`+${areaCode}${phone}`);
+  } catch {
+    return false;
+  }
+}
+
+export const zCode = z
+  .string(err("CODE_EMPTY"))
+  .trim()
+  .min(1, err("CODE_EMPTY"))
+  .regex(/^\d{6}$/, err("CODE_WRONG"));
+
+/** Length bounds come from policy and are checked by `checkPasswordLength`; here only presence. */
+export const zPassword = z.string(err("ACCOUNT_OR_PASSWORD_EMPTY")).min(1, err("ACCOUNT_OR_PASSWORD_EMPTY")).max(128);
+
+export const zTradePassword = z.string(err("TRADE_PASSWORD_FORMAT")).regex(/^\d{6}$/, err("TRADE_PASSWORD_FORMAT"));
+
+export const zNationality = z
+  .string(err("NATIONALITY_REQUIRED"))
+  .trim()
+  .toUpperCase()
+  .refine((v) => COUNTRY_CODES.includes(v), err("NATIONALITY_REQUIRED"));
+
+export const zAccountType = z.enum(["email", "phone"]);
+export type TAccountType = z.infer<typeof zAccountType>;
+
+export function checkPasswordLength(password: string, min: number, max: number): boolean {
+  return password.length >= min && password.length <= max;
+}

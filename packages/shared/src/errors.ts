@@ -1,0 +1,83 @@
+/**
+ * Envelope codes of the legacy API (DESIGN.md section 5) and the domain error codes.
+ * The web branches on these codes, never on message text.
+ */
+export const ResponseCode = {
+  Ok: 0,
+  Refused: 1,
+  Quiet: 7,
+  SessionEnded: 1000,
+  NotLoggedIn: 2000,
+  ServerError: 500,
+} as const;
+export type ResponseCode = (typeof ResponseCode)[keyof typeof ResponseCode];
+
+/**
+ * Domain error codes. Each maps to an envelope code and to an i18n key under `errors.` that
+ * every language catalog must carry (checked by a test).
+ */
+export const ERROR_CODES = {
+  ACCOUNT_OR_PASSWORD_EMPTY: ResponseCode.Refused,
+  PASSWORDS_DIFFER: ResponseCode.Refused,
+  PHONE_FORMAT: ResponseCode.Refused,
+  EMAIL_FORMAT: ResponseCode.Refused,
+  PASSWORD_LENGTH: ResponseCode.Refused,
+  TRADE_PASSWORD_FORMAT: ResponseCode.Refused,
+  CODE_EMPTY: ResponseCode.Refused,
+  CODE_WRONG: ResponseCode.Refused,
+  CODE_TOO_MANY_ATTEMPTS: ResponseCode.Refused,
+  CODE_TOO_FREQUENT: ResponseCode.Refused,
+  CODE_DAILY_LIMIT: ResponseCode.Refused,
+  ACCOUNT_EXISTS: ResponseCode.Refused,
+  ACCOUNT_NOT_FOUND: ResponseCode.Refused,
+  WRONG_CREDENTIALS: ResponseCode.Refused,
+  ACCOUNT_LOCKED: ResponseCode.Refused,
+  ACCOUNT_FROZEN: ResponseCode.Refused,
+  AGREEMENT_REQUIRED: ResponseCode.Refused,
+  INVITE_CODE_REQUIRED: ResponseCode.Refused,
+  INVITE_CODE_INVALID: ResponseCode.Refused,
+  NATIONALITY_REQUIRED: ResponseCode.Refused,
+  NATIONALITY_LOCKED: ResponseCode.Refused,
+  OLD_PASSWORD_WRONG: ResponseCode.Refused,
+  BIND_REQUIRED: ResponseCode.Refused,
+  ALREADY_BOUND: ResponseCode.Refused,
+  TRADE_PASSWORD_NOT_SET: ResponseCode.Refused,
+  TRADE_PASSWORD_ALREADY_SET: ResponseCode.Refused,
+  TRADE_PASSWORD_WRONG: ResponseCode.Refused,
+  SECURITY_ANSWER_WRONG: ResponseCode.Refused,
+  NICKNAME_INVALID: ResponseCode.Refused,
+  UPLOAD_TYPE: ResponseCode.Refused,
+  UPLOAD_TOO_LARGE: ResponseCode.Refused,
+  UPLOAD_MISSING: ResponseCode.Refused,
+  FIELD_INVALID: ResponseCode.Refused,
+  FIELD_REQUIRED: ResponseCode.Refused,
+  NETWORK_ERROR: ResponseCode.Refused,
+  NOT_FOUND: ResponseCode.Refused,
+  RATE_LIMITED: ResponseCode.Refused,
+  LOGIN_REQUIRED: ResponseCode.NotLoggedIn,
+  SESSION_ENDED: ResponseCode.SessionEnded,
+  FORBIDDEN: ResponseCode.Refused,
+  // Texts of SPEC section 8 that later modules raise; present now so every catalog carries them.
+  INSUFFICIENT_BALANCE: ResponseCode.Refused,
+  DEMO_EXPIRED: ResponseCode.Refused,
+  KYC_REQUIRED: ResponseCode.Refused,
+  ADVANCED_KYC_REQUIRED: ResponseCode.Refused,
+  RECHARGE_CHANNEL_CLOSED: ResponseCode.Refused,
+  LOAN_LIMIT_EXCEEDED: ResponseCode.Refused,
+  INVALID_MNEMONIC: ResponseCode.Refused,
+  INVESTMENT_NOT_POSITIVE: ResponseCode.Refused,
+  QUANTITY_BELOW_MINIMUM: ResponseCode.Refused,
+  PROOF_REQUIRED: ResponseCode.Refused,
+  WITHDRAW_BELOW_MINIMUM: ResponseCode.Refused,
+  REQUEST_ERROR: ResponseCode.ServerError,
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The i18n key of an error code: `ACCOUNT_OR_PASSWORD_EMPTY` → `errors.ACCOUNT_OR_PASSWORD_EMPTY`. */
+export function errorMessageKey(code: ErrorCode): string {
+  return `errors.${code}`;
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(ERROR_CODES, value);
+}

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { LANGUAGES } from "../languages.ts";
+
+/** Queue and job names, and the payload each job carries. The API enqueues typed payloads. */
+export const QUEUES = { notifications: "notifications" } as const;
+
+export const JOBS = { sendCode: "send-code" } as const;
+
+export const ZSendCodeJobSchema = z.object({
+  channel: z.enum(["email", "phone"]),
+  /** An email address, or a phone in E.164 form. */
+  to: z.string().min(3),
+  code: z.string().regex(/^\d{6}$/),
+  purpose: z.string(),
+  lang: z.enum(LANGUAGES),
+  ttlMinutes: z.number().int().positive(),
+});
+export type TSendCodeJob = z.infer<typeof ZSendCodeJobSchema>;

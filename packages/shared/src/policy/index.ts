@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+/**
+ * Every business constant and every choice where the spec's texts disagree, as a named policy value.
+ * The default lives here; operators may override it (stored in the database, audited). The server
+ * reads the merged value through one function in `@northstar/domain/policy`; the web shows the user
+ * the same merged value through `policy.getPublic`.
+ */
+export const POLICY = {
+  /** Spec: 6–12 on one screen, 6–24 on another. We allow the wider range. */
+  "identity.loginPassword.minLength": { schema: z.number().int().min(4).max(64), default: 6, public: true },
+  "identity.loginPassword.maxLength": { schema: z.number().int().min(6).max(128), default: 24, public: true },
+  /** Spec: optional in some texts, required in another. Optional by default. */
+  "identity.inviteCode.required": { schema: z.boolean(), default: false, public: true },
+  /** Verification codes live 10 minutes, can be resent after 60 s, 10 per target per day. */
+  "identity.code.ttlSeconds": { schema: z.number().int().min(60).max(3600), default: 600, public: false },
+  "identity.code.resendSeconds": { schema: z.number().int().min(10).max(600), default: 60, public: true },
+  "identity.code.maxPerDay": { schema: z.number().int().min(1).max(100), default: 10, public: false },
+  "identity.code.maxAttempts": { schema: z.number().int().min(1).max(20), default: 5, public: false },
+  /** Five wrong passwords in a row lock the account for 15 minutes. */
+  "identity.login.maxFailures": { schema: z.number().int().min(3).max(50), default: 5, public: false },
+  "identity.login.lockMinutes": { schema: z.number().int().min(1).max(1440), default: 15, public: true },
+  /** A session lasts 7 days from its last use. */
+  "identity.session.ttlHours": { schema: z.number().int().min(1).max(24 * 90), default: 168, public: false },
+  "identity.nickname.maxLength": { schema: z.number().int().min(4).max(64), default: 20, public: true },
+  /** Spec section 9: image upload limit 8 MB. */
+  "uploads.maxBytes": { schema: z.number().int().min(1024), default: 8 * 1024 * 1024, public: true },
+} as const;
+
+export type PolicyKey = keyof typeof POLICY;
+export type PolicyValue<K extends PolicyKey> = (typeof POLICY)[K]["default"] extends number
+  ? number
+  : (typeof POLICY)[K]["default"] extends boolean
+    ? boolean
+    : (typeof POLICY)[K]["default"];
+
+export const POLICY_KEYS = Object.keys(POLICY) as PolicyKey[];
+
+export function isPolicyKey(value: string): value is PolicyKey {
+  return Object.hasOwn(POLICY, value);
+}
+
+export type PolicySnapshot = { [K in PolicyKey]: PolicyValue<K> };
+
+export function policyDefaults(): PolicySnapshot {
+  const out: Record<string, unknown> = {};
+  for (const key of POLICY_KEYS) {
+    out[key] = POLICY[key].default;
+  }
+  return out as PolicySnapshot;
+}

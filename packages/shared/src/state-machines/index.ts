@@ -1,0 +1,53 @@
+/**
+ * Transition tables for stateful entities. A service changes state only through the domain's
+ * `transition` helper, which checks the table and does a compare-and-set update.
+ */
+export type Actor = "user" | "operator" | "system";
+
+export interface Transition<S extends string> {
+  from: S;
+  to: S;
+  by: readonly Actor[];
+}
+
+export interface StateMachine<S extends string> {
+  name: string;
+  states: readonly S[];
+  initial: S;
+  transitions: readonly Transition<S>[];
+}
+
+export function defineMachine<const S extends string>(machine: StateMachine<S>): StateMachine<S> {
+  return machine;
+}
+
+export function findTransition<S extends string>(
+  machine: StateMachine<S>,
+  from: S,
+  to: S,
+  by: Actor,
+): Transition<S> | undefined {
+  return machine.transitions.find((t) => t.from === from && t.to === to && t.by.includes(by));
+}
+
+/** Operator accounts: active ↔ disabled. */
+export const operatorMachine = defineMachine({
+  name: "operator",
+  states: ["active", "disabled"],
+  initial: "active",
+  transitions: [
+    { from: "active", to: "disabled", by: ["operator"] },
+    { from: "disabled", to: "active", by: ["operator"] },
+  ],
+});
+
+/** User accounts: an operator freezes and unfreezes; a frozen user's sessions end (code 1000). */
+export const userStatusMachine = defineMachine({
+  name: "user-status",
+  states: ["active", "frozen"],
+  initial: "active",
+  transitions: [
+    { from: "active", to: "frozen", by: ["operator"] },
+    { from: "frozen", to: "active", by: ["operator"] },
+  ],
+});
