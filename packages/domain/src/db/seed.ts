@@ -51,9 +51,11 @@ export async function seedDatabase(db: Db): Promise<{ operatorPassword?: string 
         }
       }
       await saveContentText(db, { id: item.id, kind: item.kind, texts: localized, sort: item.sort ?? 0, publishedAt: item.publishedAt });
+      if (item.id !== undefined) {
+        // Fixed ids are inserted explicitly; keep the sequence past them.
+        await db.execute(sql`select setval(pg_get_serial_sequence('content_texts', 'id'), (select max(id) from content_texts))`);
+      }
     }
-    // Fixed ids were inserted explicitly; move the sequence past them.
-    await db.execute(sql`select setval(pg_get_serial_sequence('content_texts', 'id'), (select max(id) from content_texts))`);
   }
 
   const [admin] = await db.select({ id: operators.id }).from(operators).where(eq(operators.username, "admin"));

@@ -1,0 +1,126 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createDb } from "@northstar/domain/db";
+import { createMailTransport, createQueueNotifier, createSmsProvider } from "@northstar/domain/notifications";
+import { seedDatabase } from "@northstar/domain/seed";
+import { createTestDatabase, startMailbox } from "@northstar/domain/test-support";
+import { startNotificationsWorker } from "@northstar/worker/processors";
+import type { FastifyInstance } from "fastify";
+import { Redis } from "ioredis";
+import { buildApp } from "../app.ts";
+import type { Envelope } from "../legacy/define.ts";
+
+/**
+ * One integration-test world per test file: its own database cloned from the migrated template,
+ * its own Redis key prefix, a real SMTP server, the real notifications worker and the real app,
+ * reached through `app.inject`.
+ */
+export async function createHarness(options: { authRatePerMinute?: number } = {}) {
+  const database = await createTestDatabase();
+  const { db, close: closeDb } = createDb(database.url, { max: 5 });
+  await seedDatabase(db);
+  const prefix = `test:${randomBytes(4).toString("hex")}`;
+  const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { maxRetriesPerRequest: null });
+  const mailbox = await startMailbox();
+  const smsLog: string[] = [];
+  const worker = startNotificationsWorker(redis, prefix, {
+    mail: createMailTransport(mailbox.url, () => {}),
+    sms: createSmsProvider("log", (line) => smsLog.push(line)),
+    mailFrom: "Northstar <no-reply@northstar.test>",
+    siteName: "Northstar",
+  });
+  const notifier = createQueueNotifier(redis, prefix);
+  const uploadDir = await mkdtemp(join(tmpdir(), "northstar-uploads-"));
+  const app: FastifyInstance = await buildApp({
+    db,
+    redis,
+    notifier,
+    config: {
+      uploadDir,
+      publicUrl: "http://localhost:3000",
+      webDist: "",
+      redisPrefix: prefix,
+      trustProxy: false,
+      authRatePerMinute: options.authRatePerMinute ?? 1000,
+      logLevel: "silent",
+    },
+  });
+
+  /** Calls a legacy endpoint with form-encoded fields (POST) or a query string (GET). */
+  async function call(name: string, fields: Record<string, string> = {}, method: "GET" | "POST" = "POST"): Promise<Envelope> {
+    const body = new URLSearchParams(fields).toString();
+    const response =
+      method === "POST"
+        ? await app.inject({ method, url: `/web/${name}`, payload: body, headers: { "content-type": "application/x-www-form-urlencoded" } })
+        : await app.inject({ method, url: `/web/${name}?${body}` });
+    if (response.statusCode !== 200) {
+      throw new Error(`HTTP ${response.statusCode} from web/${name}: ${response.body}`);
+    }
+    return response.json() as Envelope;
+  }
+
+  /** Calls a tRPC procedure over HTTP, as the web app does. */
+  async function trpc(path: string, input: unknown, token?: string, kind: "query" | "mutation" = "mutation") {
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    const response =
+      kind === "mutation"
+        ? await app.inject({ method: "POST", url: `/trpc/${path}`, payload: input === undefined ? "" : JSON.stringify(input), headers: { ...headers, "content-type": "application/json" } })
+        : await app.inject({ method: "GET", url: `/trpc/${path}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, headers });
+    return { status: response.statusCode, body: response.json() as { result?: { data: unknown }; error?: { message: string; data: { responseCode: number; errorCode: string; field: string | null } } } };
+  }
+
+  let emailSeq = 0;
+  /** Registers a user by email through getCode and userRegister, reading the code from the mailbox. */
+  async function registerByEmail(overrides: Record<string, string> = {}) {
+    const email = overrides.account ?? `user${++emailSeq}-${randomBytes(3).toString("hex")}@example.com`;
+    const sent = await call("getCode", { type: "email", account: email, purpose: "register" });
+    if (sent.code !== 0) {
+      throw new Error(`getCode failed: ${sent.message}`);
+    }
+    const code = await mailbox.waitForCode(email);
+    const password = overrides.password ?? "secret123";
+    const res = await call("userRegister", {
+      type: "email",
+      account: email,
+      password,
+      confirm_password: password,
+      code,
+      nationality: "GB",
+      agree: "1",
+      ...overrides,
+    });
+    if (res.code !== 0) {
+      throw new Error(`register failed: ${res.message}`);
+    }
+    return { email, password, token: (res.data as { token: string }).token };
+  }
+
+  return {
+    app,
+    db,
+    redis,
+    mailbox,
+    smsLog,
+    call,
+    trpc,
+    registerByEmail,
+    async close() {
+      await app.close();
+      await worker.close();
+      await notifier.close();
+      await mailbox.close();
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) {
+        await redis.del(...keys);
+      }
+      redis.disconnect();
+      await closeDb();
+      await database.drop();
+      await rm(uploadDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type Harness = Awaited<ReturnType<typeof createHarness>>;

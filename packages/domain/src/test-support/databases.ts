@@ -1,0 +1,51 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+/** Tests read DATABASE_URL for the server to use (the database name in it is ignored). */
+const base = () => process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+export const TEMPLATE_DB = "northstar_test_template";
+
+export function databaseUrl(name: string): string {
+  const url = new URL(base());
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export const adminUrl = () => databaseUrl("postgres");
+
+/**
+ * Clones the migrated template into a new database for one test file. CREATE DATABASE … TEMPLATE
+ * copies files, taking tens of milliseconds, far faster than migrating each time.
+ */
+export async function createTestDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const name = `northstar_test_${randomBytes(6).toString("hex")}`;
+  const client = new pg.Client({ connectionString: adminUrl() });
+  await client.connect();
+  try {
+    // Two clones of one template at the same instant can collide on the template's lock; retry.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await client.query(`create database "${name}" template "${TEMPLATE_DB}"`);
+        break;
+      } catch (error) {
+        if (attempt >= 20 || !String((error as Error).message).includes("being accessed by other users")) {
+          throw error;
+        }
+        await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  return {
+    name,
+    url: databaseUrl(name),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl() });
+      await c.connect();
+      await c.query(`drop database if exists "${name}" with (force)`);
+      await c.end();
+    },
+  };
+}

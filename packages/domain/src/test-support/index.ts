@@ -1,0 +1,2 @@
+export * from "./databases.ts";
+export * from "./mailbox.ts";

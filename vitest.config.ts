@@ -1,0 +1,31 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * Unit tests (`*.test.ts`) need nothing running. Integration tests (`*.int.test.ts`) talk to the real
+ * PostgreSQL and Redis: a global setup migrates a template database once, and each test file clones
+ * its own fresh database from it, so files run in parallel without sharing state.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["packages/**/src/**/*.test.ts", "apps/**/src/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "**/node_modules/**"],
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["packages/**/src/**/*.int.test.ts", "apps/**/src/**/*.int.test.ts"],
+          exclude: ["**/node_modules/**"],
+          globalSetup: ["packages/domain/src/test-support/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: "forks",
+        },
+      },
+    ],
+  },
+});
