@@ -1,0 +1,162 @@
+import {
+  GlobalOutlined,
+  LogoutOutlined,
+  MoonOutlined,
+  SafetyOutlined,
+  SunOutlined,
+  UserOutlined,
+} from "@ant-design/icons";
+import { LANGUAGES, LANGUAGE_INFO, type Language } from "@northstar/shared/languages";
+import { CONTENT_PAGE } from "@northstar/shared/routes";
+import { Avatar, Button, Dropdown, Flex, Layout, Menu, Space, Typography, theme } from "antd";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useLocation } from "react-router";
+import { setLanguage } from "../i18n/index.ts";
+import { AppLink, useAppNavigate } from "../lib/navigation.tsx";
+import { useLogout, useSession, useSiteSettings } from "../lib/queries.ts";
+import { languageStore, themeStore, useIsLoggedIn } from "../lib/session.ts";
+
+/** The main navigation: home, markets, trade, earn, assets, me. */
+const NAV = [
+  { key: "/", label: "nav.home", match: ["/", "/index"] },
+  { key: "/market", label: "nav.market", match: ["/market"] },
+  { key: "/currency", label: "nav.trade", match: ["/currency", "/currencyTrade", "/exchange", "/preciousMetal"] },
+  { key: "/profit_index", label: "nav.earn", match: ["/profit_index", "/vip_index", "/etflow_buy"] },
+  { key: "/table1", label: "nav.assets", match: ["/table1", "/table2", "/record", "/transfer", "/address"] },
+  { key: "/setting", label: "nav.me", match: ["/setting", "/security", "/info", "/username"] },
+] as const;
+
+export function AppLayout({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const location = useLocation();
+  const go = useAppNavigate();
+  const site = useSiteSettings();
+  const selected = NAV.find((n) => (n.match as readonly string[]).includes(location.pathname))?.key;
+
+  return (
+    <Layout style={{ minHeight: "100vh" }}>
+      <Layout.Header
+        style={{
+          position: "sticky",
+          top: 0,
+          zIndex: 10,
+          display: "flex",
+          alignItems: "center",
+          gap: 16,
+          paddingInline: 16,
+          background: token.colorBgContainer,
+          borderBottom: `1px solid ${token.colorBorderSecondary}`,
+        }}
+      >
+        <AppLink to="/">
+          <Flex align="center" gap={8}>
+            <img src={site.data?.logo ?? "/logo.svg"} alt="" width={28} height={28} />
+            <Typography.Text strong style={{ fontSize: 18 }}>
+              {site.data?.name ?? "Northstar"}
+            </Typography.Text>
+          </Flex>
+        </AppLink>
+        <Menu
+          mode="horizontal"
+          selectedKeys={selected ? [selected] : []}
+          items={NAV.map((n) => ({ key: n.key, label: t(n.label) }))}
+          onClick={({ key }) => go(key)}
+          style={{ flex: 1, minWidth: 0, borderBottom: "none", background: "transparent" }}
+          data-testid="main-nav"
+        />
+        <HeaderTools />
+      </Layout.Header>
+      <Layout.Content>{children}</Layout.Content>
+      <Layout.Footer style={{ textAlign: "center" }}>
+        <Space split="·" wrap style={{ justifyContent: "center" }}>
+          <AppLink to={`/text?id=${CONTENT_PAGE.companyProfile}`}>{t("nav.about")}</AppLink>
+          <AppLink to={`/text?id=${CONTENT_PAGE.userAgreement}`}>{t("nav.agreement")}</AppLink>
+          <AppLink to={`/text?id=${CONTENT_PAGE.privacyTerms}`}>{t("nav.privacy")}</AppLink>
+          <AppLink to="/notice">{t("nav.notice")}</AppLink>
+        </Space>
+        <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+          © {new Date().getFullYear()} {site.data?.name ?? "Northstar"} · {t("common.riskWarning")}
+        </Typography.Paragraph>
+      </Layout.Footer>
+    </Layout>
+  );
+}
+
+function HeaderTools() {
+  const { t } = useTranslation();
+  const lang = languageStore.use();
+  const mode = themeStore.use();
+  const loggedIn = useIsLoggedIn();
+  const go = useAppNavigate();
+  return (
+    <Space size="small">
+      <Dropdown
+        trigger={["click"]}
+        menu={{
+          selectable: true,
+          selectedKeys: [lang],
+          items: LANGUAGES.map((l) => ({ key: l, label: LANGUAGE_INFO[l].nativeName, "data-testid": `lang-${l}` })),
+          onClick: ({ key }) => setLanguage(key as Language),
+        }}
+      >
+        <Button type="text" icon={<GlobalOutlined />} aria-label={t("common.language")} data-testid="language-switcher">
+          {LANGUAGE_INFO[lang].nativeName}
+        </Button>
+      </Dropdown>
+      <Button
+        type="text"
+        aria-label={t("common.theme")}
+        data-testid="theme-toggle"
+        icon={mode === "dark" ? <SunOutlined /> : <MoonOutlined />}
+        onClick={() => themeStore.set(mode === "dark" ? "light" : "dark")}
+      />
+      {loggedIn ? (
+        <UserMenu />
+      ) : (
+        <>
+          <Button type="text" onClick={() => go("/login")} data-testid="header-login">
+            {t("nav.login")}
+          </Button>
+          <Button type="primary" onClick={() => go("/register")} data-testid="header-register">
+            {t("nav.register")}
+          </Button>
+        </>
+      )}
+    </Space>
+  );
+}
+
+function UserMenu() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const logout = useLogout();
+  const go = useAppNavigate();
+  const avatar = session.data?.avatar ? `${session.data.avatar}?token=${encodeURIComponent(session.data.token)}` : undefined;
+  return (
+    <Dropdown
+      trigger={["click"]}
+      menu={{
+        items: [
+          { key: "/info", icon: <UserOutlined />, label: t("nav.profile") },
+          { key: "/security", icon: <SafetyOutlined />, label: t("nav.security") },
+          { type: "divider" },
+          { key: "logout", icon: <LogoutOutlined />, label: t("common.logout"), danger: true },
+        ],
+        onClick: ({ key }) => {
+          if (key === "logout") {
+            logout.mutate(undefined, { onSettled: () => go("/login") });
+          } else {
+            go(key);
+          }
+        },
+      }}
+    >
+      <Button type="text" data-testid="user-menu" style={{ paddingInline: 4 }}>
+        <Avatar size="small" src={avatar} icon={<UserOutlined />} />
+        <span style={{ maxWidth: 120, overflow: "hidden", textOverflow: "ellipsis" }}>{session.data?.display_account ?? ""}</span>
+      </Button>
+    </Dropdown>
+  );
+}

@@ -1,0 +1,54 @@
+import type { Language } from "@northstar/shared/languages";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { App as AntApp, ConfigProvider, theme } from "antd";
+import dayjs from "dayjs";
+import { type ReactNode, useEffect, useState } from "react";
+import { useNavigate } from "react-router";
+import { ANTD_LOCALES, DAYJS_LOCALES } from "../i18n/antd-locales.ts";
+import { bindFeedback } from "../lib/feedback.ts";
+import { languageStore, themeStore } from "../lib/session.ts";
+import { TRPCProvider, createQueryClient, createTrpcClient } from "../lib/trpc.ts";
+
+/** Gives non-React code (API clients) antd's themed message and modal, and the router. */
+function FeedbackBinder() {
+  const { message, modal } = AntApp.useApp();
+  const navigate = useNavigate();
+  useEffect(() => {
+    bindFeedback({ message, modal, navigate: (to) => void navigate(to) });
+  }, [message, modal, navigate]);
+  return null;
+}
+
+export function Providers({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(createQueryClient);
+  const [trpcClient] = useState(createTrpcClient);
+  const lang: Language = languageStore.use();
+  const mode = themeStore.use();
+
+  useEffect(() => {
+    dayjs.locale(DAYJS_LOCALES[lang]);
+  }, [lang]);
+  useEffect(() => {
+    document.documentElement.dataset.theme = mode;
+    document.documentElement.style.colorScheme = mode;
+  }, [mode]);
+
+  return (
+    <ConfigProvider
+      locale={ANTD_LOCALES[lang]}
+      theme={{
+        algorithm: mode === "dark" ? theme.darkAlgorithm : theme.defaultAlgorithm,
+        token: { colorPrimary: "#1f6feb", borderRadius: 8 },
+      }}
+    >
+      <AntApp message={{ maxCount: 3 }}>
+        <QueryClientProvider client={queryClient}>
+          <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+            <FeedbackBinder />
+            {children}
+          </TRPCProvider>
+        </QueryClientProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}

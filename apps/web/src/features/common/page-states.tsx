@@ -1,0 +1,24 @@
+import { Button, Empty, Result, Skeleton } from "antd";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+
+/** Loading, error and empty states every page uses, so they look and read the same everywhere. */
+export function LoadingState({ rows = 4 }: { rows?: number }) {
+  return <Skeleton active paragraph={{ rows }} data-testid="loading" />;
+}
+
+export function ErrorState({ onRetry, message }: { onRetry?: () => void; message?: string }) {
+  const { t } = useTranslation();
+  return (
+    <Result
+      status="warning"
+      title={message ?? t("common.loadFailed")}
+      extra={onRetry ? <Button onClick={onRetry}>{t("common.retry")}</Button> : undefined}
+    />
+  );
+}
+
+export function EmptyState({ children }: { children?: ReactNode }) {
+  const { t } = useTranslation();
+  return <Empty description={children ?? t("common.empty")} />;
+}

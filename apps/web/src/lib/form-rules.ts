@@ -1,0 +1,48 @@
+import { isErrorCode } from "@northstar/shared/errors";
+import type { FormRule } from "antd";
+import type { TFunction } from "i18next";
+import type { z } from "zod";
+
+/**
+ * An antd form rule from a shared zod schema, so the web refuses exactly what the server refuses,
+ * with the same translated message (zod issue messages are error codes).
+ */
+export function zodRule(schema: z.ZodType, t: TFunction, field?: string): FormRule {
+  return {
+    validator: async (_, value) => {
+      const result = schema.safeParse(value ?? "");
+      if (result.success) {
+        return;
+      }
+      const code = result.error.issues[0]?.message;
+      throw new Error(
+        isErrorCode(code) ? t(`errors.${code}`) : t("errors.FIELD_INVALID", { field: field ? t(`fields.${field}`) : "" }),
+      );
+    },
+  };
+}
+
+/** The confirmation field must equal the field it confirms (PASSWORDS_DIFFER). */
+export function sameAs(other: string, t: TFunction): (form: { getFieldValue(name: string): unknown }) => FormRule {
+  return (form) => ({
+    validator: async (_, value) => {
+      if (value && value !== form.getFieldValue(other)) {
+        throw new Error(t("errors.PASSWORDS_DIFFER"));
+      }
+    },
+  });
+}
+
+/** Password length from policy: the same bounds the server enforces. */
+export function passwordLengthRule(t: TFunction, min: number, max: number): FormRule {
+  return {
+    validator: async (_, value: string | undefined) => {
+      if (!value) {
+        throw new Error(t("errors.ACCOUNT_OR_PASSWORD_EMPTY"));
+      }
+      if (value.length < min || value.length > max) {
+        throw new Error(t("errors.PASSWORD_LENGTH", { min, max }));
+      }
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { AppRouter } from "@northstar/api/trpc";
+import { QueryCache, QueryClient, MutationCache } from "@tanstack/react-query";
+import { TRPCClientError, createTRPCClient, httpBatchLink } from "@trpc/client";
+import { createTRPCContext } from "@trpc/tanstack-react-query";
+import { ApiError, applyClientRules } from "./client-rules.ts";
+import { languageStore, tokenStore } from "./session.ts";
+
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+
+interface ErrorData {
+  responseCode?: number;
+  errorCode?: string;
+  field?: string | null;
+}
+
+/** Turns a tRPC error into the same ApiError the legacy calls raise. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) {
+    return error;
+  }
+  if (error instanceof TRPCClientError) {
+    const data = (error.data ?? {}) as ErrorData;
+    return new ApiError(error.message, data.responseCode ?? 500, data.errorCode, data.field ?? undefined);
+  }
+  return new ApiError(error instanceof Error ? error.message : "", 500, "REQUEST_ERROR", undefined);
+}
+
+export function createQueryClient(): QueryClient {
+  const onError = (error: unknown) => applyClientRules(toApiError(error));
+  return new QueryClient({
+    queryCache: new QueryCache({ onError }),
+    mutationCache: new MutationCache({ onError }),
+    defaultOptions: {
+      queries: {
+        // Refusals are answers, not outages: retry only network failures, and only twice.
+        retry: (count, error) => count < 2 && !(error instanceof TRPCClientError && error.data),
+        staleTime: 15_000,
+      },
+    },
+  });
+}
+
+export function createTrpcClient() {
+  return createTRPCClient<AppRouter>({
+    links: [
+      httpBatchLink({
+        url: "/trpc",
+        headers: () => {
+          const token = tokenStore.get();
+          return { lang: languageStore.get(), ...(token ? { authorization: `Bearer ${token}` } : {}) };
+        },
+      }),
+    ],
+  });
+}
