@@ -1,0 +1,111 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { startMailbox } from "@northstar/domain/test-support";
+import pg from "pg";
+import { type Browser, type BrowserContext, chromium } from "playwright-core";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+function databaseUrl(name: string): string {
+  const url = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * Starts the platform the way `pnpm start` does (setup, API serving the built web, worker) with a
+ * fresh database, its own Redis prefix and a real SMTP server, and a headless Chromium.
+ */
+export async function startPlatform() {
+  const dbName = `northstar_e2e_${randomBytes(5).toString("hex")}`;
+  const port = await freePort();
+  const mailbox = await startMailbox();
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl(dbName),
+    REDIS_PREFIX: `e2e:${dbName}`,
+    SMTP_URL: mailbox.url,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    WEB_DIST: `${ROOT}apps/web/dist`,
+    UPLOAD_DIR: `/tmp/${dbName}-uploads`,
+    LOG_LEVEL: "warn",
+  };
+  const setup = spawnSync("pnpm", ["exec", "tsx", "apps/api/src/cli/setup.ts"], { cwd: ROOT, env, encoding: "utf8" });
+  if (setup.status !== 0) {
+    throw new Error(`setup failed: ${setup.stderr}`);
+  }
+  const operatorPassword = /password: (\S+)/.exec(setup.stdout)?.[1] ?? "";
+  const processes: ChildProcess[] = [
+    spawn("pnpm", ["exec", "tsx", "apps/api/src/server.ts"], { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] }),
+    spawn("pnpm", ["exec", "tsx", "apps/worker/src/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] }),
+  ];
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const res = await fetch(`${baseUrl}/health`);
+      if (res.ok) {
+        break;
+      }
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) {
+      throw new Error("platform did not start in 60 s");
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+
+  const browser: Browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+
+  return {
+    baseUrl,
+    mailbox,
+    operatorPassword,
+    browser,
+    async newContext(options: { width?: number; height?: number } = {}): Promise<BrowserContext> {
+      return browser.newContext({ baseURL: baseUrl, viewport: { width: options.width ?? 1280, height: options.height ?? 860 } });
+    },
+    async close() {
+      await browser.close();
+      for (const p of processes) {
+        p.kill("SIGTERM");
+      }
+      await Promise.all(processes.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once("exit", r)))));
+      await mailbox.close();
+      const client = new pg.Client({ connectionString: databaseUrl("postgres") });
+      await client.connect();
+      await client.query(`drop database if exists "${dbName}" with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export type Platform = Awaited<ReturnType<typeof startPlatform>>;

@@ -1,0 +1,46 @@
+// `pnpm test`: typecheck, lint, unit, integration and browser tests, in that order, stopping at the
+// first failing stage. Ends with one line "N passed, N failed" summing every test that ran.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+
+const resultsDir = "test-results";
+rmSync(resultsDir, { recursive: true, force: true });
+mkdirSync(resultsDir, { recursive: true });
+
+const stages = [
+  ["typecheck", "pnpm", ["-r", "--parallel", "typecheck"]],
+  ["lint", "pnpm", ["exec", "biome", "check", "."]],
+  ["unit", "pnpm", ["exec", "vitest", "run", "--project", "unit", "--reporter=default", "--reporter=json", `--outputFile.json=${resultsDir}/unit.json`]],
+  ["integration", "pnpm", ["exec", "vitest", "run", "--project", "integration", "--reporter=default", "--reporter=json", `--outputFile.json=${resultsDir}/integration.json`]],
+  ["browser", "pnpm", ["--filter", "@northstar/e2e", "exec", "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=../${resultsDir}/browser.json`]],
+];
+
+const only = process.argv.slice(2);
+let passed = 0;
+let failed = 0;
+let exitCode = 0;
+for (const [name, cmd, args] of stages) {
+  if (only.length > 0 && !only.includes(name)) {
+    continue;
+  }
+  const started = Date.now();
+  console.log(`\n=== ${name} ===`);
+  const result = spawnSync(cmd, args, { stdio: "inherit" });
+  try {
+    const report = JSON.parse(readFileSync(`${resultsDir}/${name}.json`, "utf8"));
+    passed += report.numPassedTests;
+    failed += report.numFailedTests;
+  } catch {
+    // typecheck and lint write no report
+  }
+  console.log(`=== ${name}: ${result.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s ===`);
+  if (result.status !== 0) {
+    exitCode = result.status ?? 1;
+    if (failed === 0) {
+      failed = 1;
+    }
+    break;
+  }
+}
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(exitCode);
