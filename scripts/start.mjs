@@ -13,11 +13,12 @@ const run = (cmd, args) => {
 if (!existsSync("apps/web/dist/index.html") || process.argv.includes("--build")) {
   run("pnpm", ["--filter", "@northstar/web", "build"]);
 }
-run("pnpm", ["exec", "tsx", "apps/api/src/cli/setup.ts"]);
+// Node runs the TypeScript sources through tsx, so signals reach the servers directly.
+run(process.execPath, ["--import", "tsx", "apps/api/src/cli/setup.ts"]);
 
 const children = [
-  spawn("pnpm", ["exec", "tsx", "apps/api/src/server.ts"], { stdio: "inherit" }),
-  spawn("pnpm", ["exec", "tsx", "apps/worker/src/main.ts"], { stdio: "inherit" }),
+  spawn(process.execPath, ["--import", "tsx", "apps/api/src/server.ts"], { stdio: "inherit" }),
+  spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], { stdio: "inherit" }),
 ];
 let stopping = false;
 const stop = (code) => {

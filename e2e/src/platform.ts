@@ -46,14 +46,14 @@ export async function startPlatform() {
     UPLOAD_DIR: `/tmp/${dbName}-uploads`,
     LOG_LEVEL: "warn",
   };
-  const setup = spawnSync("pnpm", ["exec", "tsx", "apps/api/src/cli/setup.ts"], { cwd: ROOT, env, encoding: "utf8" });
+  const setup = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/setup.ts"], { cwd: ROOT, env, encoding: "utf8" });
   if (setup.status !== 0) {
     throw new Error(`setup failed: ${setup.stderr}`);
   }
   const operatorPassword = /password: (\S+)/.exec(setup.stdout)?.[1] ?? "";
   const processes: ChildProcess[] = [
-    spawn("pnpm", ["exec", "tsx", "apps/api/src/server.ts"], { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] }),
-    spawn("pnpm", ["exec", "tsx", "apps/worker/src/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] }),
+    spawn(process.execPath, ["--import", "tsx", "apps/api/src/server.ts"], { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] }),
+    spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] }),
   ];
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;

@@ -199,6 +199,8 @@ describe("web/userRegister: refusals create no user", () => {
     before += 1;
     const res = await h.call("getCode", { type: "email", account: email.toUpperCase(), purpose: "register" });
     expectRefusal(res, "ACCOUNT_EXISTS");
+    // The account check comes before the code check, so no code is spent finding this out.
+    expectRefusal(await h.call("userRegister", form(email, "123456", { lang: "yn" })), "ACCOUNT_EXISTS", { lang: "yn" });
   });
 
   it("refuses a password shorter or longer than the policy allows, keeping the code usable", async () => {

@@ -106,3 +106,29 @@ export async function insertUser(
   }
   return Number(row.id);
 }
+
+/** Registers a user by phone through getCode and userRegister, reading the code from the SMS log. */
+export async function registerByPhone(
+  h: Harness,
+  phone = "13812345678",
+  areaCode = "86",
+  password = "secret123",
+): Promise<{ phone: string; areaCode: string; password: string; token: string }> {
+  const target = `+${areaCode}${phone}`;
+  const seen = h.smsLog.filter((line) => line.startsWith(`[sms] to=${target} `)).length;
+  const sent = await h.call("getCode", { type: "phone", area_code: areaCode, account: phone, purpose: "register" });
+  expect(sent.code, sent.message).toBe(0);
+  const code = await waitForSmsCode(h, target, seen);
+  const res = await h.call("userRegister", {
+    type: "phone",
+    area_code: areaCode,
+    account: phone,
+    password,
+    confirm_password: password,
+    code,
+    nationality: "CN",
+    agree: "1",
+  });
+  expect(res.code, res.message).toBe(0);
+  return { phone, areaCode, password, token: tokenOf(res) };
+}

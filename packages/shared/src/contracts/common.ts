@@ -11,9 +11,9 @@ export const err = (code: ErrorCode) => ({ message: code });
 /** ISO 3166-1 alpha-2 codes of the countries the phone library knows; names come from Intl.DisplayNames. */
 export const COUNTRY_CODES: readonly string[] = getCountries();
 
-/** Form-encoded clients send booleans as strings. */
+/** Form-encoded clients send booleans as strings, and an unticked checkbox not at all. */
 export const zFormBoolean = z.preprocess(
-  (v) => (typeof v === "string" ? ["1", "true", "on", "yes"].includes(v.toLowerCase()) : v),
+  (v) => (typeof v === "string" ? ["1", "true", "on", "yes"].includes(v.toLowerCase()) : (v ?? false)),
   z.boolean(),
 );
 
