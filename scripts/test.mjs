@@ -10,9 +10,48 @@ mkdirSync(resultsDir, { recursive: true });
 const stages = [
   ["typecheck", "pnpm", ["-r", "--parallel", "typecheck"]],
   ["lint", "pnpm", ["exec", "biome", "check", "."]],
-  ["unit", "pnpm", ["exec", "vitest", "run", "--project", "unit", "--reporter=default", "--reporter=json", `--outputFile.json=${resultsDir}/unit.json`]],
-  ["integration", "pnpm", ["exec", "vitest", "run", "--project", "integration", "--reporter=default", "--reporter=json", `--outputFile.json=${resultsDir}/integration.json`]],
-  ["browser", "pnpm", ["--filter", "@northstar/e2e", "exec", "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=../${resultsDir}/browser.json`]],
+  [
+    "unit",
+    "pnpm",
+    [
+      "exec",
+      "vitest",
+      "run",
+      "--project",
+      "unit",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${resultsDir}/unit.json`,
+    ],
+  ],
+  [
+    "integration",
+    "pnpm",
+    [
+      "exec",
+      "vitest",
+      "run",
+      "--project",
+      "integration",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${resultsDir}/integration.json`,
+    ],
+  ],
+  [
+    "browser",
+    "pnpm",
+    [
+      "--filter",
+      "@northstar/e2e",
+      "exec",
+      "vitest",
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=../${resultsDir}/browser.json`,
+    ],
+  ],
 ];
 
 const only = process.argv.slice(2);
@@ -33,7 +72,9 @@ for (const [name, cmd, args] of stages) {
   } catch {
     // typecheck and lint write no report
   }
-  console.log(`=== ${name}: ${result.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s ===`);
+  console.log(
+    `=== ${name}: ${result.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s ===`,
+  );
   if (result.status !== 0) {
     exitCode = result.status ?? 1;
     if (failed === 0) {

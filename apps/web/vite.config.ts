@@ -17,7 +17,11 @@ export default defineConfig({
     rollupOptions: {
       output: {
         manualChunks(id: string) {
-          if (id.includes("node_modules/antd") || id.includes("node_modules/@ant-design") || id.includes("node_modules/rc-")) {
+          if (
+            id.includes("node_modules/antd") ||
+            id.includes("node_modules/@ant-design") ||
+            id.includes("node_modules/rc-")
+          ) {
             return "antd";
           }
           if (id.includes("node_modules/react") || id.includes("node_modules/scheduler")) {

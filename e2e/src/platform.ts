@@ -46,14 +46,26 @@ export async function startPlatform() {
     UPLOAD_DIR: `/tmp/${dbName}-uploads`,
     LOG_LEVEL: "warn",
   };
-  const setup = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/setup.ts"], { cwd: ROOT, env, encoding: "utf8" });
+  const setup = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/setup.ts"], {
+    cwd: ROOT,
+    env,
+    encoding: "utf8",
+  });
   if (setup.status !== 0) {
     throw new Error(`setup failed: ${setup.stderr}`);
   }
   const operatorPassword = /password: (\S+)/.exec(setup.stdout)?.[1] ?? "";
   const processes: ChildProcess[] = [
-    spawn(process.execPath, ["--import", "tsx", "apps/api/src/server.ts"], { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] }),
-    spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] }),
+    spawn(process.execPath, ["--import", "tsx", "apps/api/src/server.ts"], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "inherit", "inherit"],
+    }),
+    spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "ignore", "inherit"],
+    }),
   ];
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
@@ -91,14 +103,19 @@ export async function startPlatform() {
     operatorPassword,
     browser,
     async newContext(options: { width?: number; height?: number } = {}): Promise<BrowserContext> {
-      return browser.newContext({ baseURL: baseUrl, viewport: { width: options.width ?? 1280, height: options.height ?? 860 } });
+      return browser.newContext({
+        baseURL: baseUrl,
+        viewport: { width: options.width ?? 1280, height: options.height ?? 860 },
+      });
     },
     async close() {
       await browser.close();
       for (const p of processes) {
         p.kill("SIGTERM");
       }
-      await Promise.all(processes.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once("exit", r)))));
+      await Promise.all(
+        processes.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once("exit", r)))),
+      );
       await mailbox.close();
       const client = new pg.Client({ connectionString: databaseUrl("postgres") });
       await client.connect();

@@ -46,7 +46,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const query = request.query as Record<string, unknown> | undefined;
       const body = request.body as Record<string, unknown> | undefined;
       const lang = toLanguage(body?.lang ?? query?.lang ?? request.headers.lang);
-      return { statusCode: 200, code: 1, message: translate(lang, "errors.RATE_LIMITED"), data: { error: "RATE_LIMITED" }, time: Math.floor(Date.now() / 1000) };
+      return {
+        statusCode: 200,
+        code: 1,
+        message: translate(lang, "errors.RATE_LIMITED"),
+        data: { error: "RATE_LIMITED" },
+        time: Math.floor(Date.now() / 1000),
+      };
     },
   });
 
@@ -64,9 +70,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, "request failed");
-      return reply.status(status).send({ code: 500, message: "request error", data: null, time: Math.floor(Date.now() / 1000) });
+      return reply
+        .status(status)
+        .send({ code: 500, message: "request error", data: null, time: Math.floor(Date.now() / 1000) });
     }
-    return reply.status(status).send({ code: 1, message: error.message, data: null, time: Math.floor(Date.now() / 1000) });
+    return reply
+      .status(status)
+      .send({ code: 1, message: error.message, data: null, time: Math.floor(Date.now() / 1000) });
   });
   return app;
 }
@@ -84,6 +94,8 @@ async function registerWeb(app: FastifyInstance, webDist: string): Promise<void>
     if (request.method === "GET" && !apiPath) {
       return reply.type("text/html").sendFile("index.html");
     }
-    return reply.status(404).send({ code: 404, message: "not found", data: null, time: Math.floor(Date.now() / 1000) });
+    return reply
+      .status(404)
+      .send({ code: 404, message: "not found", data: null, time: Math.floor(Date.now() / 1000) });
   });
 }

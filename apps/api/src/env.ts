@@ -1,5 +1,5 @@
-import { createEnv } from "@t3-oss/env-core";
 import { domainEnv } from "@northstar/domain/env";
+import { createEnv } from "@t3-oss/env-core";
 import { z } from "zod";
 
 /** API configuration, validated at boot. See the configuration table in the README. */
@@ -12,7 +12,10 @@ export const env = () => {
       /** The built web app to serve on the same port; empty disables it. */
       WEB_DIST: z.string().default("apps/web/dist"),
       /** Behind a load balancer, trust X-Forwarded-For for client addresses (rate limits, audit). */
-      TRUST_PROXY: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+      TRUST_PROXY: z
+        .enum(["true", "false"])
+        .default("false")
+        .transform((v) => v === "true"),
       /** Per-IP requests per minute on login, code sending and registration. */
       RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
       LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

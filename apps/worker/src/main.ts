@@ -1,5 +1,5 @@
-import { createDb } from "@northstar/domain/db";
 import { getSiteSettings } from "@northstar/domain/content";
+import { createDb } from "@northstar/domain/db";
 import { createMailTransport, createSmsProvider } from "@northstar/domain/notifications";
 import { Redis } from "ioredis";
 import { env as loadEnv } from "./env.ts";

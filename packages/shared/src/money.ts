@@ -4,7 +4,12 @@ import Decimal from "decimal.js";
  * Money helpers. Amounts travel as decimal strings and are computed with decimal.js;
  * a JS number never holds money.
  */
-export const MoneyDecimal = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_DOWN, toExpNeg: -40, toExpPos: 60 });
+export const MoneyDecimal = Decimal.clone({
+  precision: 60,
+  rounding: Decimal.ROUND_DOWN,
+  toExpNeg: -40,
+  toExpPos: 60,
+});
 export type MoneyDecimal = InstanceType<typeof MoneyDecimal>;
 
 /** Up to 20 integer digits and 18 fractional ones: what NUMERIC(38,18) holds. */

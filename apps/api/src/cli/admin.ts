@@ -1,6 +1,11 @@
 import { stdin } from "node:process";
 import { createInterface } from "node:readline/promises";
-import { OPERATOR_ROLES, type OperatorRole, generateOperatorPassword, upsertOperator } from "@northstar/domain/admin";
+import {
+  generateOperatorPassword,
+  OPERATOR_ROLES,
+  type OperatorRole,
+  upsertOperator,
+} from "@northstar/domain/admin";
 import { createDb } from "@northstar/domain/db";
 import { getPolicySnapshot, setPolicy } from "@northstar/domain/policy";
 import { isPolicyKey } from "@northstar/shared/policy";

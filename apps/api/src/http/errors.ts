@@ -1,5 +1,5 @@
 import { AppError, isAppError } from "@northstar/domain/errors";
-import { ResponseCode, errorMessageKey, isErrorCode } from "@northstar/shared/errors";
+import { errorMessageKey, isErrorCode, ResponseCode } from "@northstar/shared/errors";
 import { translate } from "@northstar/shared/i18n";
 import type { Language } from "@northstar/shared/languages";
 import { ZodError } from "zod";
@@ -31,7 +31,11 @@ export interface Refusal {
 export function toRefusal(error: unknown, lang: Language): Refusal {
   const appError = error instanceof ZodError ? fromZodError(error) : isAppError(error) ? error : null;
   if (!appError) {
-    return { code: ResponseCode.ServerError, errorCode: "REQUEST_ERROR", message: translate(lang, "errors.REQUEST_ERROR") };
+    return {
+      code: ResponseCode.ServerError,
+      errorCode: "REQUEST_ERROR",
+      message: translate(lang, "errors.REQUEST_ERROR"),
+    };
   }
   const params: Record<string, string | number> = { ...appError.params };
   if (appError.field) {

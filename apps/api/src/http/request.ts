@@ -1,7 +1,10 @@
 import type { FastifyRequest } from "fastify";
 
 /** The session token: the `token` field, a `token` header, or `Authorization: Bearer`. */
-export function readToken(request: FastifyRequest, fields: Record<string, string | undefined> = {}): string | undefined {
+export function readToken(
+  request: FastifyRequest,
+  fields: Record<string, string | undefined> = {},
+): string | undefined {
   const fromField = fields.token;
   if (fromField) {
     return fromField;

@@ -26,28 +26,45 @@ export function registerUploadRoutes(app: FastifyInstance, deps: AppDeps): void 
         throw new AppError("UPLOAD_TOO_LARGE", { mb: 8 }, "avatar");
       });
       const id = await updateAvatar(deps.db, deps.config.uploadDir, auth.user, bytes);
-      return { code: 0, message: "", data: { id, url: `/uploads/${id}` }, time: Math.floor(Date.now() / 1000) };
+      return {
+        code: 0,
+        message: "",
+        data: { id, url: `/uploads/${id}` },
+        time: Math.floor(Date.now() / 1000),
+      };
     } catch (error) {
       const refusal = toRefusal(error, lang);
-      return { code: refusal.code, message: refusal.message, data: { error: refusal.errorCode }, time: Math.floor(Date.now() / 1000) };
+      return {
+        code: refusal.code,
+        message: refusal.message,
+        data: { error: refusal.errorCode },
+        time: Math.floor(Date.now() / 1000),
+      };
     }
   });
 
-  app.get<{ Params: { id: string }; Querystring: { token?: string } }>("/uploads/:id", async (request, reply) => {
-    const operatorToken = request.headers["x-operator-token"];
-    try {
-      const operator = typeof operatorToken === "string" ? await authenticateOperator(deps.db, operatorToken) : null;
-      const viewer = operator
-        ? { operatorId: operator.id }
-        : { userId: (await authenticate(deps.db, readToken(request, { token: request.query.token }))).user.id };
-      const file = await readUpload(deps.db, deps.config.uploadDir, { id: request.params.id, viewer });
-      return reply
-        .header("cache-control", "private, max-age=3600")
-        .header("x-content-type-options", "nosniff")
-        .type(file.mime)
-        .send(file.bytes);
-    } catch {
-      return reply.status(404).send({ code: 404, message: "not found" });
-    }
-  });
+  app.get<{ Params: { id: string }; Querystring: { token?: string } }>(
+    "/uploads/:id",
+    async (request, reply) => {
+      const operatorToken = request.headers["x-operator-token"];
+      try {
+        const operator =
+          typeof operatorToken === "string" ? await authenticateOperator(deps.db, operatorToken) : null;
+        const viewer = operator
+          ? { operatorId: operator.id }
+          : {
+              userId: (await authenticate(deps.db, readToken(request, { token: request.query.token }))).user
+                .id,
+            };
+        const file = await readUpload(deps.db, deps.config.uploadDir, { id: request.params.id, viewer });
+        return reply
+          .header("cache-control", "private, max-age=3600")
+          .header("x-content-type-options", "nosniff")
+          .type(file.mime)
+          .send(file.bytes);
+      } catch {
+        return reply.status(404).send({ code: 404, message: "not found" });
+      }
+    },
+  );
 }

@@ -1,5 +1,5 @@
-import { type Authenticated, authenticate } from "@northstar/domain/identity";
 import { AppError } from "@northstar/domain/errors";
+import { type Authenticated, authenticate } from "@northstar/domain/identity";
 import { ResponseCode } from "@northstar/shared/errors";
 import { translate } from "@northstar/shared/i18n";
 import { type Language, toLanguage } from "@northstar/shared/languages";
@@ -36,7 +36,10 @@ export interface LegacyCall<S extends z.ZodType> {
   /** Names the action for the client's message rules (login, register, buy, buyProfit, createOrder). */
   event?: string;
   input: S;
-  handle(ctx: LegacyContext, input: z.output<S>): Promise<{ data?: unknown; messageKey?: string; code?: number }>;
+  handle(
+    ctx: LegacyContext,
+    input: z.output<S>,
+  ): Promise<{ data?: unknown; messageKey?: string; code?: number }>;
 }
 
 export function defineLegacyCall<S extends z.ZodType>(call: LegacyCall<S>): LegacyCall<S> {
@@ -60,7 +63,11 @@ export function registerLegacyCall<S extends z.ZodType>(
   const handler = async (request: FastifyRequest): Promise<Envelope> => {
     const fields = readFields(request);
     const lang = toLanguage(fields.lang ?? request.headers.lang);
-    const withEvent = (e: Omit<Envelope, "time">): Envelope => ({ ...e, time: now(), ...(call.event ? { event: call.event } : {}) });
+    const withEvent = (e: Omit<Envelope, "time">): Envelope => ({
+      ...e,
+      time: now(),
+      ...(call.event ? { event: call.event } : {}),
+    });
     try {
       if (fields.rtoken !== undefined && !RTOKEN.test(fields.rtoken)) {
         throw new AppError("FIELD_INVALID", {}, "rtoken");
@@ -74,7 +81,14 @@ export function registerLegacyCall<S extends z.ZodType>(
       }
       const input = call.input.parse(fields);
       const result = await call.handle(
-        { deps, lang, auth, ip: clientIp(request), userAgent: String(request.headers["user-agent"] ?? ""), request },
+        {
+          deps,
+          lang,
+          auth,
+          ip: clientIp(request),
+          userAgent: String(request.headers["user-agent"] ?? ""),
+          request,
+        },
         input,
       );
       return withEvent({
@@ -90,7 +104,9 @@ export function registerLegacyCall<S extends z.ZodType>(
       return withEvent({
         code: refusal.code,
         message: refusal.message,
-        data: refusal.field ? { field: refusal.field, error: refusal.errorCode } : { error: refusal.errorCode },
+        data: refusal.field
+          ? { field: refusal.field, error: refusal.errorCode }
+          : { error: refusal.errorCode },
       });
     }
   };

@@ -46,7 +46,12 @@ export const userRegister = defineLegacyCall({
   event: "register",
   input: ZRegisterRequestSchema,
   async handle(ctx, input) {
-    const { token } = await registerUser(ctx.deps.db, { input, lang: ctx.lang, ip: ctx.ip, userAgent: ctx.userAgent });
+    const { token } = await registerUser(ctx.deps.db, {
+      input,
+      lang: ctx.lang,
+      ip: ctx.ip,
+      userAgent: ctx.userAgent,
+    });
     // `wap_token` is the mobile-web clients' name for the same token.
     return { data: { token, wap_token: token }, messageKey: "api.registerOk" };
   },

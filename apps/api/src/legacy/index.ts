@@ -9,10 +9,21 @@ export const RATE_LIMITED_CALLS = new Set(["userLogin", "getCode", "userRegister
 
 /** The legacy `web/*` calls built so far; the remaining names of SPEC section 7 come with their modules. */
 export function registerLegacyApi(app: FastifyInstance, deps: AppDeps): void {
-  for (const call of [userLogin, getCode, userRegister, info, updatePasswordCall, hasTpassword, getLogo, getTextsList]) {
+  for (const call of [
+    userLogin,
+    getCode,
+    userRegister,
+    info,
+    updatePasswordCall,
+    hasTpassword,
+    getLogo,
+    getTextsList,
+  ]) {
     const rateLimit = RATE_LIMITED_CALLS.has(call.name)
       ? { max: deps.config.authRatePerMinute, timeWindow: "1 minute" }
       : false;
-    registerLegacyCall(app, deps, call as Parameters<typeof registerLegacyCall>[2], { config: { rateLimit } });
+    registerLegacyCall(app, deps, call as Parameters<typeof registerLegacyCall>[2], {
+      config: { rateLimit },
+    });
   }
 }

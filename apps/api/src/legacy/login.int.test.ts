@@ -1,4 +1,3 @@
-import { hashSecret, sha256 } from "@northstar/domain/identity";
 import { ZSessionInfoSchema } from "@northstar/shared/contracts/identity";
 import { translate } from "@northstar/shared/i18n";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,8 +8,10 @@ import {
   insertUser,
   loginByEmail,
   newEmail,
+  passwordHashOf,
   query,
   registerByPhone,
+  tokenHash,
 } from "../test/fixtures.ts";
 import { type Harness, createHarness } from "../test/harness.ts";
 
@@ -87,7 +88,8 @@ describe("web/userLogin", () => {
   });
 
   it("refuses demo and frozen users", async () => {
-    const passwordHash = await hashSecret("secret123");
+    // user's password is secret123, so these users' is too.
+    const passwordHash = await passwordHashOf(h, user.email);
     const demo = newEmail("demo");
     await insertUser(h, { email: demo, kind: "demo", passwordHash });
     expectRefusal(await login({ account: demo, password: "secret123" }), "ACCOUNT_NOT_FOUND");
@@ -145,7 +147,7 @@ describe("web/info", () => {
       expectRefusal(res, "LOGIN_REQUIRED", { lang: "ty", responseCode: 2000 });
     }
     const token = await loginByEmail(h, user.email, user.password);
-    await query(h, "update sessions set expires_at = now() - interval '1 second' where token_hash = $1", [sha256(token)]);
+    await query(h, "update sessions set expires_at = now() - interval '1 second' where token_hash = $1", [tokenHash(token)]);
     expectRefusal(await h.call("info", { token }), "LOGIN_REQUIRED", { responseCode: 2000 });
   });
 
@@ -160,7 +162,7 @@ describe("web/info", () => {
 
   it("answers 1000 for a session the server ended or a frozen account", async () => {
     const killed = await loginByEmail(h, user.email, user.password);
-    await query(h, "update sessions set revoked_at = now(), revoke_reason = 'killed' where token_hash = $1", [sha256(killed)]);
+    await query(h, "update sessions set revoked_at = now(), revoke_reason = 'killed' where token_hash = $1", [tokenHash(killed)]);
     expectRefusal(await h.call("info", { token: killed, lang: "zh" }), "SESSION_ENDED", { lang: "zh", responseCode: 1000 });
 
     const u = await h.registerByEmail();

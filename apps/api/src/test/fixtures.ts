@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { type ErrorCode, ResponseCode } from "@northstar/shared/errors";
 import { translate } from "@northstar/shared/i18n";
 import type { Language } from "@northstar/shared/languages";
@@ -131,4 +132,18 @@ export async function registerByPhone(
   });
   expect(res.code, res.message).toBe(0);
   return { phone, areaCode, password, token: tokenOf(res) };
+}
+
+/** How sessions store a token: its SHA-256 in hex. */
+export function tokenHash(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** The stored password hash of an existing user, to give a directly inserted user a known password. */
+export async function passwordHashOf(h: Harness, email: string): Promise<string> {
+  const [row] = await query<{ password_hash: string }>(h, "select password_hash from users where email = $1", [email]);
+  if (!row) {
+    throw new Error(`no user ${email}`);
+  }
+  return row.password_hash;
 }

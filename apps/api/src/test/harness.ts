@@ -19,7 +19,10 @@ import type { Envelope } from "../legacy/define.ts";
  */
 export async function createHarness(options: { authRatePerMinute?: number } = {}) {
   const database = await createTestDatabase();
-  const { db, close: closeDb } = createDb(database.url, { max: 5 });
+  const { db, pool, close: closeDb } = createDb(database.url, { max: 5 });
+  // pg's pool.end() resolves before its sockets have closed, so the forced DROP DATABASE at the end
+  // can terminate a connection still saying goodbye; that FATAL is expected then, not a test failure.
+  pool.on("error", () => {});
   await seedDatabase(db);
   const prefix = `test:${randomBytes(4).toString("hex")}`;
   const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { maxRetriesPerRequest: null });

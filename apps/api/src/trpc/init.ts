@@ -1,9 +1,9 @@
-import { type Authenticated, authenticate } from "@northstar/domain/identity";
 import { authenticateOperator, type OperatorRole } from "@northstar/domain/admin";
 import { AppError } from "@northstar/domain/errors";
+import { type Authenticated, authenticate } from "@northstar/domain/identity";
 import { ResponseCode } from "@northstar/shared/errors";
 import { type Language, toLanguage } from "@northstar/shared/languages";
-import { TRPCError, initTRPC } from "@trpc/server";
+import { initTRPC, TRPCError } from "@trpc/server";
 import type { CreateFastifyContextOptions } from "@trpc/server/adapters/fastify";
 import { ZodError } from "zod";
 import type { AppDeps } from "../http/deps.ts";
@@ -24,7 +24,8 @@ export function createContextFactory(deps: AppDeps) {
     deps,
     lang: toLanguage(req.headers.lang),
     token: readToken(req),
-    operatorToken: typeof req.headers["x-operator-token"] === "string" ? req.headers["x-operator-token"] : undefined,
+    operatorToken:
+      typeof req.headers["x-operator-token"] === "string" ? req.headers["x-operator-token"] : undefined,
     ip: clientIp(req),
     userAgent: String(req.headers["user-agent"] ?? ""),
   });
@@ -41,7 +42,13 @@ const t = initTRPC.context<TrpcContext>().create({
     return {
       ...shape,
       message: refusal.message,
-      data: { code: shape.data.code, httpStatus: shape.data.httpStatus, responseCode: refusal.code, errorCode: refusal.errorCode, field: refusal.field ?? null },
+      data: {
+        code: shape.data.code,
+        httpStatus: shape.data.httpStatus,
+        responseCode: refusal.code,
+        errorCode: refusal.errorCode,
+        field: refusal.field ?? null,
+      },
     };
   },
 });
@@ -56,7 +63,10 @@ const appErrors = t.middleware(async ({ next }) => {
     const cause = result.error.cause;
     const status = cause.responseCode;
     throw new TRPCError({
-      code: status === ResponseCode.NotLoggedIn || status === ResponseCode.SessionEnded ? "UNAUTHORIZED" : "BAD_REQUEST",
+      code:
+        status === ResponseCode.NotLoggedIn || status === ResponseCode.SessionEnded
+          ? "UNAUTHORIZED"
+          : "BAD_REQUEST",
       message: cause.code,
       cause,
     });

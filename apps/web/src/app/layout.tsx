@@ -6,7 +6,7 @@ import {
   SunOutlined,
   UserOutlined,
 } from "@ant-design/icons";
-import { LANGUAGES, LANGUAGE_INFO, type Language } from "@northstar/shared/languages";
+import { LANGUAGE_INFO, LANGUAGES, type Language } from "@northstar/shared/languages";
 import { CONTENT_PAGE } from "@northstar/shared/routes";
 import { Avatar, Button, Dropdown, Flex, Layout, Menu, Space, Typography, theme } from "antd";
 import type { ReactNode } from "react";
@@ -15,13 +15,17 @@ import { useLocation } from "react-router";
 import { setLanguage } from "../i18n/index.ts";
 import { AppLink, useAppNavigate } from "../lib/navigation.tsx";
 import { useLogout, useSession, useSiteSettings } from "../lib/queries.ts";
-import { languageStore, themeStore, useIsLoggedIn } from "../lib/session.ts";
+import { themeStore, useIsLoggedIn, useLanguage, useThemeMode } from "../lib/session.ts";
 
 /** The main navigation: home, markets, trade, earn, assets, me. */
 const NAV = [
   { key: "/", label: "nav.home", match: ["/", "/index"] },
   { key: "/market", label: "nav.market", match: ["/market"] },
-  { key: "/currency", label: "nav.trade", match: ["/currency", "/currencyTrade", "/exchange", "/preciousMetal"] },
+  {
+    key: "/currency",
+    label: "nav.trade",
+    match: ["/currency", "/currencyTrade", "/exchange", "/preciousMetal"],
+  },
   { key: "/profit_index", label: "nav.earn", match: ["/profit_index", "/vip_index", "/etflow_buy"] },
   { key: "/table1", label: "nav.assets", match: ["/table1", "/table2", "/record", "/transfer", "/address"] },
   { key: "/setting", label: "nav.me", match: ["/setting", "/security", "/info", "/username"] },
@@ -86,8 +90,8 @@ export function AppLayout({ children }: { children: ReactNode }) {
 
 function HeaderTools() {
   const { t } = useTranslation();
-  const lang = languageStore.use();
-  const mode = themeStore.use();
+  const lang = useLanguage();
+  const mode = useThemeMode();
   const loggedIn = useIsLoggedIn();
   const go = useAppNavigate();
   return (
@@ -97,11 +101,20 @@ function HeaderTools() {
         menu={{
           selectable: true,
           selectedKeys: [lang],
-          items: LANGUAGES.map((l) => ({ key: l, label: LANGUAGE_INFO[l].nativeName, "data-testid": `lang-${l}` })),
+          items: LANGUAGES.map((l) => ({
+            key: l,
+            label: LANGUAGE_INFO[l].nativeName,
+            "data-testid": `lang-${l}`,
+          })),
           onClick: ({ key }) => setLanguage(key as Language),
         }}
       >
-        <Button type="text" icon={<GlobalOutlined />} aria-label={t("common.language")} data-testid="language-switcher">
+        <Button
+          type="text"
+          icon={<GlobalOutlined />}
+          aria-label={t("common.language")}
+          data-testid="language-switcher"
+        >
           {LANGUAGE_INFO[lang].nativeName}
         </Button>
       </Dropdown>
@@ -133,7 +146,9 @@ function UserMenu() {
   const session = useSession();
   const logout = useLogout();
   const go = useAppNavigate();
-  const avatar = session.data?.avatar ? `${session.data.avatar}?token=${encodeURIComponent(session.data.token)}` : undefined;
+  const avatar = session.data?.avatar
+    ? `${session.data.avatar}?token=${encodeURIComponent(session.data.token)}`
+    : undefined;
   return (
     <Dropdown
       trigger={["click"]}
@@ -155,7 +170,9 @@ function UserMenu() {
     >
       <Button type="text" data-testid="user-menu" style={{ paddingInline: 4 }}>
         <Avatar size="small" src={avatar} icon={<UserOutlined />} />
-        <span style={{ maxWidth: 120, overflow: "hidden", textOverflow: "ellipsis" }}>{session.data?.display_account ?? ""}</span>
+        <span style={{ maxWidth: 120, overflow: "hidden", textOverflow: "ellipsis" }}>
+          {session.data?.display_account ?? ""}
+        </span>
       </Button>
     </Dropdown>
   );

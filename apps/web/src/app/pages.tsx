@@ -9,20 +9,62 @@ type Page = LazyExoticComponent<ComponentType<Record<string, never>>>;
 const page = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType<Record<string, never>>): Page =>
   lazy(() => load().then((m) => ({ default: pick(m) })));
 
-const Home = page(() => import("../features/home/home-page.tsx"), (m) => m.HomePage);
-const Login = page(() => import("../features/identity/login-page.tsx"), (m) => m.LoginPage);
-const Register = page(() => import("../features/identity/register-page.tsx"), (m) => m.RegisterPage);
-const ForgotPassword = page(() => import("../features/identity/forgot-password-page.tsx"), (m) => m.ForgotPasswordPage);
-const ChangePassword = page(() => import("../features/identity/change-password-page.tsx"), (m) => m.ChangePasswordPage);
-const SecurityCenter = page(() => import("../features/account/security-center-page.tsx"), (m) => m.SecurityCenterPage);
-const BindPhone = page(() => import("../features/account/bind-phone-page.tsx"), (m) => m.BindPhonePage);
-const BindEmail = page(() => import("../features/account/bind-email-page.tsx"), (m) => m.BindEmailPage);
-const TradePassword = page(() => import("../features/account/trade-password-page.tsx"), (m) => m.TradePasswordPage);
-const SecurityQuestions = page(() => import("../features/account/security-questions-page.tsx"), (m) => m.SecurityQuestionsPage);
-const Profile = page(() => import("../features/account/profile-page.tsx"), (m) => m.ProfilePage);
-const Settings = page(() => import("../features/account/settings-page.tsx"), (m) => m.SettingsPage);
-const Content = page(() => import("../features/content/content-page.tsx"), (m) => m.ContentPage);
-const Notices = page(() => import("../features/content/notice-list-page.tsx"), (m) => m.NoticeListPage);
+const Home = page(
+  () => import("../features/home/home-page.tsx"),
+  (m) => m.HomePage,
+);
+const Login = page(
+  () => import("../features/identity/login-page.tsx"),
+  (m) => m.LoginPage,
+);
+const Register = page(
+  () => import("../features/identity/register-page.tsx"),
+  (m) => m.RegisterPage,
+);
+const ForgotPassword = page(
+  () => import("../features/identity/forgot-password-page.tsx"),
+  (m) => m.ForgotPasswordPage,
+);
+const ChangePassword = page(
+  () => import("../features/identity/change-password-page.tsx"),
+  (m) => m.ChangePasswordPage,
+);
+const SecurityCenter = page(
+  () => import("../features/account/security-center-page.tsx"),
+  (m) => m.SecurityCenterPage,
+);
+const BindPhone = page(
+  () => import("../features/account/bind-phone-page.tsx"),
+  (m) => m.BindPhonePage,
+);
+const BindEmail = page(
+  () => import("../features/account/bind-email-page.tsx"),
+  (m) => m.BindEmailPage,
+);
+const TradePassword = page(
+  () => import("../features/account/trade-password-page.tsx"),
+  (m) => m.TradePasswordPage,
+);
+const SecurityQuestions = page(
+  () => import("../features/account/security-questions-page.tsx"),
+  (m) => m.SecurityQuestionsPage,
+);
+const Profile = page(
+  () => import("../features/account/profile-page.tsx"),
+  (m) => m.ProfilePage,
+);
+const Settings = page(
+  () => import("../features/account/settings-page.tsx"),
+  (m) => m.SettingsPage,
+);
+const Content = page(
+  () => import("../features/content/content-page.tsx"),
+  (m) => m.ContentPage,
+);
+const Notices = page(
+  () => import("../features/content/notice-list-page.tsx"),
+  (m) => m.NoticeListPage,
+);
 
 export const PAGES: Record<string, Page> = {
   "/": Home,

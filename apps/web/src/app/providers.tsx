@@ -6,8 +6,8 @@ import { type ReactNode, useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 import { ANTD_LOCALES, DAYJS_LOCALES } from "../i18n/antd-locales.ts";
 import { bindFeedback } from "../lib/feedback.ts";
-import { languageStore, themeStore } from "../lib/session.ts";
-import { TRPCProvider, createQueryClient, createTrpcClient } from "../lib/trpc.ts";
+import { useLanguage, useThemeMode } from "../lib/session.ts";
+import { createQueryClient, createTrpcClient, TRPCProvider } from "../lib/trpc.ts";
 
 /** Gives non-React code (API clients) antd's themed message and modal, and the router. */
 function FeedbackBinder() {
@@ -22,8 +22,8 @@ function FeedbackBinder() {
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   const [trpcClient] = useState(createTrpcClient);
-  const lang: Language = languageStore.use();
-  const mode = themeStore.use();
+  const lang: Language = useLanguage();
+  const mode = useThemeMode();
 
   useEffect(() => {
     dayjs.locale(DAYJS_LOCALES[lang]);

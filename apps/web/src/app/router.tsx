@@ -1,4 +1,4 @@
-import { ALWAYS_ALLOWED, ROUTES, isPublicPath } from "@northstar/shared/routes";
+import { ALWAYS_ALLOWED, isPublicPath, ROUTES } from "@northstar/shared/routes";
 import { Suspense, useEffect, useState } from "react";
 import { Navigate, Route, Routes, useLocation } from "react-router";
 import { ComingSoonPage } from "../features/common/coming-soon-page.tsx";
@@ -45,7 +45,11 @@ export function AppRoutes() {
                 <Route
                   key={route.path}
                   path={route.path}
-                  element={<Guard path={route.path}>{Component ? <Component /> : <ComingSoonPage titleKey={route.title} />}</Guard>}
+                  element={
+                    <Guard path={route.path}>
+                      {Component ? <Component /> : <ComingSoonPage titleKey={route.title} />}
+                    </Guard>
+                  }
                 />
               );
             })}

@@ -16,6 +16,24 @@ import "dayjs/locale/zh-cn";
 import "dayjs/locale/zh-tw";
 
 /** Ant Design's own texts (date pickers, pagination, empty states) follow the interface language. */
-export const ANTD_LOCALES = { en: enUS, xby: esES, jp: jaJP, hy: koKR, ty: thTH, yn: viVN, zh: zhCN, ft: zhTW } satisfies Record<Language, unknown>;
+export const ANTD_LOCALES = {
+  en: enUS,
+  xby: esES,
+  jp: jaJP,
+  hy: koKR,
+  ty: thTH,
+  yn: viVN,
+  zh: zhCN,
+  ft: zhTW,
+} satisfies Record<Language, unknown>;
 
-export const DAYJS_LOCALES: Record<Language, string> = { en: "en", xby: "es", jp: "ja", hy: "ko", ty: "th", yn: "vi", zh: "zh-cn", ft: "zh-tw" };
+export const DAYJS_LOCALES: Record<Language, string> = {
+  en: "en",
+  xby: "es",
+  jp: "ja",
+  hy: "ko",
+  ty: "th",
+  yn: "vi",
+  zh: "zh-cn",
+  ft: "zh-tw",
+};

@@ -1,5 +1,5 @@
 import { catalogs } from "@northstar/shared/i18n";
-import { LANGUAGES, LANGUAGE_INFO, type Language } from "@northstar/shared/languages";
+import { LANGUAGE_INFO, LANGUAGES, type Language } from "@northstar/shared/languages";
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
 import { languageStore } from "../lib/session.ts";

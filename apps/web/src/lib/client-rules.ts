@@ -1,7 +1,7 @@
 import { ResponseCode } from "@northstar/shared/errors";
 import i18n from "../i18n/index.ts";
-import { clearSession } from "./session.ts";
 import { feedback } from "./feedback.ts";
+import { clearSession } from "./session.ts";
 
 /** A refusal or failure from the server, carrying the envelope code and the domain error code. */
 export class ApiError extends Error {

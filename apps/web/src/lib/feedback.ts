@@ -12,7 +12,11 @@ let navigate: ((to: string) => void) | undefined;
 let confirmOpen = false;
 
 /** Bound once by the app root to antd's context-aware message and modal (so they follow the theme). */
-export function bindFeedback(deps: { message: MessageInstance; modal: Omit<ModalStaticFunctions, "warn">; navigate: (to: string) => void }) {
+export function bindFeedback(deps: {
+  message: MessageInstance;
+  modal: Omit<ModalStaticFunctions, "warn">;
+  navigate: (to: string) => void;
+}) {
   message = deps.message;
   modal = deps.modal;
   navigate = deps.navigate;

@@ -16,14 +16,19 @@ export function zodRule(schema: z.ZodType, t: TFunction, field?: string): FormRu
       }
       const code = result.error.issues[0]?.message;
       throw new Error(
-        isErrorCode(code) ? t(`errors.${code}`) : t("errors.FIELD_INVALID", { field: field ? t(`fields.${field}`) : "" }),
+        isErrorCode(code)
+          ? t(`errors.${code}`)
+          : t("errors.FIELD_INVALID", { field: field ? t(`fields.${field}`) : "" }),
       );
     },
   };
 }
 
 /** The confirmation field must equal the field it confirms (PASSWORDS_DIFFER). */
-export function sameAs(other: string, t: TFunction): (form: { getFieldValue(name: string): unknown }) => FormRule {
+export function sameAs(
+  other: string,
+  t: TFunction,
+): (form: { getFieldValue(name: string): unknown }) => FormRule {
   return (form) => ({
     validator: async (_, value) => {
       if (value && value !== form.getFieldValue(other)) {

@@ -1,6 +1,6 @@
 import { ResponseCode } from "@northstar/shared/errors";
 import i18n from "../i18n/index.ts";
-import { ApiError, MESSAGE_EVENTS, applyClientRules } from "./client-rules.ts";
+import { ApiError, applyClientRules, MESSAGE_EVENTS } from "./client-rules.ts";
 import { feedback } from "./feedback.ts";
 import { languageStore, tokenStore } from "./session.ts";
 
@@ -59,7 +59,12 @@ export async function legacyCall<T>(
     throw apiError;
   }
   if (envelope.code === ResponseCode.Ok || envelope.code === ResponseCode.Quiet) {
-    if (envelope.code === ResponseCode.Ok && envelope.event && MESSAGE_EVENTS.has(envelope.event) && envelope.message) {
+    if (
+      envelope.code === ResponseCode.Ok &&
+      envelope.event &&
+      MESSAGE_EVENTS.has(envelope.event) &&
+      envelope.message
+    ) {
       feedback.success(envelope.message);
     }
     return envelope.data;

@@ -1,4 +1,4 @@
-import { type MouseEvent, type ReactNode, createContext, useCallback, useContext } from "react";
+import { createContext, type MouseEvent, type ReactNode, useCallback, useContext } from "react";
 import { Link, type To, useLocation, useNavigate } from "react-router";
 
 /** Bumping this remounts the current page: used for /market → /market, which reloads it. */
@@ -29,7 +29,15 @@ export function useAppNavigate() {
   );
 }
 
-export function AppLink({ to, children, className }: { to: string; children: ReactNode; className?: string }) {
+export function AppLink({
+  to,
+  children,
+  className,
+}: {
+  to: string;
+  children: ReactNode;
+  className?: string;
+}) {
   const go = useAppNavigate();
   const onClick = (e: MouseEvent<HTMLAnchorElement>) => {
     if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) {

@@ -2,7 +2,7 @@ import type { TContentItem } from "@northstar/shared/contracts/content";
 import type { TSessionInfo } from "@northstar/shared/contracts/identity";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { legacyCall } from "./legacy.ts";
-import { clearSession, languageStore, useToken } from "./session.ts";
+import { clearSession, useLanguage, useToken } from "./session.ts";
 import { useTRPCClient } from "./trpc.ts";
 
 /** The signed-in user's session state (web/info); disabled without a token. */
@@ -19,13 +19,23 @@ export function useSession() {
 export function useSiteSettings() {
   return useQuery({
     queryKey: ["web/getLogo"],
-    queryFn: () => legacyCall<{ name: string; logo: string; support_email: string }>("getLogo", {}, { method: "GET", silent: true }),
+    queryFn: () =>
+      legacyCall<{ name: string; logo: string; support_email: string }>(
+        "getLogo",
+        {},
+        { method: "GET", silent: true },
+      ),
     staleTime: 10 * 60_000,
   });
 }
 
-export function useTexts(params: { id?: number; kind?: "news" | "announcement" | "help"; page?: number; pageSize?: number }) {
-  const lang = languageStore.use();
+export function useTexts(params: {
+  id?: number;
+  kind?: "news" | "announcement" | "help";
+  page?: number;
+  pageSize?: number;
+}) {
+  const lang = useLanguage();
   return useQuery({
     queryKey: ["web/getTextsList", params, lang],
     queryFn: () =>

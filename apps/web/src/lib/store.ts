@@ -4,7 +4,11 @@ import { useSyncExternalStore } from "react";
  * A value kept in localStorage that components can subscribe to. Used for the session token
  * (SPEC section 4: the token is kept in local storage), the language and the theme.
  */
-export function createStoredValue<T extends string>(key: string, fallback: T, accept: (v: string) => v is T = (v): v is T => true) {
+export function createStoredValue<T extends string>(
+  key: string,
+  fallback: T,
+  accept: (v: string) => v is T = (v): v is T => true,
+) {
   const listeners = new Set<() => void>();
   const read = (): T => {
     const value = localStorage.getItem(key);
@@ -31,15 +35,19 @@ export function createStoredValue<T extends string>(key: string, fallback: T, ac
       }
       notify();
     },
-    use(): T {
-      return useSyncExternalStore(
-        (l) => {
-          listeners.add(l);
-          return () => listeners.delete(l);
-        },
-        read,
-        read,
-      );
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
     },
   };
+}
+
+/** Subscribes a component to a stored value. */
+export function useStoredValue<T extends string>(store: {
+  get(): T;
+  subscribe(l: () => void): () => void;
+}): T {
+  return useSyncExternalStore(store.subscribe, store.get, store.get);
 }

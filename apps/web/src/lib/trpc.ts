@@ -1,6 +1,6 @@
 import type { AppRouter } from "@northstar/api/trpc";
-import { QueryCache, QueryClient, MutationCache } from "@tanstack/react-query";
-import { TRPCClientError, createTRPCClient, httpBatchLink } from "@trpc/client";
+import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { ApiError, applyClientRules } from "./client-rules.ts";
 import { languageStore, tokenStore } from "./session.ts";

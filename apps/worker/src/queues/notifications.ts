@@ -1,7 +1,7 @@
 import { JOBS, QUEUES } from "@northstar/shared/jobs";
 import { UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
-import { type SendCodeDeps, processSendCode } from "../processors/notifications/send-code.ts";
+import { processSendCode, type SendCodeDeps } from "../processors/notifications/send-code.ts";
 import { notificationsWorkerOptions } from "./notifications.config.ts";
 
 export function startNotificationsWorker(connection: Redis, prefix: string, deps: SendCodeDeps): Worker {

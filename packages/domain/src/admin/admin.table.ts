@@ -8,7 +8,9 @@ export const operators = pgTable("operators", {
   username: text().notNull().unique(),
   passwordHash: text().notNull(),
   role: text({ enum: OPERATOR_ROLES }).notNull(),
-  status: text({ enum: ["active", "disabled"] }).notNull().default("active"),
+  status: text({ enum: ["active", "disabled"] })
+    .notNull()
+    .default("active"),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 

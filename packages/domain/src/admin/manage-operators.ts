@@ -39,7 +39,12 @@ export async function upsertOperator(
   if (!row) {
     throw new AppError("REQUEST_ERROR");
   }
-  await recordAudit(db, { actor: params.actor, action: "operator.create", subject: params.username, details: { role: params.role } });
+  await recordAudit(db, {
+    actor: params.actor,
+    action: "operator.create",
+    subject: params.username,
+    details: { role: params.role },
+  });
   return { created: true, id: row.id };
 }
 
@@ -62,7 +67,12 @@ export async function loginOperator(db: DbOrTx, params: { username: string; pass
 
 export async function authenticateOperator(db: DbOrTx, token: string) {
   const [row] = await db
-    .select({ id: operators.id, username: operators.username, role: operators.role, status: operators.status })
+    .select({
+      id: operators.id,
+      username: operators.username,
+      role: operators.role,
+      status: operators.status,
+    })
     .from(operatorSessions)
     .innerJoin(operators, eq(operators.id, operatorSessions.operatorId))
     .where(

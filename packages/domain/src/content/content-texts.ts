@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { type LocalizedText, contentTexts, siteConfig } from "./content.table.ts";
+import { contentTexts, type LocalizedText, siteConfig } from "./content.table.ts";
 
 export type ContentKind = (typeof contentTexts.$inferSelect)["kind"];
 
@@ -24,7 +24,14 @@ function pick(texts: LocalizedText, lang: Language) {
 /** Creates or replaces a content text; bodies are sanitised on the way in. */
 export async function saveContentText(
   db: DbOrTx,
-  params: { id?: number; kind: ContentKind; slug?: string; texts: LocalizedText; sort?: number; publishedAt?: Date },
+  params: {
+    id?: number;
+    kind: ContentKind;
+    slug?: string;
+    texts: LocalizedText;
+    sort?: number;
+    publishedAt?: Date;
+  },
 ): Promise<number> {
   const texts: LocalizedText = Object.fromEntries(
     Object.entries(params.texts).map(([lang, t]) => [
@@ -73,7 +80,16 @@ export async function getTextsList(
     const t = pick(row.texts, params.lang);
     return {
       total: 1,
-      list: [{ id: row.id, kind: row.kind, title: t.title, summary: t.summary ?? "", content: t.body, time: unix(row.publishedAt) }],
+      list: [
+        {
+          id: row.id,
+          kind: row.kind,
+          title: t.title,
+          summary: t.summary ?? "",
+          content: t.body,
+          time: unix(row.publishedAt),
+        },
+      ],
     };
   }
   const where = and(eq(contentTexts.kind, params.kind ?? "news"), eq(contentTexts.published, true));
@@ -91,7 +107,14 @@ export async function getTextsList(
     total: totals[0]?.n ?? 0,
     list: rows.map((row) => {
       const t = pick(row.texts, params.lang);
-      return { id: row.id, kind: row.kind, title: t.title, summary: t.summary ?? "", content: t.body, time: unix(row.publishedAt) };
+      return {
+        id: row.id,
+        kind: row.kind,
+        title: t.title,
+        summary: t.summary ?? "",
+        content: t.body,
+        time: unix(row.publishedAt),
+      };
     }),
   };
 }
@@ -108,7 +131,11 @@ export interface SiteSettings {
 export async function getSiteSettings(db: DbOrTx): Promise<SiteSettings> {
   const [row] = await db.select().from(siteConfig).where(eq(siteConfig.key, "site"));
   const value = (row?.value ?? {}) as Partial<SiteSettings>;
-  return { name: value.name ?? "Northstar", logo: value.logo ?? "/logo.svg", supportEmail: value.supportEmail ?? "" };
+  return {
+    name: value.name ?? "Northstar",
+    logo: value.logo ?? "/logo.svg",
+    supportEmail: value.supportEmail ?? "",
+  };
 }
 
 export async function saveSiteSettings(db: DbOrTx, settings: SiteSettings): Promise<void> {

@@ -1,4 +1,4 @@
-import { bigserial, boolean, integer, jsonb, pgTable, text, timestamp, index } from "drizzle-orm/pg-core";
+import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /** Text per language: `{ en: { title, body }, zh: {...}, ... }`. Bodies are sanitised HTML. */
 export type LocalizedText = Record<string, { title: string; summary?: string; body: string }>;

@@ -1,2 +1,2 @@
-export * from "./content-texts.ts";
 export * from "./content.table.ts";
+export * from "./content-texts.ts";

@@ -1,8 +1,8 @@
-import { count, eq, sql } from "drizzle-orm";
 import { LANGUAGES } from "@northstar/shared/languages";
-import { generateOperatorPassword, upsertOperator } from "../admin/manage-operators.ts";
+import { count, eq, sql } from "drizzle-orm";
 import { operators } from "../admin/admin.table.ts";
-import { type LocalizedText, contentTexts } from "../content/content.table.ts";
+import { generateOperatorPassword, upsertOperator } from "../admin/manage-operators.ts";
+import { contentTexts, type LocalizedText } from "../content/content.table.ts";
 import { getSiteSettings, saveContentText, saveSiteSettings } from "../content/content-texts.ts";
 import { SEED_CONTENT } from "../content/seed/index.ts";
 import { currencies } from "../currencies/currencies.table.ts";
@@ -32,10 +32,20 @@ const CURRENCIES: [string, string, number, number][] = [
 export async function seedDatabase(db: Db): Promise<{ operatorPassword?: string }> {
   await db
     .insert(currencies)
-    .values(CURRENCIES.map(([code, name, decimals, displayDecimals], i) => ({ code, name, decimals, displayDecimals, sort: i })))
+    .values(
+      CURRENCIES.map(([code, name, decimals, displayDecimals], i) => ({
+        code,
+        name,
+        decimals,
+        displayDecimals,
+        sort: i,
+      })),
+    )
     .onConflictDoNothing();
 
-  const [existingSite] = await db.execute<{ n: number }>(sql`select count(*)::int as n from site_config where key = 'site'`).then((r) => r.rows);
+  const [existingSite] = await db
+    .execute<{ n: number }>(sql`select count(*)::int as n from site_config where key = 'site'`)
+    .then((r) => r.rows);
   if (!existingSite?.n) {
     await saveSiteSettings(db, { ...(await getSiteSettings(db)), supportEmail: "support@northstar.local" });
   }
@@ -50,15 +60,26 @@ export async function seedDatabase(db: Db): Promise<{ operatorPassword?: string 
           localized[lang] = t;
         }
       }
-      await saveContentText(db, { id: item.id, kind: item.kind, texts: localized, sort: item.sort ?? 0, publishedAt: item.publishedAt });
+      await saveContentText(db, {
+        id: item.id,
+        kind: item.kind,
+        texts: localized,
+        sort: item.sort ?? 0,
+        publishedAt: item.publishedAt,
+      });
       if (item.id !== undefined) {
         // Fixed ids are inserted explicitly; keep the sequence past them.
-        await db.execute(sql`select setval(pg_get_serial_sequence('content_texts', 'id'), (select max(id) from content_texts))`);
+        await db.execute(
+          sql`select setval(pg_get_serial_sequence('content_texts', 'id'), (select max(id) from content_texts))`,
+        );
       }
     }
   }
 
-  const [admin] = await db.select({ id: operators.id }).from(operators).where(eq(operators.username, "admin"));
+  const [admin] = await db
+    .select({ id: operators.id })
+    .from(operators)
+    .where(eq(operators.username, "admin"));
   if (!admin) {
     const password = generateOperatorPassword();
     await upsertOperator(db, { username: "admin", password, role: "admin", actor: "seed" });

@@ -1,6 +1,6 @@
+import { isValidPhone } from "@northstar/shared/contracts/common";
 import type { TAccountRef } from "@northstar/shared/contracts/identity";
 import { ZAccountRefSchema } from "@northstar/shared/contracts/identity";
-import { isValidPhone } from "@northstar/shared/contracts/common";
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -13,7 +13,11 @@ export function parseAccountRef(input: { type?: string; account?: string; area_c
   const parsed = ZAccountRefSchema.safeParse(input);
   if (!parsed.success) {
     const code = parsed.error.issues[0]?.message;
-    throw new AppError(code === "PHONE_FORMAT" || code === "EMAIL_FORMAT" ? code : "ACCOUNT_OR_PASSWORD_EMPTY", {}, "account");
+    throw new AppError(
+      code === "PHONE_FORMAT" || code === "EMAIL_FORMAT" ? code : "ACCOUNT_OR_PASSWORD_EMPTY",
+      {},
+      "account",
+    );
   }
   if (parsed.data.type === "phone" && !isValidPhone(parsed.data.areaCode, parsed.data.phone)) {
     throw new AppError("PHONE_FORMAT", {}, "account");
@@ -46,7 +50,10 @@ export async function getUserById(db: DbOrTx, id: number): Promise<User> {
 }
 
 /** The signed-in user's own bound email or phone, for codes that confirm a sensitive change. */
-export function boundTarget(user: User, type: "email" | "phone"): { channel: "email" | "phone"; target: string } {
+export function boundTarget(
+  user: User,
+  type: "email" | "phone",
+): { channel: "email" | "phone"; target: string } {
   if (type === "email" && user.email) {
     return { channel: "email", target: user.email };
   }

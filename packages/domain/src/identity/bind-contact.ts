@@ -1,7 +1,7 @@
-import type { z } from "zod";
-import type { ZBindEmailRequestSchema, ZBindPhoneRequestSchema } from "@northstar/shared/contracts/identity";
 import { isValidPhone } from "@northstar/shared/contracts/common";
+import type { ZBindEmailRequestSchema, ZBindPhoneRequestSchema } from "@northstar/shared/contracts/identity";
 import { eq } from "drizzle-orm";
+import type { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { User } from "./accounts.ts";
@@ -12,7 +12,11 @@ import { users } from "./identity.table.ts";
 const UNIQUE_VIOLATION = "23505";
 
 /** Binds (or replaces) the user's email after a code sent to the new address. */
-export async function bindEmail(db: Db, user: User, input: z.output<typeof ZBindEmailRequestSchema>): Promise<void> {
+export async function bindEmail(
+  db: Db,
+  user: User,
+  input: z.output<typeof ZBindEmailRequestSchema>,
+): Promise<void> {
   if (await findUserByAccount(db, { type: "email", email: input.email })) {
     throw new AppError("ALREADY_BOUND", {}, "email");
   }
@@ -21,7 +25,11 @@ export async function bindEmail(db: Db, user: User, input: z.output<typeof ZBind
 }
 
 /** Binds (or replaces) the user's phone after a code sent to the new number. */
-export async function bindPhone(db: Db, user: User, input: z.output<typeof ZBindPhoneRequestSchema>): Promise<void> {
+export async function bindPhone(
+  db: Db,
+  user: User,
+  input: z.output<typeof ZBindPhoneRequestSchema>,
+): Promise<void> {
   if (!isValidPhone(input.area_code, input.phone)) {
     throw new AppError("PHONE_FORMAT", {}, "phone");
   }

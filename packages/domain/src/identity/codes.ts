@@ -1,5 +1,5 @@
-import type { Language } from "@northstar/shared/languages";
 import type { TCodePurpose } from "@northstar/shared/contracts/identity";
+import type { Language } from "@northstar/shared/languages";
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -104,7 +104,10 @@ export async function consumeCode(
         .where(eq(verificationCodes.id, row.id));
       return row.attempts + 1 >= maxAttempts ? ("CODE_TOO_MANY_ATTEMPTS" as const) : ("CODE_WRONG" as const);
     }
-    await tx.update(verificationCodes).set({ consumedAt: new Date() }).where(eq(verificationCodes.id, row.id));
+    await tx
+      .update(verificationCodes)
+      .set({ consumedAt: new Date() })
+      .where(eq(verificationCodes.id, row.id));
     return "ok" as const;
   });
   if (outcome !== "ok") {

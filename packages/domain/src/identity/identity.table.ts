@@ -1,7 +1,6 @@
 import {
   bigint,
   bigserial,
-
   index,
   integer,
   pgTable,
@@ -19,8 +18,12 @@ export const users = pgTable(
     id: bigserial({ mode: "number" }).primaryKey(),
     /** Public 8-digit user number shown to the user and support; ids stay internal. */
     uid: text().notNull().unique(),
-    kind: text({ enum: ["real", "demo"] }).notNull().default("real"),
-    status: text({ enum: ["active", "frozen"] }).notNull().default("active"),
+    kind: text({ enum: ["real", "demo"] })
+      .notNull()
+      .default("real"),
+    status: text({ enum: ["active", "frozen"] })
+      .notNull()
+      .default("active"),
     email: text(),
     areaCode: text(),
     phone: text(),
@@ -96,4 +99,3 @@ export const securityAnswers = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.questionId] })],
 );
-

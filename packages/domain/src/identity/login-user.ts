@@ -18,7 +18,7 @@ export async function loginUser(
 ): Promise<{ token: string; userId: number }> {
   const ref = parseAccountRef(params.input);
   const user = await findUserByAccount(db, ref);
-  if (!user || user.kind !== "real") {
+  if (user?.kind !== "real") {
     throw new AppError("ACCOUNT_NOT_FOUND", {}, "account");
   }
   const lockMinutes = await getPolicy(db, "identity.login.lockMinutes");

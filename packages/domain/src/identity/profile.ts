@@ -16,7 +16,12 @@ export async function updateNickname(db: Db, user: User, nickname: string): Prom
   await db.update(users).set({ nickname: clean, updatedAt: new Date() }).where(eq(users.id, user.id));
 }
 
-export async function updateAvatar(db: Db, uploadDir: string, user: User, bytes: Uint8Array): Promise<string> {
+export async function updateAvatar(
+  db: Db,
+  uploadDir: string,
+  user: User,
+  bytes: Uint8Array,
+): Promise<string> {
   const { id } = await storeUpload(db, uploadDir, { ownerUserId: user.id, purpose: "avatar", bytes });
   await db.update(users).set({ avatarUploadId: id, updatedAt: new Date() }).where(eq(users.id, user.id));
   return id;

@@ -1,7 +1,7 @@
-import type { TRegisterRequest } from "@northstar/shared/contracts/identity";
-import { checkPasswordLength } from "@northstar/shared/contracts/common";
-import type { Language } from "@northstar/shared/languages";
 import { randomInt } from "node:crypto";
+import { checkPasswordLength } from "@northstar/shared/contracts/common";
+import type { TRegisterRequest } from "@northstar/shared/contracts/identity";
+import type { Language } from "@northstar/shared/languages";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -84,7 +84,9 @@ export async function registerUser(
         return { token, userId: user.id };
       });
     } catch (error) {
-      const pgError = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
+      const pgError =
+        (error as { cause?: { code?: string; constraint?: string } }).cause ??
+        (error as { code?: string; constraint?: string });
       if (pgError.code !== UNIQUE_VIOLATION) {
         throw error;
       }

@@ -3,7 +3,7 @@ import type { Language } from "@northstar/shared/languages";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { Notifier } from "../notifications/notifier.ts";
-import { type User, boundTarget, codeTarget, findUserByAccount, parseAccountRef } from "./accounts.ts";
+import { boundTarget, codeTarget, findUserByAccount, parseAccountRef, type User } from "./accounts.ts";
 import { issueCode } from "./codes.ts";
 
 /**
@@ -36,5 +36,10 @@ export async function requestCode(
     }
     destination = codeTarget(ref);
   }
-  return issueCode(db, notifier, { ...destination, purpose: input.purpose, lang: params.lang, ip: params.ip });
+  return issueCode(db, notifier, {
+    ...destination,
+    purpose: input.purpose,
+    lang: params.lang,
+    ip: params.ip,
+  });
 }

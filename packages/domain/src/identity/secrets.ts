@@ -16,7 +16,14 @@ const KEY_LENGTH = 32;
 export async function hashSecret(secret: string): Promise<string> {
   const salt = randomBytes(16);
   const hash = await scryptAsync(secret.normalize("NFKC"), salt, KEY_LENGTH, PARAMS);
-  return ["scrypt", PARAMS.N, PARAMS.r, PARAMS.p, salt.toString("base64url"), hash.toString("base64url")].join("$");
+  return [
+    "scrypt",
+    PARAMS.N,
+    PARAMS.r,
+    PARAMS.p,
+    salt.toString("base64url"),
+    hash.toString("base64url"),
+  ].join("$");
 }
 
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {
@@ -25,12 +32,17 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
     return false;
   }
   const expected = Buffer.from(hash, "base64url");
-  const actual = await scryptAsync(secret.normalize("NFKC"), Buffer.from(salt, "base64url"), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: PARAMS.maxmem,
-  });
+  const actual = await scryptAsync(
+    secret.normalize("NFKC"),
+    Buffer.from(salt, "base64url"),
+    expected.length,
+    {
+      N: Number(n),
+      r: Number(r),
+      p: Number(p),
+      maxmem: PARAMS.maxmem,
+    },
+  );
   return timingSafeEqual(actual, expected);
 }
 

@@ -1,9 +1,9 @@
-import type { z } from "zod";
 import type {
   ZSetSecurityQuestionsRequestSchema,
   ZVerifySecurityAnswerRequestSchema,
 } from "@northstar/shared/contracts/identity";
 import { and, eq } from "drizzle-orm";
+import type { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { User } from "./accounts.ts";

@@ -1,12 +1,12 @@
-import type { z } from "zod";
 import type {
   ZChangeTradePasswordRequestSchema,
   ZSetTradePasswordRequestSchema,
 } from "@northstar/shared/contracts/identity";
 import { and, eq, isNull } from "drizzle-orm";
+import type { z } from "zod";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { type User, boundTarget } from "./accounts.ts";
+import { boundTarget, type User } from "./accounts.ts";
 import { consumeCode } from "./codes.ts";
 import { users } from "./identity.table.ts";
 import { hashSecret, verifySecret } from "./secrets.ts";
@@ -49,7 +49,11 @@ export async function changeTradePassword(
       throw new AppError("TRADE_PASSWORD_WRONG", {}, "old_trade_password");
     }
   } else {
-    await consumeCode(db, { target: boundTarget(user, input.type).target, purpose: "tradepwd", code: input.code });
+    await consumeCode(db, {
+      target: boundTarget(user, input.type).target,
+      purpose: "tradepwd",
+      code: input.code,
+    });
   }
   await db
     .update(users)

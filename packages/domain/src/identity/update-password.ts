@@ -2,7 +2,7 @@ import type { TUpdatePasswordRequest } from "@northstar/shared/contracts/identit
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { type User, boundTarget, codeTarget, findUserByAccount, parseAccountRef } from "./accounts.ts";
+import { boundTarget, codeTarget, findUserByAccount, parseAccountRef, type User } from "./accounts.ts";
 import { consumeCode } from "./codes.ts";
 import { users } from "./identity.table.ts";
 import { assertPasswordLength } from "./register-user.ts";
@@ -23,7 +23,7 @@ export async function updatePassword(
   if (input.mode === "reset") {
     const ref = parseAccountRef(input);
     const user = await findUserByAccount(db, ref);
-    if (!user || user.kind !== "real") {
+    if (user?.kind !== "real") {
       throw new AppError("ACCOUNT_NOT_FOUND", {}, "account");
     }
     await consumeCode(db, { target: codeTarget(ref).target, purpose: "reset", code: input.code });
@@ -44,7 +44,11 @@ export async function updatePassword(
       throw new AppError("OLD_PASSWORD_WRONG", {}, "old_password");
     }
   } else {
-    await consumeCode(db, { target: boundTarget(user, input.type).target, purpose: "changepwd", code: input.code });
+    await consumeCode(db, {
+      target: boundTarget(user, input.type).target,
+      purpose: "changepwd",
+      code: input.code,
+    });
   }
   await setPassword(db, user.id, input.password, sessionId);
 }

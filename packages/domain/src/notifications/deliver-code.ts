@@ -20,7 +20,13 @@ export function createSmsProvider(name: DomainEnv["SMS_PROVIDER"], log: (line: s
 }
 
 export interface MailTransport {
-  sendMail(message: { from: string; to: string; subject: string; text: string; html: string }): Promise<unknown>;
+  sendMail(message: {
+    from: string;
+    to: string;
+    subject: string;
+    text: string;
+    html: string;
+  }): Promise<unknown>;
 }
 
 /** SMTP through nodemailer when SMTP_URL is set; otherwise mails are logged (development only). */

@@ -1,4 +1,11 @@
-import { POLICY, POLICY_KEYS, type PolicyKey, type PolicySnapshot, type PolicyValue, policyDefaults } from "@northstar/shared/policy";
+import {
+  POLICY,
+  POLICY_KEYS,
+  type PolicyKey,
+  type PolicySnapshot,
+  type PolicyValue,
+  policyDefaults,
+} from "@northstar/shared/policy";
 import { eq } from "drizzle-orm";
 import { recordAudit } from "../admin/record-audit.ts";
 import type { DbOrTx } from "../db/client.ts";
@@ -52,5 +59,10 @@ export async function setPolicy(db: DbOrTx, key: PolicyKey, value: unknown, acto
     .insert(policyOverrides)
     .values({ key, value: parsed.data })
     .onConflictDoUpdate({ target: policyOverrides.key, set: { value: parsed.data, updatedAt: new Date() } });
-  await recordAudit(db, { actor, action: "policy.set", subject: key, details: { before, after: parsed.data } });
+  await recordAudit(db, {
+    actor,
+    action: "policy.set",
+    subject: key,
+    details: { before, after: parsed.data },
+  });
 }

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { runMigrations } from "../db/migrate.ts";
-import { TEMPLATE_DB, adminUrl, databaseUrl } from "./databases.ts";
+import { adminUrl, databaseUrl, TEMPLATE_DB } from "./databases.ts";
 
 /** Builds the migrated template database once per test run; test files clone it. */
 export default async function setup(): Promise<() => Promise<void>> {

@@ -46,7 +46,8 @@ export async function startMailbox(): Promise<{
         const mail = mine[mine.length - 1];
         if (mail && mine.length > after) {
           const { subject, bodies } = decodeMail(mail.raw);
-          const match = /(?<!\d)(\d{6})(?!\d)/.exec(subject) ?? /(?<!\d)(\d{6})(?!\d)/.exec(bodies.join("\n"));
+          const match =
+            /(?<!\d)(\d{6})(?!\d)/.exec(subject) ?? /(?<!\d)(\d{6})(?!\d)/.exec(bodies.join("\n"));
           if (match?.[1]) {
             return match[1];
           }
@@ -69,13 +70,16 @@ export function decodeMail(raw: string): { subject: string; bodies: string[] } {
   const headers = (headerEnd < 0 ? raw : raw.slice(0, headerEnd)).replace(/\r?\n[ \t]+/g, " ");
   const subjectLine = /^Subject:[ \t]*(.*)$/im.exec(headers)?.[1] ?? "";
   // Adjacent encoded words are joined without the space between them (RFC 2047 section 6.2).
-  const subject = subjectLine.replace(/\?=\s+=\?/g, "?==?").replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_, _c, enc: string, text: string) =>
-    enc.toUpperCase() === "B"
-      ? Buffer.from(text, "base64").toString("utf8")
-      : decodeQuotedPrintable(text.replace(/_/g, " ")),
-  );
+  const subject = subjectLine
+    .replace(/\?=\s+=\?/g, "?==?")
+    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_, _c, enc: string, text: string) =>
+      enc.toUpperCase() === "B"
+        ? Buffer.from(text, "base64").toString("utf8")
+        : decodeQuotedPrintable(text.replace(/_/g, " ")),
+    );
   const bodies: string[] = [];
-  const partPattern = /Content-Transfer-Encoding:[ \t]*([\w-]+)\r?\n(?:[^\r\n]+\r?\n)*?\r?\n([\s\S]*?)(?=\r?\n--|$)/gi;
+  const partPattern =
+    /Content-Transfer-Encoding:[ \t]*([\w-]+)\r?\n(?:[^\r\n]+\r?\n)*?\r?\n([\s\S]*?)(?=\r?\n--|$)/gi;
   for (const [, encoding, body] of raw.matchAll(partPattern)) {
     const kind = encoding?.toLowerCase();
     const text = body ?? "";

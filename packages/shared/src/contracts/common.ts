@@ -54,9 +54,14 @@ export const zCode = z
   .regex(/^\d{6}$/, err("CODE_WRONG"));
 
 /** Length bounds come from policy and are checked by `checkPasswordLength`; here only presence. */
-export const zPassword = z.string(err("ACCOUNT_OR_PASSWORD_EMPTY")).min(1, err("ACCOUNT_OR_PASSWORD_EMPTY")).max(128);
+export const zPassword = z
+  .string(err("ACCOUNT_OR_PASSWORD_EMPTY"))
+  .min(1, err("ACCOUNT_OR_PASSWORD_EMPTY"))
+  .max(128);
 
-export const zTradePassword = z.string(err("TRADE_PASSWORD_FORMAT")).regex(/^\d{6}$/, err("TRADE_PASSWORD_FORMAT"));
+export const zTradePassword = z
+  .string(err("TRADE_PASSWORD_FORMAT"))
+  .regex(/^\d{6}$/, err("TRADE_PASSWORD_FORMAT"));
 
 export const zNationality = z
   .string(err("NATIONALITY_REQUIRED"))

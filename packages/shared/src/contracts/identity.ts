@@ -75,7 +75,10 @@ export const ZRegisterRequestSchema = z
       .transform((v) => v || undefined),
     agree: zFormBoolean.refine((v) => v, err("AGREEMENT_REQUIRED")),
   })
-  .refine((v) => v.password === v.confirm_password, { message: "PASSWORDS_DIFFER", path: ["confirm_password"] });
+  .refine((v) => v.password === v.confirm_password, {
+    message: "PASSWORDS_DIFFER",
+    path: ["confirm_password"],
+  });
 export type TRegisterRequest = z.output<typeof ZRegisterRequestSchema>;
 
 export const ZLoginRequestSchema = z.object({
@@ -116,7 +119,10 @@ export const ZUpdatePasswordRequestSchema = z
       confirm_password: zPassword,
     }),
   ])
-  .refine((v) => v.password === v.confirm_password, { message: "PASSWORDS_DIFFER", path: ["confirm_password"] });
+  .refine((v) => v.password === v.confirm_password, {
+    message: "PASSWORDS_DIFFER",
+    path: ["confirm_password"],
+  });
 export type TUpdatePasswordRequest = z.output<typeof ZUpdatePasswordRequestSchema>;
 
 /** Sets the first trade password (/bindmpwd); needs the login password as proof of presence. */

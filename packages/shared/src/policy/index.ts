@@ -21,7 +21,15 @@ export const POLICY = {
   "identity.login.maxFailures": { schema: z.number().int().min(3).max(50), default: 5, public: false },
   "identity.login.lockMinutes": { schema: z.number().int().min(1).max(1440), default: 15, public: true },
   /** A session lasts 7 days from its last use. */
-  "identity.session.ttlHours": { schema: z.number().int().min(1).max(24 * 90), default: 168, public: false },
+  "identity.session.ttlHours": {
+    schema: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 90),
+    default: 168,
+    public: false,
+  },
   "identity.nickname.maxLength": { schema: z.number().int().min(4).max(64), default: 20, public: true },
   /** Spec section 9: image upload limit 8 MB. */
   "uploads.maxBytes": { schema: z.number().int().min(1024), default: 8 * 1024 * 1024, public: true },

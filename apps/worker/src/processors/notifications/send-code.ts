@@ -1,4 +1,4 @@
-import { type MailTransport, type SmsProvider, deliverCode } from "@northstar/domain/notifications";
+import { deliverCode, type MailTransport, type SmsProvider } from "@northstar/domain/notifications";
 import { ZSendCodeJobSchema } from "@northstar/shared/jobs";
 import { UnrecoverableError } from "bullmq";
 

@@ -44,7 +44,11 @@ const now = Date.now();
 
 /** Pages keep ids 1–5 (1 company profile, 3 user agreement, 5 privacy terms); articles follow. */
 export const SEED_CONTENT: SeedItem[] = [
-  ...Object.keys(en.pages).map((id) => ({ id: Number(id), kind: "page" as const, texts: collect((l) => l.pages[id]) })),
+  ...Object.keys(en.pages).map((id) => ({
+    id: Number(id),
+    kind: "page" as const,
+    texts: collect((l) => l.pages[id]),
+  })),
   ...en.news.map((_, i) => ({
     kind: "news" as const,
     publishedAt: new Date(now - i * DAY),

@@ -1,8 +1,8 @@
 import { loginOperator } from "@northstar/domain/admin";
+import { AppError } from "@northstar/domain/errors";
 import { getPolicySnapshot, setPolicy } from "@northstar/domain/policy";
 import { isPolicyKey } from "@northstar/shared/policy";
 import { z } from "zod";
-import { AppError } from "@northstar/domain/errors";
 import { operatorProcedure, publicProcedure, router } from "../../init.ts";
 
 export const adminRouter = router({

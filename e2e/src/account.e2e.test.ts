@@ -1,0 +1,134 @@
+import { LANGUAGES } from "@northstar/shared/languages";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Platform, startPlatform } from "./platform.ts";
+
+let platform: Platform;
+let page: Page;
+const email = `e2e-${Date.now()}@example.com`;
+const password = "Secret123";
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  const context = await platform.newContext();
+  page = await context.newPage();
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+const token = () => page.evaluate(() => localStorage.getItem("token"));
+
+async function legacy(name: string, fields: Record<string, string>) {
+  const res = await fetch(`${platform.baseUrl}/web/${name}?${new URLSearchParams(fields)}`);
+  return (await res.json()) as { code: number; data: Record<string, unknown> };
+}
+
+describe("accounts in the browser", () => {
+  it("sends a visitor on a protected route to /login and shows not-found for unknown paths", async () => {
+    await page.goto("/table1");
+    await page.waitForURL(/\/login\?redirect=%2Ftable1$/);
+    await page.goto("/no-such-page");
+    await expect(page.getByTestId("not-found").isVisible()).resolves.toBe(true);
+  });
+
+  it("registers by email with the code from the mail, and lands logged in", async () => {
+    await page.goto("/register");
+    await page.getByTestId("register-tab-email").click();
+    await page.getByTestId("register-email").fill(email);
+    await page.getByTestId("send-code").click();
+    const code = await platform.mailbox.waitForCode(email);
+    await page.getByTestId("register-code").fill(code);
+    await page.getByTestId("register-password").fill(password);
+    await page.getByTestId("register-confirm").fill(password);
+    await page.getByTestId("register-nationality").click();
+    await page.keyboard.type("United Kingdom");
+    await page.keyboard.press("Enter");
+    await page.getByTestId("register-agree").check();
+    await page.getByTestId("register-submit").click();
+    await page.getByTestId("user-menu").waitFor();
+    expect(await token()).toMatch(/^[\w-]{40,}$/);
+  });
+
+  it("shows the profile with the user's number and saves a new nickname", async () => {
+    await page.goto("/info");
+    await expect(page.getByTestId("profile-uid").textContent()).resolves.toMatch(/\d{8}/);
+    await page.getByTestId("profile-nickname").fill("Trader Jo");
+    await page.getByTestId("profile-nickname-save").click();
+    await page.waitForFunction(async () => {
+      const t = localStorage.getItem("token") ?? "";
+      const res = await fetch(`/web/info?token=${encodeURIComponent(t)}`);
+      return ((await res.json()) as { data: { nickname: string } }).data.nickname === "Trader Jo";
+    });
+  });
+
+  it("sets the trade password", async () => {
+    const before = await legacy("hasTpassword", { token: (await token()) ?? "" });
+    expect(before.data.has).toBe(0);
+    await page.goto("/bindmpwd");
+    await page.getByTestId("trade-login-password").fill(password);
+    await page.getByTestId("trade-password").fill("246810");
+    await page.getByTestId("trade-confirm").fill("246810");
+    await page.getByTestId("trade-submit").click();
+    await expect
+      .poll(async () => (await legacy("hasTpassword", { token: (await token()) ?? "" })).data.has, {
+        timeout: 10_000,
+      })
+      .toBe(1);
+  });
+
+  it("logs out, then logs in again by email and password", async () => {
+    const old = await token();
+    await page.getByTestId("user-menu").click();
+    await page.getByRole("menuitem").last().click();
+    await page.waitForURL(/\/login/);
+    expect(await token()).toBeNull();
+    // The server revoked the old token too: it now answers 2000.
+    expect((await legacy("info", { token: old ?? "" })).code).toBe(2000);
+
+    await page.getByTestId("login-tab-email").click();
+    await page.getByTestId("login-email").fill(email);
+    await page.getByTestId("login-password").fill(password);
+    await page.getByTestId("login-submit").click();
+    await page.getByTestId("user-menu").waitFor();
+    expect(await token()).not.toBe(old);
+  });
+
+  it("switches through all 8 languages, each changing the navigation text", async () => {
+    await page.goto("/");
+    const seen = new Set<string>();
+    for (const lang of LANGUAGES) {
+      await page.getByTestId("language-switcher").click();
+      await page.getByTestId(`lang-${lang}`).click();
+      await expect.poll(() => page.evaluate(() => localStorage.getItem("lang"))).toBe(lang);
+      const home = await page.getByTestId("main-nav").locator("li").first().textContent();
+      expect(seen.has(home)).toBe(false);
+      seen.add(home);
+    }
+    expect(seen.size).toBe(8);
+    await page.getByTestId("language-switcher").click();
+    await page.getByTestId("lang-en").click();
+  });
+
+  it("switches to dark mode and keeps it after a reload", async () => {
+    const lightBg = await page.evaluate(
+      () => getComputedStyle(document.querySelector(".ant-layout") as Element).backgroundColor,
+    );
+    await page.getByTestId("theme-toggle").click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+    const darkBg = await page.evaluate(
+      () => getComputedStyle(document.querySelector(".ant-layout") as Element).backgroundColor,
+    );
+    expect(darkBg).not.toBe(lightBg);
+  });
+
+  it("after logging out, protected routes go to /login again", async () => {
+    await page.getByTestId("user-menu").click();
+    await page.getByRole("menuitem").last().click();
+    await page.waitForURL(/\/login/);
+    await page.goto("/editPassword");
+    await page.waitForURL(/\/login\?redirect=/);
+  });
+});
