@@ -7,6 +7,7 @@ import {
   upsertOperator,
 } from "@northstar/domain/admin";
 import { createDb } from "@northstar/domain/db";
+import { reconcileLedger } from "@northstar/domain/ledger";
 import { getPolicySnapshot, setPolicy } from "@northstar/domain/policy";
 import { isPolicyKey } from "@northstar/shared/policy";
 import { env as loadEnv } from "../env.ts";
@@ -19,7 +20,8 @@ const USAGE = `usage: pnpm admin <command>
   operator:password <username> [--role admin|finance|support|content] [--stdin]
       create the operator or set a new password (generated and printed once, or read from stdin)
   policy:list                         print every policy value in force
-  policy:set <key> <json-value>       override a policy value`;
+  policy:set <key> <json-value>       override a policy value
+  reconcile                           recompute balances from postings; exits 0 only when the ledger balances`;
 
 const [command, ...args] = process.argv.slice(2);
 const env = loadEnv();
@@ -64,6 +66,24 @@ async function main(): Promise<number> {
       await setPolicy(db, key, JSON.parse(raw), "cli");
       console.log(`${key} = ${raw}`);
       return 0;
+    }
+    case "reconcile": {
+      const report = await reconcileLedger(db);
+      console.log("book  currency  users  system");
+      for (const t of report.totals) {
+        console.log(`${t.book}  ${t.currency}  ${t.users}  ${t.system}`);
+      }
+      for (const a of report.mismatchedAccounts) {
+        console.log(`MISMATCH account ${a.accountId}: balance ${a.balance}, postings sum ${a.computed}`);
+      }
+      for (const c of report.unbalancedCurrencies) {
+        console.log(`UNBALANCED ${c.book} ${c.currency}: sums to ${c.sum}`);
+      }
+      for (const e of report.unbalancedEntries) {
+        console.log(`UNBALANCED entry ${e.entryId} ${e.currency}: sums to ${e.sum}`);
+      }
+      console.log(report.ok ? "ledger balances" : "LEDGER DOES NOT BALANCE");
+      return report.ok ? 0 : 1;
     }
     default:
       console.error(USAGE);

@@ -4,8 +4,18 @@ import { translate } from "@northstar/shared/i18n";
 import type { Language } from "@northstar/shared/languages";
 import { ZodError } from "zod";
 
-/** snake_case form field → key under `fields.` in the catalogs. */
-const fieldKey = (field: string) => `fields.${field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())}`;
+/** Wire names whose catalog entry is named differently. */
+const FIELD_ALIASES: Record<string, string> = { agree: "agreement", login_password: "password", mode: "type" };
+
+/**
+ * A form field's key under `fields.` in the catalogs: the last named segment of its path
+ * (`answers.0.answer` → `fields.answer`), through the aliases, snake_case to camelCase.
+ */
+export function fieldKey(field: string): string {
+  const name = field.split(".").filter((part) => !/^\d+$/.test(part)).pop() ?? field;
+  const wire = FIELD_ALIASES[name] ?? name;
+  return `fields.${wire.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())}`;
+}
 
 /** Turns the first zod issue into the domain error it names, or FIELD_INVALID for that field. */
 export function fromZodError(error: ZodError): AppError {

@@ -5,3 +5,4 @@ export * from "../currencies/currencies.table.ts";
 export * from "../identity/identity.table.ts";
 export * from "../policy/policy.table.ts";
 export * from "../uploads/uploads.table.ts";
+export * from "../ledger/ledger.table.ts";

@@ -1,4 +1,7 @@
-import { getCountries, isValidPhoneNumber } from "libphonenumber-js";
+import { getCountries } from "libphonenumber-js";
+// Phones receive codes by SMS, so a phone must be a valid mobile number. The default ("min")
+// metadata checks only lengths and accepts, for example, 12-digit Chinese mobiles.
+import { isValidPhoneNumber } from "libphonenumber-js/mobile";
 import { z } from "zod";
 import type { ErrorCode } from "../errors.ts";
 
@@ -38,7 +41,7 @@ export const zPhoneDigits = z
   .min(1, err("PHONE_FORMAT"))
   .regex(/^\d{4,15}$/, err("PHONE_FORMAT"));
 
-/** A phone number is valid when the phone library accepts it for its calling code. */
+/** A phone number is valid when the phone library accepts it as a mobile number for its calling code. */
 export function isValidPhone(areaCode: string, phone: string): boolean {
   try {
     return isValidPhoneNumber(`+${areaCode}${phone}`);

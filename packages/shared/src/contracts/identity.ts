@@ -167,8 +167,12 @@ export const ZVerifySecurityAnswerRequestSchema = z.object({
   answer: z.string().trim().min(1, err("FIELD_REQUIRED")).max(64),
 });
 
+/**
+ * The nickname's bounds come from policy (`identity.nickname.maxLength`) and are checked, with the
+ * limit in the message, by the domain's `updateNickname`; here only a sanity cap on size.
+ */
 export const ZUpdateProfileRequestSchema = z.object({
-  nickname: z.string().trim().min(1, err("NICKNAME_INVALID")).max(64, err("NICKNAME_INVALID")),
+  nickname: z.string().max(256),
 });
 
 /** web/info: the session state of SPEC section 3. */

@@ -2,6 +2,7 @@ import { RightOutlined } from "@ant-design/icons";
 import { Flex, Typography, theme } from "antd";
 import type { ReactNode } from "react";
 import { AppLink } from "../../lib/navigation.tsx";
+import "./account.css";
 
 /**
  * One row of a settings list: an icon, a title with an optional status, a description, and on the

@@ -1,0 +1,4 @@
+export * from "./balances.ts";
+export * from "./ledger.table.ts";
+export * from "./post-entry.ts";
+export * from "./reconcile.ts";

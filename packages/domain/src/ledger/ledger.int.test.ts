@@ -1,0 +1,279 @@
+import { MoneyDecimal } from "@northstar/shared/money";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import { createTestDatabase } from "../test-support/databases.ts";
+import { getUserBalances } from "./balances.ts";
+import { type AccountRef, holdFunds, postEntry, releaseFunds } from "./post-entry.ts";
+import { reconcileLedger } from "./reconcile.ts";
+
+let db: Db;
+let teardown: () => Promise<void>;
+beforeAll(async () => {
+  const database = await createTestDatabase();
+  const conn = createDb(database.url, { max: 60 });
+  db = conn.db;
+  teardown = async () => {
+    await conn.close();
+    await database.drop();
+  };
+});
+afterAll(async () => {
+  await teardown?.();
+});
+
+let seq = 0;
+const key = (what: string) => `${what}:${++seq}`;
+const user = (
+  userId: number,
+  currency: string,
+  wallet: "exchange" | "contract" = "exchange",
+  bucket: "available" | "held" = "available",
+): AccountRef => ({
+  userId,
+  book: "real",
+  wallet,
+  currency,
+  bucket,
+});
+const deposit = (userId: number, currency: string, amount: string, idempotencyKey = key("deposit")) =>
+  postEntry(db, {
+    idempotencyKey,
+    kind: "deposit.confirm",
+    reference: { type: "test", id: idempotencyKey },
+    postings: [
+      { account: { system: "deposit_clearing:crypto", book: "real", currency }, amount: `-${amount}` },
+      { account: user(userId, currency), amount },
+    ],
+  });
+
+describe("postEntry", () => {
+  it("refuses entries that do not sum to zero, mix books, or carry bad amounts", async () => {
+    const bad = [
+      [
+        { account: user(1, "USDT"), amount: "5" },
+        { account: { system: "house" as const, book: "real" as const, currency: "USDT" }, amount: "-4" },
+      ],
+      [
+        { account: user(1, "USDT"), amount: "5" },
+        { account: { system: "house" as const, book: "demo" as const, currency: "USDT" }, amount: "-5" },
+      ],
+      [
+        { account: user(1, "USDT"), amount: "1e3" },
+        { account: { system: "house" as const, book: "real" as const, currency: "USDT" }, amount: "-1000" },
+      ],
+      [
+        { account: user(1, "USDT"), amount: "0.0000000000000000001" },
+        {
+          account: { system: "house" as const, book: "real" as const, currency: "USDT" },
+          amount: "-0.0000000000000000001",
+        },
+      ],
+    ];
+    for (const postings of bad) {
+      await expect(
+        postEntry(db, {
+          idempotencyKey: key("bad"),
+          kind: "test",
+          reference: { type: "t", id: 1 },
+          postings,
+        }),
+      ).rejects.toThrow();
+    }
+    expect(await getUserBalances(db, 1, "real")).toEqual([]);
+  });
+
+  it("applies an entry once per idempotency key", async () => {
+    const k = key("once");
+    const first = await deposit(2, "USDT", "100.5", k);
+    const second = await deposit(2, "USDT", "100.5", k);
+    expect(first.applied).toBe(true);
+    expect(second).toEqual({ entryId: first.entryId, applied: false });
+    expect(await getUserBalances(db, 2, "real")).toEqual([
+      { wallet: "exchange", currency: "USDT", available: "100.500000000000000000", held: "0" },
+    ]);
+  });
+
+  it("keeps exact decimals where floats would drift", async () => {
+    for (let i = 0; i < 10; i++) {
+      await deposit(3, "BTC", "0.1");
+    }
+    const [row] = await getUserBalances(db, 3, "real");
+    expect(new MoneyDecimal(row?.available ?? "0").equals("1")).toBe(true);
+  });
+
+  it("lets exactly 3 of 50 simultaneous holds through when the balance covers 3", async () => {
+    await deposit(4, "USDT", "300");
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) =>
+        holdFunds(db, {
+          userId: 4,
+          book: "real",
+          wallet: "exchange",
+          currency: "USDT",
+          amount: "100",
+          idempotencyKey: key(`hold-${i}`),
+          kind: "withdrawal.hold",
+          reference: { type: "test", id: i },
+        }),
+      ),
+    );
+    const ok = results.filter((r) => r.status === "fulfilled");
+    const refused = results.filter((r) => r.status === "rejected");
+    expect(ok).toHaveLength(3);
+    expect(refused).toHaveLength(47);
+    for (const r of refused) {
+      expect((r as PromiseRejectedResult).reason).toBeInstanceOf(AppError);
+      expect(((r as PromiseRejectedResult).reason as AppError).code).toBe("INSUFFICIENT_BALANCE");
+    }
+    const [row] = await getUserBalances(db, 4, "real");
+    expect(row).toMatchObject({ available: "0.000000000000000000", held: "300.000000000000000000" });
+    expect((await reconcileLedger(db)).ok).toBe(true);
+  });
+});
+
+/** A reference model of balances, to compare with the database after every step. */
+type Model = Map<string, InstanceType<typeof MoneyDecimal>>;
+const mkey = (u: number, wallet: string, currency: string, bucket: string) =>
+  `${u}|${wallet}|${currency}|${bucket}`;
+const get = (m: Model, k: string) => m.get(k) ?? new MoneyDecimal(0);
+
+const amountArb = fc
+  .tuple(fc.integer({ min: 1, max: 500_000 }), fc.integer({ min: 0, max: 6 }))
+  .map(([units, scale]) => new MoneyDecimal(units).div(new MoneyDecimal(10).pow(scale)).toFixed());
+const stepArb = fc.record({
+  op: fc.constantFrom("deposit", "hold", "release", "transfer", "withdraw", "convert"),
+  user: fc.integer({ min: 100, max: 103 }),
+  currency: fc.constantFrom("USDT", "BTC"),
+  amount: amountArb,
+});
+
+describe("ledger properties", () => {
+  it("after any sequence of operations: no negative balance, entries balance, reconciliation passes, model agrees", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(stepArb, { minLength: 5, maxLength: 25 }), async (steps) => {
+        const run = ++seq;
+        const model: Model = new Map();
+        for (const [i, s] of steps.entries()) {
+          const u = run * 10 + (s.user - 100) + 1_000_000;
+          const k = `prop:${run}:${i}`;
+          const ref = { type: "prop", id: k };
+          const avail = mkey(u, "exchange", s.currency, "available");
+          const held = mkey(u, "exchange", s.currency, "held");
+          try {
+            if (s.op === "deposit") {
+              await deposit(u, s.currency, s.amount, k);
+              model.set(avail, get(model, avail).plus(s.amount));
+            } else if (s.op === "hold") {
+              await holdFunds(db, {
+                userId: u,
+                book: "real",
+                wallet: "exchange",
+                currency: s.currency,
+                amount: s.amount,
+                idempotencyKey: k,
+                kind: "hold",
+                reference: ref,
+              });
+              model.set(avail, get(model, avail).minus(s.amount));
+              model.set(held, get(model, held).plus(s.amount));
+            } else if (s.op === "release") {
+              await releaseFunds(db, {
+                userId: u,
+                book: "real",
+                wallet: "exchange",
+                currency: s.currency,
+                amount: s.amount,
+                idempotencyKey: k,
+                kind: "release",
+                reference: ref,
+              });
+              model.set(held, get(model, held).minus(s.amount));
+              model.set(avail, get(model, avail).plus(s.amount));
+            } else if (s.op === "transfer") {
+              await postEntry(db, {
+                idempotencyKey: k,
+                kind: "transfer",
+                reference: ref,
+                postings: [
+                  { account: user(u, s.currency), amount: `-${s.amount}` },
+                  { account: user(u, s.currency, "contract"), amount: s.amount },
+                ],
+              });
+              model.set(avail, get(model, avail).minus(s.amount));
+              const c = mkey(u, "contract", s.currency, "available");
+              model.set(c, get(model, c).plus(s.amount));
+            } else if (s.op === "withdraw") {
+              await postEntry(db, {
+                idempotencyKey: k,
+                kind: "withdrawal.approve",
+                reference: ref,
+                postings: [
+                  { account: user(u, s.currency, "exchange", "held"), amount: `-${s.amount}` },
+                  {
+                    account: { system: "withdrawal_clearing:crypto", book: "real", currency: s.currency },
+                    amount: s.amount,
+                  },
+                ],
+              });
+              model.set(held, get(model, held).minus(s.amount));
+            } else {
+              // Convert USDT→BTC or BTC→USDT at a fixed price of 50,000 through the house account.
+              const [from, to] = s.currency === "USDT" ? ["USDT", "BTC"] : ["BTC", "USDT"];
+              const received =
+                from === "USDT"
+                  ? new MoneyDecimal(s.amount).div(50_000).toDecimalPlaces(18, 1)
+                  : new MoneyDecimal(s.amount).times(50_000);
+              if (received.isZero()) {
+                continue;
+              }
+              await postEntry(db, {
+                idempotencyKey: k,
+                kind: "convert",
+                reference: ref,
+                postings: [
+                  { account: user(u, from), amount: `-${s.amount}` },
+                  { account: { system: "house", book: "real", currency: from }, amount: s.amount },
+                  {
+                    account: { system: "house", book: "real", currency: to },
+                    amount: `-${received.toFixed()}`,
+                  },
+                  { account: user(u, to), amount: received.toFixed() },
+                ],
+              });
+              const fromKey = mkey(u, "exchange", from, "available");
+              const toKey = mkey(u, "exchange", to, "available");
+              model.set(fromKey, get(model, fromKey).minus(s.amount));
+              model.set(toKey, get(model, toKey).plus(received));
+            }
+          } catch (error) {
+            // A refusal is allowed only when the model says the funds were not there.
+            expect(error).toBeInstanceOf(AppError);
+            expect((error as AppError).code).toBe("INSUFFICIENT_BALANCE");
+          }
+          for (const value of model.values()) {
+            expect(value.isNegative()).toBe(false);
+          }
+        }
+        for (const u of new Set(steps.map((s) => run * 10 + (s.user - 100) + 1_000_000))) {
+          for (const row of await getUserBalances(db, u, "real")) {
+            expect(
+              new MoneyDecimal(row.available).equals(
+                get(model, mkey(u, row.wallet, row.currency, "available")),
+              ),
+            ).toBe(true);
+            expect(
+              new MoneyDecimal(row.held).equals(get(model, mkey(u, row.wallet, row.currency, "held"))),
+            ).toBe(true);
+          }
+        }
+        const report = await reconcileLedger(db);
+        expect(report.mismatchedAccounts).toEqual([]);
+        expect(report.unbalancedCurrencies).toEqual([]);
+        expect(report.unbalancedEntries).toEqual([]);
+      }),
+      { numRuns: 25 },
+    );
+  });
+});

@@ -1,0 +1,87 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+export const BOOKS = ["real", "demo"] as const;
+export const WALLETS = ["exchange", "contract", "option", "futures", "earn", "loan"] as const;
+export const BUCKETS = ["available", "held"] as const;
+export type Book = (typeof BOOKS)[number];
+export type Wallet = (typeof WALLETS)[number];
+export type Bucket = (typeof BUCKETS)[number];
+
+/**
+ * A ledger account. A user's is keyed by (user, book, wallet, currency, bucket); a system account
+ * (fees, house, clearing per channel, demo faucet, market maker…) by (system code, book, currency).
+ * User balances can never go negative (CHECK); system accounts hold the other side and may.
+ */
+export const ledgerAccounts = pgTable(
+  "ledger_accounts",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    userId: bigint({ mode: "number" }),
+    systemCode: text(),
+    book: text({ enum: BOOKS }).notNull(),
+    wallet: text({ enum: WALLETS }),
+    currency: text().notNull(),
+    bucket: text({ enum: BUCKETS }).notNull().default("available"),
+    balance: numeric({ precision: 38, scale: 18 }).notNull().default("0"),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("ledger_accounts_user_key")
+      .on(t.userId, t.book, t.wallet, t.currency, t.bucket)
+      .where(sql`${t.userId} is not null`),
+    uniqueIndex("ledger_accounts_system_key")
+      .on(t.systemCode, t.book, t.currency)
+      .where(sql`${t.systemCode} is not null`),
+    check("ledger_accounts_owner", sql`(${t.userId} is null) <> (${t.systemCode} is null)`),
+    check("ledger_accounts_user_not_negative", sql`${t.systemCode} is not null or ${t.balance} >= 0`),
+  ],
+);
+
+/** One balance change: two or more postings summing to zero per currency, applied once per key. */
+export const journalEntries = pgTable(
+  "journal_entries",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    idempotencyKey: text().notNull().unique(),
+    book: text({ enum: BOOKS }).notNull(),
+    /** What happened, e.g. deposit.confirm, withdrawal.hold, spot.fill; also the i18n key of the reason. */
+    kind: text().notNull(),
+    /** The business row this entry belongs to, e.g. ("deposit", "42"). */
+    referenceType: text().notNull(),
+    referenceId: text().notNull(),
+    memo: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("journal_entries_reference_idx").on(t.referenceType, t.referenceId)],
+);
+
+export const postings = pgTable(
+  "postings",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    entryId: bigint({ mode: "number" })
+      .notNull()
+      .references(() => journalEntries.id),
+    accountId: bigint({ mode: "number" })
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    currency: text().notNull(),
+    /** Signed: positive credits the account, negative debits it. */
+    amount: numeric({ precision: 38, scale: 18 }).notNull(),
+    /** The account's balance right after this posting, for statements without a window sum. */
+    balanceAfter: numeric({ precision: 38, scale: 18 }).notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("postings_account_idx").on(t.accountId, t.id), index("postings_entry_idx").on(t.entryId)],
+);

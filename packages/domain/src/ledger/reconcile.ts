@@ -1,0 +1,58 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "../db/client.ts";
+
+export interface ReconciliationReport {
+  ok: boolean;
+  /** Accounts whose stored balance differs from the sum of their postings. */
+  mismatchedAccounts: { accountId: number; balance: string; computed: string }[];
+  /** (book, currency) pairs whose balances do not sum to zero. */
+  unbalancedCurrencies: { book: string; currency: string; sum: string }[];
+  /** Entries whose postings do not sum to zero in some currency. */
+  unbalancedEntries: { entryId: number; currency: string; sum: string }[];
+  /** Users' total (available + held) per book and currency, for the operator's printout. */
+  totals: { book: string; currency: string; users: string; system: string }[];
+}
+
+/**
+ * Recomputes every balance from the postings and checks that each currency sums to zero in each
+ * book. Runs in one repeatable-read snapshot when given a transaction, so concurrent writes cannot
+ * produce a false alarm.
+ */
+export async function reconcileLedger(db: DbOrTx): Promise<ReconciliationReport> {
+  const mismatched = await db.execute<{ account_id: number; balance: string; computed: string }>(sql`
+    select a.id as account_id, a.balance::text as balance, coalesce(sum(p.amount), 0)::text as computed
+    from ledger_accounts a left join postings p on p.account_id = a.id
+    group by a.id
+    having a.balance <> coalesce(sum(p.amount), 0)`);
+  const currencies = await db.execute<{ book: string; currency: string; sum: string }>(sql`
+    select book, currency, sum(balance)::text as sum from ledger_accounts
+    group by book, currency having sum(balance) <> 0`);
+  const entries = await db.execute<{ entry_id: number; currency: string; sum: string }>(sql`
+    select entry_id, currency, sum(amount)::text as sum from postings
+    group by entry_id, currency having sum(amount) <> 0`);
+  const totals = await db.execute<{ book: string; currency: string; users: string; system: string }>(sql`
+    select book, currency,
+      coalesce(sum(balance) filter (where user_id is not null), 0)::text as users,
+      coalesce(sum(balance) filter (where system_code is not null), 0)::text as system
+    from ledger_accounts group by book, currency order by book, currency`);
+  const report: ReconciliationReport = {
+    ok: false,
+    mismatchedAccounts: mismatched.rows.map((r) => ({
+      accountId: Number(r.account_id),
+      balance: r.balance,
+      computed: r.computed,
+    })),
+    unbalancedCurrencies: currencies.rows,
+    unbalancedEntries: entries.rows.map((r) => ({
+      entryId: Number(r.entry_id),
+      currency: r.currency,
+      sum: r.sum,
+    })),
+    totals: totals.rows,
+  };
+  report.ok =
+    report.mismatchedAccounts.length === 0 &&
+    report.unbalancedCurrencies.length === 0 &&
+    report.unbalancedEntries.length === 0;
+  return report;
+}
