@@ -101,7 +101,7 @@ describe("accounts in the browser", () => {
       await page.getByTestId("language-switcher").click();
       await page.getByTestId(`lang-${lang}`).click();
       await expect.poll(() => page.evaluate(() => localStorage.getItem("lang"))).toBe(lang);
-      const home = await page.getByTestId("main-nav").locator("li").first().textContent();
+      const home = (await page.getByTestId("main-nav").locator("li").first().textContent()) ?? "";
       expect(seen.has(home)).toBe(false);
       seen.add(home);
     }

@@ -41,19 +41,32 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     global: false,
     redis: deps.redis,
     nameSpace: `${deps.config.redisPrefix}:rl:`,
-    // Throttled legacy calls still answer HTTP 200 with the envelope, as every legacy call does.
-    errorResponseBuilder: (request) => {
+    // After body parsing, so the refusal can answer in the `lang` of a form-encoded body.
+    hook: "preHandler",
+    errorResponseBuilder: () => ({ statusCode: 429, code: "RATE_LIMITED", message: "RATE_LIMITED" }),
+  });
+
+  // Set before any route: a route keeps the error handler in force when it was added.
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: unknown }, request, reply) => {
+    const time = Math.floor(Date.now() / 1000);
+    if (error.code === "RATE_LIMITED") {
+      // Throttled legacy calls still answer HTTP 200 with the envelope, as every legacy call does.
       const query = request.query as Record<string, unknown> | undefined;
       const body = request.body as Record<string, unknown> | undefined;
       const lang = toLanguage(body?.lang ?? query?.lang ?? request.headers.lang);
-      return {
-        statusCode: 200,
+      return reply.status(200).send({
         code: 1,
         message: translate(lang, "errors.RATE_LIMITED"),
         data: { error: "RATE_LIMITED" },
-        time: Math.floor(Date.now() / 1000),
-      };
-    },
+        time,
+      });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, "request failed");
+      return reply.status(status).send({ code: 500, message: "request error", data: null, time });
+    }
+    return reply.status(status).send({ code: 1, message: error.message, data: null, time });
   });
 
   registerLegacyApi(app, deps);
@@ -66,18 +79,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await registerWeb(app, deps.config.webDist);
 
-  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-    const status = error.statusCode ?? 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, "request failed");
-      return reply
-        .status(status)
-        .send({ code: 500, message: "request error", data: null, time: Math.floor(Date.now() / 1000) });
-    }
-    return reply
-      .status(status)
-      .send({ code: 1, message: error.message, data: null, time: Math.floor(Date.now() / 1000) });
-  });
   return app;
 }
 

@@ -6,26 +6,39 @@ import {
   type OperatorRole,
   upsertOperator,
 } from "@northstar/domain/admin";
-import { createDb } from "@northstar/domain/db";
-import { reconcileLedger } from "@northstar/domain/ledger";
-import { getPolicySnapshot, setPolicy } from "@northstar/domain/policy";
-import { isPolicyKey } from "@northstar/shared/policy";
 import { env as loadEnv } from "../env.ts";
+import { createDeps } from "../http/create-deps.ts";
+import { createCallerFactory } from "../trpc/init.ts";
+import { appRouter } from "../trpc/router.ts";
 
 /**
- * Operator command line: `pnpm admin <command> [args]`. Every change is written to the audit log
- * with the actor "cli".
+ * Operator command line: `pnpm admin <command> [args]`. It calls the same admin API as the back
+ * office (with the operator "cli"), so every change is checked and audited the same way.
  */
 const USAGE = `usage: pnpm admin <command>
   operator:password <username> [--role admin|finance|support|content] [--stdin]
       create the operator or set a new password (generated and printed once, or read from stdin)
-  policy:list                         print every policy value in force
-  policy:set <key> <json-value>       override a policy value
+  policy:list | policy:set <key> <json-value>
+  deposits:list [pending|success|failed] | deposits:confirm <id> | deposits:reject <id> <reason>
+  withdrawals:list [pending|success|failed|cancelled] | withdrawals:approve <id> | withdrawals:reject <id> <reason>
+  deposit-address:list | deposit-address:set <currency> <chain> <address> [memo]
+  user <uid|email|phone>              balances and recent ledger lines
   reconcile                           recompute balances from postings; exits 0 only when the ledger balances`;
 
 const [command, ...args] = process.argv.slice(2);
 const env = loadEnv();
-const { db, close } = createDb(env.DATABASE_URL, { max: 2 });
+const deps = createDeps(env);
+const admin = createCallerFactory(appRouter)({
+  deps,
+  lang: "en",
+  token: undefined,
+  operatorToken: undefined,
+  ip: "127.0.0.1",
+  userAgent: "cli",
+  cliOperator: { id: 0, username: "cli", role: "admin", status: "active" },
+}).admin;
+const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+const id = () => Number(args[0]);
 
 async function main(): Promise<number> {
   switch (command) {
@@ -39,36 +52,65 @@ async function main(): Promise<number> {
       }
       let password = generateOperatorPassword();
       if (args.includes("--stdin")) {
-        const line = await createInterface({ input: stdin }).question("");
-        password = line.trim();
+        password = (await createInterface({ input: stdin }).question("")).trim();
         if (password.length < 12) {
           console.error("an operator password needs at least 12 characters");
           return 2;
         }
       }
-      const { created } = await upsertOperator(db, { username, password, role, actor: "cli" });
+      const { created } = await upsertOperator(deps.db, { username, password, role, actor: "cli" });
       console.log(`${created ? "created" : "updated"} operator ${username} (${role})`);
       if (!args.includes("--stdin")) {
         console.log(`password: ${password}`);
       }
       return 0;
     }
-    case "policy:list": {
-      console.log(JSON.stringify(await getPolicySnapshot(db), null, 2));
+    case "policy:list":
+      print(await admin.getPolicy());
       return 0;
-    }
-    case "policy:set": {
-      const [key, raw] = args;
-      if (!key || raw === undefined || !isPolicyKey(key)) {
-        console.error(key ? `unknown policy key ${key}` : USAGE);
-        return 2;
-      }
-      await setPolicy(db, key, JSON.parse(raw), "cli");
-      console.log(`${key} = ${raw}`);
+    case "policy:set":
+      await admin.setPolicy({ key: args[0] ?? "", value: JSON.parse(args[1] ?? "null") });
+      console.log(`${args[0]} = ${args[1]}`);
       return 0;
-    }
+    case "deposits:list":
+      print(await admin.deposits({ status: args[0] as "pending" | undefined }));
+      return 0;
+    case "deposits:confirm":
+      print(await admin.confirmDeposit({ id: id() }));
+      return 0;
+    case "deposits:reject":
+      await admin.rejectDeposit({ id: id(), reason: args.slice(1).join(" ") });
+      console.log("rejected");
+      return 0;
+    case "withdrawals:list":
+      print(await admin.withdrawals({ status: args[0] as "pending" | undefined }));
+      return 0;
+    case "withdrawals:approve":
+      await admin.approveWithdrawal({ id: id() });
+      console.log("approved");
+      return 0;
+    case "withdrawals:reject":
+      await admin.rejectWithdrawal({ id: id(), reason: args.slice(1).join(" ") });
+      console.log("rejected");
+      return 0;
+    case "deposit-address:list":
+      print(await admin.depositAddresses());
+      return 0;
+    case "deposit-address:set":
+      await admin.setDepositAddress({
+        currency: args[0] ?? "",
+        chain: args[1] ?? "",
+        address: args[2] ?? "",
+        memo: args[3],
+        enabled: true,
+      });
+      console.log("saved");
+      return 0;
+    case "user":
+      print(await admin.user({ query: args[0] ?? "" }));
+      return 0;
     case "reconcile": {
-      const report = await reconcileLedger(db);
+      const report = await admin.reconcile();
       console.log("book  currency  users  system");
       for (const t of report.totals) {
         console.log(`${t.book}  ${t.currency}  ${t.users}  ${t.system}`);
@@ -95,5 +137,5 @@ const code = await main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   return 1;
 });
-await close();
+await deps.close();
 process.exit(code);

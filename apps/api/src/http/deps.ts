@@ -1,4 +1,5 @@
 import type { Db } from "@northstar/domain/db";
+import type { PriceProvider } from "@northstar/domain/markets";
 import type { Notifier } from "@northstar/domain/notifications";
 import type { Redis } from "ioredis";
 
@@ -7,6 +8,7 @@ export interface AppDeps {
   db: Db;
   redis: Redis;
   notifier: Notifier;
+  prices: PriceProvider;
   config: {
     uploadDir: string;
     publicUrl: string;

@@ -5,14 +5,22 @@ import type { Language } from "@northstar/shared/languages";
 import { ZodError } from "zod";
 
 /** Wire names whose catalog entry is named differently. */
-const FIELD_ALIASES: Record<string, string> = { agree: "agreement", login_password: "password", mode: "type" };
+const FIELD_ALIASES: Record<string, string> = {
+  agree: "agreement",
+  login_password: "password",
+  mode: "type",
+};
 
 /**
  * A form field's key under `fields.` in the catalogs: the last named segment of its path
  * (`answers.0.answer` → `fields.answer`), through the aliases, snake_case to camelCase.
  */
 export function fieldKey(field: string): string {
-  const name = field.split(".").filter((part) => !/^\d+$/.test(part)).pop() ?? field;
+  const name =
+    field
+      .split(".")
+      .filter((part) => !/^\d+$/.test(part))
+      .pop() ?? field;
   const wire = FIELD_ALIASES[name] ?? name;
   return `fields.${wire.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())}`;
 }

@@ -1,47 +1,61 @@
 import { authenticateOperator } from "@northstar/domain/admin";
 import { AppError } from "@northstar/domain/errors";
-import { authenticate, updateAvatar } from "@northstar/domain/identity";
-import { readUpload } from "@northstar/domain/uploads";
+import { authenticate, type User, updateAvatar } from "@northstar/domain/identity";
+import { readUpload, storeUpload } from "@northstar/domain/uploads";
 import { toLanguage } from "@northstar/shared/languages";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppDeps } from "./deps.ts";
 import { toRefusal } from "./errors.ts";
 import { readToken } from "./request.ts";
 
+const now = () => Math.floor(Date.now() / 1000);
+
 /**
- * Uploads are private: POST /uploads/avatar stores an avatar for the session's user; GET
- * /uploads/:id serves a file only to its owner (token in header or `token` query, since an <img>
- * cannot send headers) or to an operator.
+ * Uploads are private. POST /uploads/avatar sets the session user's avatar; POST /uploads/proof
+ * stores a proof image (deposit, KYC) and answers its id. GET /uploads/:id serves a file only to
+ * its owner (token in a header or `token` query, since an <img> cannot send headers) or to an
+ * operator. Answers use the legacy envelope.
  */
 export function registerUploadRoutes(app: FastifyInstance, deps: AppDeps): void {
-  app.post("/uploads/avatar", async (request) => {
-    const lang = toLanguage(request.headers.lang);
-    try {
-      const auth = await authenticate(deps.db, readToken(request));
-      const file = await request.file();
-      if (!file) {
-        throw new AppError("UPLOAD_MISSING", {}, "avatar");
+  const receive =
+    (field: string, store: (user: User, bytes: Buffer) => Promise<string>) =>
+    async (request: FastifyRequest) => {
+      const lang = toLanguage(request.headers.lang);
+      try {
+        const auth = await authenticate(deps.db, readToken(request));
+        const file = await request.file();
+        if (!file) {
+          throw new AppError("UPLOAD_MISSING", {}, field);
+        }
+        const bytes = await file.toBuffer().catch(() => {
+          throw new AppError("UPLOAD_TOO_LARGE", { mb: 8 }, field);
+        });
+        const id = await store(auth.user, bytes);
+        return { code: 0, message: "", data: { id, url: `/uploads/${id}` }, time: now() };
+      } catch (error) {
+        const refusal = toRefusal(error, lang);
+        return {
+          code: refusal.code,
+          message: refusal.message,
+          data: { error: refusal.errorCode, field },
+          time: now(),
+        };
       }
-      const bytes = await file.toBuffer().catch(() => {
-        throw new AppError("UPLOAD_TOO_LARGE", { mb: 8 }, "avatar");
-      });
-      const id = await updateAvatar(deps.db, deps.config.uploadDir, auth.user, bytes);
-      return {
-        code: 0,
-        message: "",
-        data: { id, url: `/uploads/${id}` },
-        time: Math.floor(Date.now() / 1000),
-      };
-    } catch (error) {
-      const refusal = toRefusal(error, lang);
-      return {
-        code: refusal.code,
-        message: refusal.message,
-        data: { error: refusal.errorCode },
-        time: Math.floor(Date.now() / 1000),
-      };
-    }
-  });
+    };
+
+  app.post(
+    "/uploads/avatar",
+    receive("avatar", (user, bytes) => updateAvatar(deps.db, deps.config.uploadDir, user, bytes)),
+  );
+  app.post(
+    "/uploads/proof",
+    receive(
+      "proof",
+      async (user, bytes) =>
+        (await storeUpload(deps.db, deps.config.uploadDir, { ownerUserId: user.id, purpose: "proof", bytes }))
+          .id,
+    ),
+  );
 
   app.get<{ Params: { id: string }; Querystring: { token?: string } }>(
     "/uploads/:id",

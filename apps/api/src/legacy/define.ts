@@ -1,4 +1,4 @@
-import { AppError } from "@northstar/domain/errors";
+import { AppError, isAppError } from "@northstar/domain/errors";
 import { type Authenticated, authenticate } from "@northstar/domain/identity";
 import { ResponseCode } from "@northstar/shared/errors";
 import { translate } from "@northstar/shared/i18n";
@@ -77,7 +77,13 @@ export function registerLegacyCall<S extends z.ZodType>(
       if (call.auth === "required") {
         auth = await authenticate(deps.db, token);
       } else if (call.auth === "optional" && token) {
-        auth = await authenticate(deps.db, token).catch(() => undefined);
+        // A stale token makes an optional call anonymous; a session the server ended still says so.
+        auth = await authenticate(deps.db, token).catch((error: unknown) => {
+          if (isAppError(error) && error.code !== "LOGIN_REQUIRED") {
+            throw error;
+          }
+          return undefined;
+        });
       }
       const input = call.input.parse(fields);
       const result = await call.handle(

@@ -13,7 +13,7 @@ import {
   registerByPhone,
   tokenHash,
 } from "../test/fixtures.ts";
-import { type Harness, createHarness } from "../test/harness.ts";
+import { createHarness, type Harness } from "../test/harness.ts";
 
 let h: Harness;
 let user: { email: string; password: string; token: string };
@@ -43,13 +43,22 @@ describe("web/userLogin", () => {
 
   it("logs in by phone", async () => {
     const phoneUser = await registerByPhone(h);
-    const res = await h.call("userLogin", { type: "phone", area_code: "86", account: "13812345678", password: phoneUser.password });
+    const res = await h.call("userLogin", {
+      type: "phone",
+      area_code: "86",
+      account: "13812345678",
+      password: phoneUser.password,
+    });
     expect(res.code, res.message).toBe(0);
   });
 
   it("refuses empty fields and an unknown account", async () => {
     expectRefusal(await login({ account: "", password: "x" }), "ACCOUNT_OR_PASSWORD_EMPTY");
-    expectRefusal(await login({ account: user.email, password: "", lang: "hy" }), "ACCOUNT_OR_PASSWORD_EMPTY", { lang: "hy" });
+    expectRefusal(
+      await login({ account: user.email, password: "", lang: "hy" }),
+      "ACCOUNT_OR_PASSWORD_EMPTY",
+      { lang: "hy" },
+    );
     expectRefusal(await h.call("userLogin", {}), "ACCOUNT_OR_PASSWORD_EMPTY");
     const unknown = await login({ account: newEmail("nobody"), password: "secret123", lang: "zh" });
     expectRefusal(unknown, "ACCOUNT_NOT_FOUND", { lang: "zh" });
@@ -59,15 +68,21 @@ describe("web/userLogin", () => {
   it("counts wrong passwords, locks after 5, refuses the right one while locked, and unlocks when the lock ends", async () => {
     const u = await h.registerByEmail();
     for (const remaining of [4, 3, 2, 1]) {
-      expectRefusal(await login({ account: u.email, password: "wrong-pass" }), "WRONG_CREDENTIALS", { params: { remaining } });
+      expectRefusal(await login({ account: u.email, password: "wrong-pass" }), "WRONG_CREDENTIALS", {
+        params: { remaining },
+      });
     }
     expectRefusal(await login({ account: u.email, password: "wrong-pass", lang: "xby" }), "ACCOUNT_LOCKED", {
       lang: "xby",
       params: { minutes: 15 },
     });
-    expectRefusal(await login({ account: u.email, password: u.password }), "ACCOUNT_LOCKED", { params: { minutes: 15 } });
+    expectRefusal(await login({ account: u.email, password: u.password }), "ACCOUNT_LOCKED", {
+      params: { minutes: 15 },
+    });
     // A wrong password while locked neither extends the lock nor counts.
-    expectRefusal(await login({ account: u.email, password: "wrong-pass" }), "ACCOUNT_LOCKED", { params: { minutes: 15 } });
+    expectRefusal(await login({ account: u.email, password: "wrong-pass" }), "ACCOUNT_LOCKED", {
+      params: { minutes: 15 },
+    });
 
     await query(h, "update users set locked_until = now() - interval '1 second' where email = $1", [u.email]);
     expect((await login({ account: u.email, password: u.password })).code).toBe(0);
@@ -84,7 +99,9 @@ describe("web/userLogin", () => {
     await login({ account: u.email, password: "wrong-pass" });
     await login({ account: u.email, password: "wrong-pass" });
     await loginByEmail(h, u.email, u.password);
-    expectRefusal(await login({ account: u.email, password: "wrong-pass" }), "WRONG_CREDENTIALS", { params: { remaining: 4 } });
+    expectRefusal(await login({ account: u.email, password: "wrong-pass" }), "WRONG_CREDENTIALS", {
+      params: { remaining: 4 },
+    });
   });
 
   it("refuses demo and frozen users", async () => {
@@ -95,8 +112,14 @@ describe("web/userLogin", () => {
     expectRefusal(await login({ account: demo, password: "secret123" }), "ACCOUNT_NOT_FOUND");
     const frozen = newEmail("frozen");
     await insertUser(h, { email: frozen, status: "frozen", passwordHash });
-    expectRefusal(await login({ account: frozen, password: "secret123", lang: "jp" }), "ACCOUNT_FROZEN", { lang: "jp" });
-    const [sessions] = await query<{ n: number }>(h, "select count(*)::int as n from sessions s join users u on u.id = s.user_id where u.email in ($1, $2)", [demo, frozen]);
+    expectRefusal(await login({ account: frozen, password: "secret123", lang: "jp" }), "ACCOUNT_FROZEN", {
+      lang: "jp",
+    });
+    const [sessions] = await query<{ n: number }>(
+      h,
+      "select count(*)::int as n from sessions s join users u on u.id = s.user_id where u.email in ($1, $2)",
+      [demo, frozen],
+    );
     expect(sessions?.n).toBe(0);
   });
 });
@@ -131,7 +154,11 @@ describe("web/info", () => {
   it("shows a phone user's phone cut to 12 and masked as first 3, asterisks, last 6", async () => {
     const u = await registerByPhone(h, "13912345678");
     const res = await h.call("info", { token: u.token });
-    expect(res.data).toMatchObject({ phone: "13912345678", display_account: "13912345678", phone_mask: "139**345678" });
+    expect(res.data).toMatchObject({
+      phone: "13912345678",
+      display_account: "13912345678",
+      phone_mask: "139**345678",
+    });
   });
 
   it("accepts the token as a field, a token header or a bearer header", async () => {
@@ -142,12 +169,17 @@ describe("web/info", () => {
   });
 
   it("answers 2000 without a token, with an unknown token, or with an expired one", async () => {
-    for (const fields of [{}, { token: "garbage" }, { token: `${user.token}x` }]) {
+    for (const fields of [{}, { token: "garbage" }, { token: `${user.token}x` }] as Record<
+      string,
+      string
+    >[]) {
       const res = await h.call("info", { ...fields, lang: "ty" });
       expectRefusal(res, "LOGIN_REQUIRED", { lang: "ty", responseCode: 2000 });
     }
     const token = await loginByEmail(h, user.email, user.password);
-    await query(h, "update sessions set expires_at = now() - interval '1 second' where token_hash = $1", [tokenHash(token)]);
+    await query(h, "update sessions set expires_at = now() - interval '1 second' where token_hash = $1", [
+      tokenHash(token),
+    ]);
     expectRefusal(await h.call("info", { token }), "LOGIN_REQUIRED", { responseCode: 2000 });
   });
 
@@ -162,8 +194,13 @@ describe("web/info", () => {
 
   it("answers 1000 for a session the server ended or a frozen account", async () => {
     const killed = await loginByEmail(h, user.email, user.password);
-    await query(h, "update sessions set revoked_at = now(), revoke_reason = 'killed' where token_hash = $1", [tokenHash(killed)]);
-    expectRefusal(await h.call("info", { token: killed, lang: "zh" }), "SESSION_ENDED", { lang: "zh", responseCode: 1000 });
+    await query(h, "update sessions set revoked_at = now(), revoke_reason = 'killed' where token_hash = $1", [
+      tokenHash(killed),
+    ]);
+    expectRefusal(await h.call("info", { token: killed, lang: "zh" }), "SESSION_ENDED", {
+      lang: "zh",
+      responseCode: 1000,
+    });
 
     const u = await h.registerByEmail();
     await query(h, "update users set status = 'frozen' where email = $1", [u.email]);
@@ -183,7 +220,9 @@ describe("legacy envelope and rtoken", () => {
       expect((await h.call("info", { token: user.token, rtoken })).code).toBe(0);
     }
     // The rtoken is checked before anything else, even on calls needing no session.
-    expectRefusal(await h.call("getLogo", { rtoken: "123" }), "FIELD_INVALID", { message: fieldInvalidText("rtoken") });
+    expectRefusal(await h.call("getLogo", { rtoken: "123" }), "FIELD_INVALID", {
+      message: fieldInvalidText("rtoken"),
+    });
   });
 
   it("answers every call with code, message, data and time, by GET and by POST", async () => {

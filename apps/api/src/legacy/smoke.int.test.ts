@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, createHarness } from "../test/harness.ts";
+import { createHarness, type Harness } from "../test/harness.ts";
 
 let h: Harness;
 beforeAll(async () => {

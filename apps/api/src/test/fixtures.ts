@@ -11,7 +11,11 @@ import type { Harness } from "./harness.ts";
  * API (ageing a code past the resend gap, expiring a session, freezing an account) and for checking
  * what a call left behind.
  */
-export async function query<T = Record<string, unknown>>(h: Harness, text: string, params: unknown[] = []): Promise<T[]> {
+export async function query<T = Record<string, unknown>>(
+  h: Harness,
+  text: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const result = await h.db.$client.query(text, params);
   return result.rows as T[];
 }
@@ -23,14 +27,19 @@ export async function countUsers(h: Harness): Promise<number> {
 
 /** Moves every code sent to `target` back in time, so the resend gap no longer applies. */
 export async function ageCodes(h: Harness, target: string, seconds = 120): Promise<void> {
-  await query(h, "update verification_codes set created_at = created_at - make_interval(secs => $2) where target = $1", [
-    target,
-    seconds,
-  ]);
+  await query(
+    h,
+    "update verification_codes set created_at = created_at - make_interval(secs => $2) where target = $1",
+    [target, seconds],
+  );
 }
 
 /** The text of an error code in `lang`, as the catalog has it. */
-export function errorText(code: ErrorCode, lang: Language = "en", params: Record<string, string | number> = {}): string {
+export function errorText(
+  code: ErrorCode,
+  lang: Language = "en",
+  params: Record<string, string | number> = {},
+): string {
   return translate(lang, `errors.${code}`, params);
 }
 
@@ -43,16 +52,28 @@ export function fieldInvalidText(fieldKey: string, lang: Language = "en"): strin
 export function expectRefusal(
   env: Envelope,
   code: ErrorCode,
-  options: { lang?: Language; params?: Record<string, string | number>; responseCode?: number; message?: string } = {},
+  options: {
+    lang?: Language;
+    params?: Record<string, string | number>;
+    responseCode?: number;
+    message?: string;
+  } = {},
 ): void {
   expect(env).toMatchObject({ data: { error: code } });
   expect(env.code).toBe(options.responseCode ?? ResponseCode.Refused);
   expect(env.message).toBe(options.message ?? errorText(code, options.lang, options.params));
+  // A missing catalog key or parameter would show through as `fields.x`, `errors.X` or `{{name}}`.
+  expect(env.message).not.toMatch(/\{\{|\b(errors|fields)\.[A-Za-z]/);
   expect(typeof env.time).toBe("number");
 }
 
 /** Waits for the SMS worker to log a code to `phone` (E.164); `after` is how many were already seen. */
-export async function waitForSmsCode(h: Harness, phone: string, after = 0, timeoutMs = 10_000): Promise<string> {
+export async function waitForSmsCode(
+  h: Harness,
+  phone: string,
+  after = 0,
+  timeoutMs = 10_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const mine = h.smsLog.filter((line) => line.startsWith(`[sms] to=${phone} `));
@@ -93,14 +114,27 @@ export function newEmail(tag = "t"): string {
 /** Inserts a user row directly (no email or phone, demo, frozen …) and opens a session for it. */
 export async function insertUser(
   h: Harness,
-  values: { email?: string | null; kind?: "real" | "demo"; status?: "active" | "frozen"; passwordHash: string },
+  values: {
+    email?: string | null;
+    kind?: "real" | "demo";
+    status?: "active" | "frozen";
+    passwordHash: string;
+  },
 ): Promise<number> {
   const uid = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
   const [row] = await query<{ id: number }>(
     h,
     `insert into users (uid, kind, status, email, password_hash, nationality, invite_code, nickname)
      values ($1, $2, $3, $4, $5, 'GB', $6, $7) returning id`,
-    [uid, values.kind ?? "real", values.status ?? "active", values.email ?? null, values.passwordHash, `T${uid}`, `U${uid}`],
+    [
+      uid,
+      values.kind ?? "real",
+      values.status ?? "active",
+      values.email ?? null,
+      values.passwordHash,
+      `T${uid}`,
+      `U${uid}`,
+    ],
   );
   if (!row) {
     throw new Error("insert failed");
@@ -117,7 +151,12 @@ export async function registerByPhone(
 ): Promise<{ phone: string; areaCode: string; password: string; token: string }> {
   const target = `+${areaCode}${phone}`;
   const seen = h.smsLog.filter((line) => line.startsWith(`[sms] to=${target} `)).length;
-  const sent = await h.call("getCode", { type: "phone", area_code: areaCode, account: phone, purpose: "register" });
+  const sent = await h.call("getCode", {
+    type: "phone",
+    area_code: areaCode,
+    account: phone,
+    purpose: "register",
+  });
   expect(sent.code, sent.message).toBe(0);
   const code = await waitForSmsCode(h, target, seen);
   const res = await h.call("userRegister", {
@@ -141,9 +180,62 @@ export function tokenHash(token: string): string {
 
 /** The stored password hash of an existing user, to give a directly inserted user a known password. */
 export async function passwordHashOf(h: Harness, email: string): Promise<string> {
-  const [row] = await query<{ password_hash: string }>(h, "select password_hash from users where email = $1", [email]);
+  const [row] = await query<{ password_hash: string }>(
+    h,
+    "select password_hash from users where email = $1",
+    [email],
+  );
   if (!row) {
     throw new Error(`no user ${email}`);
   }
   return row.password_hash;
+}
+
+/** Sends a register code to `email` and reads it from the mailbox (the first mail to that address). */
+export async function sendRegisterCode(h: Harness, email: string, lang: Language = "en"): Promise<string> {
+  const sent = await h.call("getCode", { type: "email", account: email, purpose: "register", lang });
+  expect(sent.code, sent.message).toBe(0);
+  return h.mailbox.waitForCode(email);
+}
+
+/** The web/userRegister form for an email account, with `extra` fields replacing the defaults. */
+export function registerForm(
+  email: string,
+  code: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    type: "email",
+    account: email,
+    password: "secret123",
+    confirm_password: "secret123",
+    code,
+    nationality: "GB",
+    agree: "1",
+    ...extra,
+  };
+}
+
+type TrpcResult = Awaited<ReturnType<Harness["trpc"]>>;
+
+/** Asserts a tRPC refusal: envelope code in data.responseCode, the domain code and the translated message. */
+export function expectTrpcRefusal(
+  res: TrpcResult,
+  code: ErrorCode,
+  options: {
+    lang?: Language;
+    params?: Record<string, string | number>;
+    responseCode?: number;
+    message?: string;
+  } = {},
+): void {
+  const responseCode = options.responseCode ?? ResponseCode.Refused;
+  expect(res.body.error?.data).toMatchObject({ errorCode: code, responseCode });
+  expect(res.body.error?.message).toBe(options.message ?? errorText(code, options.lang, options.params));
+  expect(res.status).toBe(responseCode === ResponseCode.Refused ? 400 : 401);
+}
+
+export function expectOk(res: TrpcResult): void {
+  expect(res.body.error, JSON.stringify(res.body.error)).toBeUndefined();
+  expect(res.status).toBe(200);
 }

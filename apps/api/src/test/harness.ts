@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDb } from "@northstar/domain/db";
+import { createFixedPriceProvider } from "@northstar/domain/markets";
 import { createMailTransport, createQueueNotifier, createSmsProvider } from "@northstar/domain/notifications";
 import { seedDatabase } from "@northstar/domain/seed";
 import { createTestDatabase, startMailbox } from "@northstar/domain/test-support";
@@ -40,6 +41,7 @@ export async function createHarness(options: { authRatePerMinute?: number } = {}
     db,
     redis,
     notifier,
+    prices: createFixedPriceProvider(),
     config: {
       uploadDir,
       publicUrl: "http://localhost:3000",

@@ -1,16 +1,15 @@
-import type { ErrorCode } from "@northstar/shared/errors";
-import type { Language } from "@northstar/shared/languages";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ageCodes,
   errorText,
+  expectOk,
   expectRefusal,
-  fieldInvalidText,
+  expectTrpcRefusal,
   newEmail,
   registerByPhone,
   waitForSmsCode,
 } from "../test/fixtures.ts";
-import { type Harness, createHarness } from "../test/harness.ts";
+import { createHarness, type Harness } from "../test/harness.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -20,29 +19,15 @@ afterAll(async () => {
   await h?.close();
 });
 
-type TrpcResult = Awaited<ReturnType<Harness["trpc"]>>;
-
-/** Asserts a tRPC refusal: envelope code in data.responseCode, the domain code and the translated message. */
-function expectTrpcRefusal(
-  res: TrpcResult,
-  code: ErrorCode,
-  options: { lang?: Language; params?: Record<string, string | number>; responseCode?: number; message?: string } = {},
-): void {
-  expect(res.body.error?.data).toMatchObject({ errorCode: code, responseCode: options.responseCode ?? 1 });
-  expect(res.body.error?.message).toBe(options.message ?? errorText(code, options.lang, options.params));
-  expect(res.status).toBe((options.responseCode ?? 1) === 1 ? 400 : 401);
-}
-
-function expectOk(res: TrpcResult): void {
-  expect(res.body.error, JSON.stringify(res.body.error)).toBeUndefined();
-  expect(res.status).toBe(200);
-}
-
 describe("identity.setTradePassword and identity.changeTradePassword", () => {
   it("accepts exactly 6 digits, needs the login password, and refuses a second set", async () => {
     const u = await h.registerByEmail();
     const set = (trade: string, confirm = trade, login = u.password) =>
-      h.trpc("identity.setTradePassword", { login_password: login, trade_password: trade, confirm_password: confirm }, u.token);
+      h.trpc(
+        "identity.setTradePassword",
+        { login_password: login, trade_password: trade, confirm_password: confirm },
+        u.token,
+      );
 
     for (const bad of ["12345a", "1234567", "12345", "", "12 456"]) {
       expectTrpcRefusal(await set(bad), "TRADE_PASSWORD_FORMAT");
@@ -63,7 +48,11 @@ describe("identity.setTradePassword and identity.changeTradePassword", () => {
 
     expectTrpcRefusal(await byOld("123456", "222222"), "TRADE_PASSWORD_NOT_SET");
     expectOk(
-      await h.trpc("identity.setTradePassword", { login_password: u.password, trade_password: "111111", confirm_password: "111111" }, u.token),
+      await h.trpc(
+        "identity.setTradePassword",
+        { login_password: u.password, trade_password: "111111", confirm_password: "111111" },
+        u.token,
+      ),
     );
     expectTrpcRefusal(await byOld("999999", "222222"), "TRADE_PASSWORD_WRONG");
     expectTrpcRefusal(await byOld("111111", "22222x"), "TRADE_PASSWORD_FORMAT");
@@ -74,7 +63,10 @@ describe("identity.setTradePassword and identity.changeTradePassword", () => {
     expect((await h.call("getCode", { token: u.token, type: "email", purpose: "tradepwd" })).code).toBe(0);
     const code = await h.mailbox.waitForCode(u.email, { after: 1 });
     const byCode = { mode: "code", type: "email", trade_password: "444444", confirm_password: "444444" };
-    expectTrpcRefusal(await change({ ...byCode, code: code === "000000" ? "000001" : "000000" }), "CODE_WRONG");
+    expectTrpcRefusal(
+      await change({ ...byCode, code: code === "000000" ? "000001" : "000000" }),
+      "CODE_WRONG",
+    );
     expectOk(await change({ ...byCode, code }));
     expectTrpcRefusal(await change({ ...byCode, code }), "CODE_WRONG");
     expectOk(await byOld("444444", "555555"));
@@ -85,15 +77,27 @@ describe("identity.bindEmail and identity.bindPhone", () => {
   it("binds an email to a phone user by a code sent to the new address, and refuses one in use", async () => {
     const u = await registerByPhone(h, "13500001111");
     const taken = await h.registerByEmail();
-    expectRefusal(await h.call("getCode", { token: u.token, type: "email", account: taken.email, purpose: "bind" }), "ALREADY_BOUND");
-    expectRefusal(await h.call("getCode", { type: "email", account: newEmail("anon"), purpose: "bind" }), "LOGIN_REQUIRED", {
-      responseCode: 2000,
-    });
+    expectRefusal(
+      await h.call("getCode", { token: u.token, type: "email", account: taken.email, purpose: "bind" }),
+      "ALREADY_BOUND",
+    );
+    expectRefusal(
+      await h.call("getCode", { type: "email", account: newEmail("anon"), purpose: "bind" }),
+      "LOGIN_REQUIRED",
+      {
+        responseCode: 2000,
+      },
+    );
 
     const email = newEmail("bind");
-    expect((await h.call("getCode", { token: u.token, type: "email", account: email, purpose: "bind" })).code).toBe(0);
+    expect(
+      (await h.call("getCode", { token: u.token, type: "email", account: email, purpose: "bind" })).code,
+    ).toBe(0);
     const code = await h.mailbox.waitForCode(email);
-    expectTrpcRefusal(await h.trpc("identity.bindEmail", { email: taken.email, code }, u.token), "ALREADY_BOUND");
+    expectTrpcRefusal(
+      await h.trpc("identity.bindEmail", { email: taken.email, code }, u.token),
+      "ALREADY_BOUND",
+    );
     expectTrpcRefusal(await h.trpc("identity.bindEmail", { email: "nope", code }, u.token), "EMAIL_FORMAT");
     expectOk(await h.trpc("identity.bindEmail", { email: email.toUpperCase(), code }, u.token));
     expect((await h.call("info", { token: u.token })).data).toMatchObject({ email, phone: "13500001111" });
@@ -103,79 +107,65 @@ describe("identity.bindEmail and identity.bindPhone", () => {
   it("binds a phone to an email user by a code sent by SMS", async () => {
     const u = await h.registerByEmail();
     const phone = { type: "phone", area_code: "86", account: "13600002222" };
-    expectRefusal(await h.call("getCode", { ...phone, account: "1360000", token: u.token, purpose: "bind" }), "PHONE_FORMAT");
+    expectRefusal(
+      await h.call("getCode", { ...phone, account: "1360000", token: u.token, purpose: "bind" }),
+      "PHONE_FORMAT",
+    );
     expect((await h.call("getCode", { ...phone, token: u.token, purpose: "bind" })).code).toBe(0);
     const code = await waitForSmsCode(h, "+8613600002222");
-    expectTrpcRefusal(await h.trpc("identity.bindPhone", { area_code: "86", phone: "1360000", code }, u.token), "PHONE_FORMAT");
+    expectTrpcRefusal(
+      await h.trpc("identity.bindPhone", { area_code: "86", phone: "1360000", code }, u.token),
+      "PHONE_FORMAT",
+    );
     expectOk(await h.trpc("identity.bindPhone", { area_code: "86", phone: "13600002222", code }, u.token));
     const info = await h.call("info", { token: u.token });
-    expect(info.data).toMatchObject({ phone: "13600002222", area_code: "86", phone_mask: "136**002222", display_account: "13600002222" });
+    expect(info.data).toMatchObject({
+      phone: "13600002222",
+      area_code: "86",
+      phone_mask: "136**002222",
+      display_account: "13600002222",
+    });
     const other = await h.registerByEmail();
-    expectRefusal(await h.call("getCode", { ...phone, token: other.token, purpose: "bind" }), "ALREADY_BOUND");
-  });
-});
-
-describe("identity security questions", () => {
-  it("sets three answers and verifies them case- and space-insensitively", async () => {
-    const u = await h.registerByEmail();
-    const answers = [
-      { question_id: 1, answer: "Paris" },
-      { question_id: 2, answer: "Rex the dog" },
-      { question_id: 3, answer: "blue" },
-    ];
-    const set = (input: unknown) => h.trpc("identity.setSecurityQuestions", input, u.token);
-    expectTrpcRefusal(await set({ answers, login_password: "wrong-pass" }), "OLD_PASSWORD_WRONG");
-    const dup = answers.map((a) => ({ ...a, question_id: 1 }));
-    const dupRes = await set({ answers: dup, login_password: u.password });
-    expectTrpcRefusal(dupRes, "FIELD_INVALID", { message: fieldInvalidText("answers") });
-    expect(dupRes.body.error?.data.field).toBe("answers");
-    expectTrpcRefusal(await set({ answers: answers.slice(0, 2), login_password: u.password }), "FIELD_INVALID", {
-      message: fieldInvalidText("answers"),
-    });
-    const blank = [{ question_id: 1, answer: " " }, ...answers.slice(1)];
-    expectTrpcRefusal(await set({ answers: blank, login_password: u.password }), "FIELD_REQUIRED", {
-      message: errorText("FIELD_REQUIRED", "en", { field: "Answer" }),
-    });
-    expect((await h.call("info", { token: u.token })).data).toMatchObject({ security_questions: 0 });
-
-    expectOk(await set({ answers, login_password: u.password }));
-    expect((await h.call("info", { token: u.token })).data).toMatchObject({ security_questions: 1 });
-    const verify = (question_id: number, answer: string) =>
-      h.trpc("identity.verifySecurityAnswer", { question_id, answer }, u.token);
-    expectOk(await verify(1, "  PARIS "));
-    expectOk(await verify(2, "rex  the DOG"));
-    expectTrpcRefusal(await verify(1, "London"), "SECURITY_ANSWER_WRONG");
-    expectTrpcRefusal(await verify(3, "Paris"), "SECURITY_ANSWER_WRONG");
-    expectTrpcRefusal(await verify(4, "x"), "FIELD_INVALID", { message: fieldInvalidText("questionId") });
-  });
-});
-
-describe("identity.updateNickname", () => {
-  it("stores a valid nickname and refuses empty, too long or markup", async () => {
-    const u = await h.registerByEmail();
-    const update = (nickname: string) => h.trpc("identity.updateNickname", { nickname }, u.token);
-    for (const bad of ["", "   ", "x".repeat(21), "<script>alert(1)</script>", "a<b", "tab\there"]) {
-      expectTrpcRefusal(await update(bad), "NICKNAME_INVALID", { params: { max: 20 } });
-    }
-    expectOk(await update("  Trader 乔 "));
-    expect((await h.call("info", { token: u.token })).data).toMatchObject({ nickname: "Trader 乔", name: "Trader 乔" });
-    expectOk(await update("二".repeat(20)));
+    expectRefusal(
+      await h.call("getCode", { ...phone, token: other.token, purpose: "bind" }),
+      "ALREADY_BOUND",
+    );
   });
 });
 
 describe("tRPC sessions and languages", () => {
   it("answers responseCode 2000 without a token and 1000 for a session the server ended", async () => {
     for (const token of [undefined, "garbage"]) {
-      expectTrpcRefusal(await h.trpc("identity.get", undefined, token, "query"), "LOGIN_REQUIRED", { responseCode: 2000 });
-      expectTrpcRefusal(await h.trpc("identity.logout", undefined, token), "LOGIN_REQUIRED", { responseCode: 2000 });
+      expectTrpcRefusal(await h.trpc("identity.get", undefined, token, "query"), "LOGIN_REQUIRED", {
+        responseCode: 2000,
+      });
+      expectTrpcRefusal(await h.trpc("identity.logout", undefined, token), "LOGIN_REQUIRED", {
+        responseCode: 2000,
+      });
     }
     const u = await h.registerByEmail();
-    expect((await h.trpc("identity.get", undefined, u.token, "query")).body.result?.data).toMatchObject({ email: u.email });
-    await h.call("updatePassword", { mode: "change", token: u.token, old_password: u.password, password: "x12345", confirm_password: "x12345" });
+    expect((await h.trpc("identity.get", undefined, u.token, "query")).body.result?.data).toMatchObject({
+      email: u.email,
+    });
+    await h.call("updatePassword", {
+      mode: "change",
+      token: u.token,
+      old_password: u.password,
+      password: "x12345",
+      confirm_password: "x12345",
+    });
     const other = await h.call("userLogin", { type: "email", account: u.email, password: "x12345" });
     const otherToken = (other.data as { token: string }).token;
-    await h.call("updatePassword", { mode: "change", token: u.token, old_password: "x12345", password: "y12345", confirm_password: "y12345" });
-    expectTrpcRefusal(await h.trpc("identity.get", undefined, otherToken, "query"), "SESSION_ENDED", { responseCode: 1000 });
+    await h.call("updatePassword", {
+      mode: "change",
+      token: u.token,
+      old_password: "x12345",
+      password: "y12345",
+      confirm_password: "y12345",
+    });
+    expectTrpcRefusal(await h.trpc("identity.get", undefined, otherToken, "query"), "SESSION_ENDED", {
+      responseCode: 1000,
+    });
   });
 
   it("answers in the language of the lang header", async () => {

@@ -17,6 +17,8 @@ export interface TrpcContext {
   operatorToken: string | undefined;
   ip: string;
   userAgent: string;
+  /** Set only by the operator CLI, which runs on the server with the database's own credentials. */
+  cliOperator?: { id: number; username: string; role: OperatorRole; status: "active" };
 }
 
 export function createContextFactory(deps: AppDeps) {
@@ -84,7 +86,9 @@ export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
 /** Operator procedures: a valid operator session whose role is among `roles`. */
 export const operatorProcedure = (roles: readonly OperatorRole[]) =>
   publicProcedure.use(async ({ ctx, next }) => {
-    const operator = ctx.operatorToken ? await authenticateOperator(ctx.deps.db, ctx.operatorToken) : null;
+    const operator =
+      ctx.cliOperator ??
+      (ctx.operatorToken ? await authenticateOperator(ctx.deps.db, ctx.operatorToken) : null);
     if (!operator) {
       throw new AppError("LOGIN_REQUIRED");
     }

@@ -1,5 +1,6 @@
 import { isErrorCode } from "@northstar/shared/errors";
 import type { FormRule } from "antd";
+import type { RuleObject } from "antd/es/form";
 import type { TFunction } from "i18next";
 import type { z } from "zod";
 
@@ -28,7 +29,7 @@ export function zodRule(schema: z.ZodType, t: TFunction, field?: string): FormRu
 export function sameAs(
   other: string,
   t: TFunction,
-): (form: { getFieldValue(name: string): unknown }) => FormRule {
+): (form: { getFieldValue(name: string): unknown }) => RuleObject {
   return (form) => ({
     validator: async (_, value) => {
       if (value && value !== form.getFieldValue(other)) {

@@ -25,15 +25,28 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError(error instanceof Error ? error.message : "", 500, "REQUEST_ERROR", undefined);
 }
 
+/** A failure worth retrying: the request never got an answer (legacy code -1, or a tRPC error without data). */
+function isNetworkFailure(error: unknown): boolean {
+  if (error instanceof ApiError) {
+    return error.code === -1;
+  }
+  return !(error instanceof TRPCClientError && error.data);
+}
+
 export function createQueryClient(): QueryClient {
-  const onError = (error: unknown) => applyClientRules(toApiError(error));
+  const onError = (error: unknown) => {
+    // Legacy calls (ApiError) already applied the client rules, honouring `silent`; only tRPC errors get them here.
+    if (!(error instanceof ApiError)) {
+      applyClientRules(toApiError(error));
+    }
+  };
   return new QueryClient({
     queryCache: new QueryCache({ onError }),
     mutationCache: new MutationCache({ onError }),
     defaultOptions: {
       queries: {
         // Refusals are answers, not outages: retry only network failures, and only twice.
-        retry: (count, error) => count < 2 && !(error instanceof TRPCClientError && error.data),
+        retry: (count, error) => count < 2 && isNetworkFailure(error),
         staleTime: 15_000,
       },
     },

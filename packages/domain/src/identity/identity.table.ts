@@ -36,6 +36,8 @@ export const users = pgTable(
     nickname: text().notNull(),
     avatarUploadId: uuid(),
     language: text().notNull().default("en"),
+    /** Demo accounts expire; the user is told to regenerate. Null for real accounts. */
+    demoExpiresAt: timestamp({ withTimezone: true }),
     failedLogins: integer().notNull().default(0),
     lockedUntil: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -1,5 +1,5 @@
 import type { TLoginRequest } from "@northstar/shared/contracts/identity";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { getPolicy } from "../policy/index.ts";
@@ -28,28 +28,37 @@ export async function loginUser(
   }
   if (!(await verifySecret(params.input.password, user.passwordHash))) {
     const maxFailures = await getPolicy(db, "identity.login.maxFailures");
-    // Counted atomically, so parallel wrong guesses cannot slip past the limit.
+    const lockUntil = new Date(Date.now() + lockMinutes * 60_000);
+    const reachesLimit = sql`${users.failedLogins} + 1 >= ${maxFailures}`;
+    // Counted and locked in one statement, and only while not locked: parallel wrong guesses cannot
+    // slip past the limit, nor restart the count under a lock another request just set.
     const [row] = await db
       .update(users)
-      .set({ failedLogins: sql`${users.failedLogins} + 1` })
-      .where(eq(users.id, user.id))
-      .returning({ failedLogins: users.failedLogins });
-    const failures = row?.failedLogins ?? maxFailures;
-    if (failures >= maxFailures) {
-      await db
-        .update(users)
-        .set({ failedLogins: 0, lockedUntil: new Date(Date.now() + lockMinutes * 60_000) })
-        .where(eq(users.id, user.id));
+      .set({
+        failedLogins: sql`case when ${reachesLimit} then 0 else ${users.failedLogins} + 1 end`,
+        lockedUntil: sql`case when ${reachesLimit} then ${lockUntil.toISOString()}::timestamptz else ${users.lockedUntil} end`,
+      })
+      .where(and(eq(users.id, user.id), notLocked()))
+      .returning({ failedLogins: users.failedLogins, lockedUntil: users.lockedUntil });
+    if (!row || (row.lockedUntil && row.lockedUntil.getTime() > Date.now())) {
       throw new AppError("ACCOUNT_LOCKED", { minutes: lockMinutes });
     }
-    throw new AppError("WRONG_CREDENTIALS", { remaining: maxFailures - failures }, "password");
+    throw new AppError("WRONG_CREDENTIALS", { remaining: maxFailures - row.failedLogins }, "password");
   }
   if (user.status === "frozen") {
     throw new AppError("ACCOUNT_FROZEN");
   }
-  if (user.failedLogins > 0 || user.lockedUntil) {
-    await db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
+  // Clears the count, unless a parallel wrong guess locked the account since it was read above.
+  const [unlocked] = await db
+    .update(users)
+    .set({ failedLogins: 0, lockedUntil: null })
+    .where(and(eq(users.id, user.id), notLocked()))
+    .returning({ id: users.id });
+  if (!unlocked) {
+    throw new AppError("ACCOUNT_LOCKED", { minutes: lockMinutes });
   }
   const token = await createSession(db, user.id, { ip: params.ip, userAgent: params.userAgent });
   return { token, userId: user.id };
 }
+
+const notLocked = () => or(isNull(users.lockedUntil), lte(users.lockedUntil, new Date()));

@@ -1,12 +1,17 @@
 import type { TSessionInfo } from "@northstar/shared/contracts/identity";
 import { displayAccount, maskPhone } from "@northstar/shared/display";
+import { MoneyDecimal } from "@northstar/shared/money";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { bankCards } from "../funding/funding.table.ts";
+import { getUserBalances } from "../ledger/balances.ts";
 import type { User } from "./accounts.ts";
 import { hasSecurityQuestions } from "./security-questions.ts";
 
 /**
- * web/info: the session state of SPEC section 3. Payment settings (bank, Alipay, WeChat) and the
- * USDT balance come with the money module; until then they are empty and zero.
+ * web/info: the session state of SPEC section 3. `usdt` is the exchange wallet's available USDT in
+ * the user's book. Alipay and WeChat payment settings are not offered; bank fields show the most
+ * recently added bank card.
  */
 export async function getSessionInfo(
   db: Db,
@@ -14,6 +19,15 @@ export async function getSessionInfo(
 ): Promise<TSessionInfo> {
   const { user } = params;
   const phone = user.phone ?? "";
+  const book = user.kind === "demo" ? "demo" : "real";
+  const balances = await getUserBalances(db, user.id, book);
+  const usdt = balances.find((b) => b.wallet === "exchange" && b.currency === "USDT")?.available ?? "0";
+  const [card] = await db
+    .select()
+    .from(bankCards)
+    .where(and(eq(bankCards.userId, user.id), isNull(bankCards.deletedAt)))
+    .orderBy(desc(bankCards.id))
+    .limit(1);
   return {
     uid: user.uid,
     token: params.token,
@@ -32,12 +46,13 @@ export async function getSessionInfo(
     transaction_password: user.tradePasswordHash ? 1 : 0,
     security_questions: (await hasSecurityQuestions(db, user.id)) ? 1 : 0,
     account_kind: user.kind,
-    bank_name: "",
-    bank_number: "",
+    bank_name: card?.bankName ?? "",
+    bank_number: card?.cardId ?? "",
     alipay_account: "",
     weixin_nickname: "",
     weixin_account: "",
-    usdt: "0",
+    usdt: new MoneyDecimal(usdt).toFixed(),
+    demo_expires_at: user.demoExpiresAt ? Math.floor(user.demoExpiresAt.getTime() / 1000) : null,
     created_at: Math.floor(user.createdAt.getTime() / 1000),
   };
 }

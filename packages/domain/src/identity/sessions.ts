@@ -62,6 +62,10 @@ export async function authenticate(db: DbOrTx, token: string | undefined): Promi
   if (session.expiresAt.getTime() <= now) {
     throw new AppError("LOGIN_REQUIRED");
   }
+  // An expired demo account answers "the virtual account has expired, regenerate".
+  if (user.kind === "demo" && user.demoExpiresAt && user.demoExpiresAt.getTime() <= now) {
+    throw new AppError("DEMO_EXPIRED");
+  }
   if (now - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     const ttlHours = await getPolicy(db, "identity.session.ttlHours");
     await db

@@ -200,6 +200,7 @@ export const ZSessionInfoSchema = z.object({
   weixin_nickname: z.string(),
   weixin_account: z.string(),
   usdt: z.string(),
+  demo_expires_at: z.number().nullable(),
   created_at: z.number(),
 });
 export type TSessionInfo = z.infer<typeof ZSessionInfoSchema>;

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { DECIMAL_STRING } from "../money.ts";
+
+const zDecimal = z.string().regex(DECIMAL_STRING);
 
 /**
  * Every business constant and every choice where the spec's texts disagree, as a named policy value.
@@ -33,14 +36,51 @@ export const POLICY = {
   "identity.nickname.maxLength": { schema: z.number().int().min(4).max(64), default: 20, public: true },
   /** Spec section 9: image upload limit 8 MB. */
   "uploads.maxBytes": { schema: z.number().int().min(1024), default: 8 * 1024 * 1024, public: true },
+
+  // Money (SPEC section 9). Amounts are decimal strings, never numbers.
+  /** Deposit channels; a closed one answers "this recharge channel has not been opened yet". */
+  "funding.deposit.channels": {
+    schema: z.object({ crypto: z.boolean(), bank: z.boolean() }),
+    default: { crypto: true, bank: false },
+    public: true,
+  },
+  "funding.deposit.minimums": {
+    schema: z.record(z.string(), zDecimal),
+    default: { USDT: "1", BTC: "0.001", ETH: "0.1", TRX: "10" } as Record<string, string>,
+    public: true,
+  },
+  "funding.withdraw.perDay": { schema: z.number().int().min(1).max(100), default: 2, public: true },
+  "funding.withdraw.minUsdt": { schema: zDecimal, default: "100", public: true },
+  "funding.withdraw.maxUsdt": { schema: zDecimal, default: "200000", public: true },
+  /** Withdrawals are accepted from 12:00 to 24:00 Hong Kong time. */
+  "funding.withdraw.window": {
+    schema: z.object({
+      start: z.number().int().min(0).max(24),
+      end: z.number().int().min(0).max(24),
+      timeZone: z.string(),
+    }),
+    default: { start: 12, end: 24, timeZone: "Asia/Hong_Kong" },
+    public: true,
+  },
+  /** Which currency leaves on which chains: USDT on ERC20 only. */
+  "funding.withdraw.chains": {
+    schema: z.record(z.string(), z.array(z.string()).min(1)),
+    default: { USDT: ["ERC20"] } as Record<string, string[]>,
+    public: true,
+  },
+  /** Share of total deposits that must have been used (traded, converted) before withdrawing. */
+  "funding.withdraw.turnoverRatio": { schema: zDecimal, default: "0.9", public: true },
+  /** Withdrawal fee, taken from the amount: the user receives amount × (1 − rate). */
+  "funding.withdraw.feeRate": { schema: zDecimal, default: "0.05", public: true },
+  /** Spread on currency conversion, against the user, shown before confirming. */
+  "funding.convert.spread": { schema: zDecimal, default: "0.002", public: true },
+  /** Demo accounts: the simulated amounts offered, and how long a demo account lives. */
+  "demo.amounts": { schema: z.array(zDecimal).min(1), default: ["10000", "50000", "100000"], public: true },
+  "demo.ttlDays": { schema: z.number().int().min(1).max(90), default: 7, public: true },
 } as const;
 
 export type PolicyKey = keyof typeof POLICY;
-export type PolicyValue<K extends PolicyKey> = (typeof POLICY)[K]["default"] extends number
-  ? number
-  : (typeof POLICY)[K]["default"] extends boolean
-    ? boolean
-    : (typeof POLICY)[K]["default"];
+export type PolicyValue<K extends PolicyKey> = z.output<(typeof POLICY)[K]["schema"]>;
 
 export const POLICY_KEYS = Object.keys(POLICY) as PolicyKey[];
 

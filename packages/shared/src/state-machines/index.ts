@@ -51,3 +51,35 @@ export const userStatusMachine = defineMachine({
     { from: "frozen", to: "active", by: ["operator"] },
   ],
 });
+
+/**
+ * Deposits: the user submits (pending); an operator confirms (success, credited once through the
+ * ledger) or rejects (failed). Final states never change.
+ */
+export const depositMachine = defineMachine({
+  name: "deposit",
+  states: ["pending", "success", "failed"],
+  initial: "pending",
+  transitions: [
+    { from: "pending", to: "success", by: ["operator"] },
+    { from: "pending", to: "failed", by: ["operator"] },
+  ],
+});
+
+/**
+ * Withdrawals: the amount is held at application (pending); an operator approves (success, the
+ * funds leave) or rejects (failed, the hold is released); the user may cancel while pending
+ * (cancelled, released).
+ */
+export const withdrawalMachine = defineMachine({
+  name: "withdrawal",
+  states: ["pending", "success", "failed", "cancelled"],
+  initial: "pending",
+  transitions: [
+    { from: "pending", to: "success", by: ["operator"] },
+    { from: "pending", to: "failed", by: ["operator"] },
+    { from: "pending", to: "cancelled", by: ["user"] },
+  ],
+});
+export type DepositStatus = (typeof depositMachine.states)[number];
+export type WithdrawalStatus = (typeof withdrawalMachine.states)[number];

@@ -16,7 +16,11 @@ export function useInvalidateSession(): () => Promise<void> {
  * field the server named (`ApiError.field`). `aliases` maps server field paths to form field names
  * where they differ (e.g. `answers.0.answer` → `answer_1`).
  */
-export function markRefusedField(form: FormInstance, error: unknown, aliases: Record<string, string> = {}): void {
+export function markRefusedField(
+  form: FormInstance,
+  error: unknown,
+  aliases: Record<string, string> = {},
+): void {
   const apiError = toApiError(error);
   if (!apiError.field) {
     return;

@@ -64,14 +64,18 @@ export function BindEmailPage() {
             type="info"
             showIcon
             title={
-              current
-                ? t("account.email.current", { email: maskEmail(current) })
-                : t("account.email.intro")
+              current ? t("account.email.current", { email: maskEmail(current) }) : t("account.email.intro")
             }
             description={current ? t("account.email.replaceHint") : undefined}
             data-testid="bind-email-current"
           />
-          <Form form={form} layout="vertical" requiredMark={false} onFinish={submit} disabled={bind.isPending}>
+          <Form
+            form={form}
+            layout="vertical"
+            requiredMark={false}
+            onFinish={submit}
+            disabled={bind.isPending}
+          >
             <Form.Item
               name="email"
               label={current ? t("account.email.newEmail") : t("fields.email")}
@@ -101,7 +105,13 @@ export function BindEmailPage() {
                 <SendCodeButton purpose="bind" getTarget={getTarget} testId="bind-email-send-code" />
               </Space.Compact>
             </Form.Item>
-            <Button type="primary" htmlType="submit" block loading={bind.isPending} data-testid="bind-email-submit">
+            <Button
+              type="primary"
+              htmlType="submit"
+              block
+              loading={bind.isPending}
+              data-testid="bind-email-submit"
+            >
               {current ? t("account.email.replace") : t("common.bind")}
             </Button>
           </Form>

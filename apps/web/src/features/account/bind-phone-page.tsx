@@ -154,7 +154,13 @@ function BindPhoneForm({
             data-testid="bind-phone-country"
           />
         </Form.Item>
-        <Form.Item name="phone" label={t("fields.phone")} rules={phoneRules} normalize={digitsOnly(15)} validateTrigger="onBlur">
+        <Form.Item
+          name="phone"
+          label={t("fields.phone")}
+          rules={phoneRules}
+          normalize={digitsOnly(15)}
+          validateTrigger="onBlur"
+        >
           <Input
             prefix={
               <Space size={4}>
@@ -182,7 +188,13 @@ function BindPhoneForm({
             <SendCodeButton purpose="bind" getTarget={getTarget} testId="bind-phone-send-code" />
           </Space.Compact>
         </Form.Item>
-        <Button type="primary" htmlType="submit" block loading={bind.isPending} data-testid="bind-phone-submit">
+        <Button
+          type="primary"
+          htmlType="submit"
+          block
+          loading={bind.isPending}
+          data-testid="bind-phone-submit"
+        >
           {currentPhone ? t("account.phone.replace") : t("common.bind")}
         </Button>
       </Form>

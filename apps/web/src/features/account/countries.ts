@@ -1,7 +1,7 @@
 import { LANGUAGE_INFO } from "@northstar/shared/languages";
 import { getCountries, getCountryCallingCode } from "libphonenumber-js";
 import { useMemo } from "react";
-import { languageStore } from "../../lib/session.ts";
+import { useLanguage } from "../../lib/session.ts";
 
 export interface Country {
   /** ISO 3166-1 alpha-2. */
@@ -30,7 +30,7 @@ function regionNames(bcp47: string): (code: string) => string {
 
 /** Every country the phone library knows, with its calling code, named and sorted in the current language. */
 export function useCountries(): Country[] {
-  const lang = languageStore.use();
+  const lang = useLanguage();
   return useMemo(() => {
     const bcp47 = LANGUAGE_INFO[lang].bcp47;
     const nameOf = regionNames(bcp47);
@@ -43,6 +43,6 @@ export function useCountries(): Country[] {
 
 /** A country's name in the current language (nationality is stored as its ISO code). */
 export function useCountryName(): (code: string) => string {
-  const lang = languageStore.use();
+  const lang = useLanguage();
   return useMemo(() => regionNames(LANGUAGE_INFO[lang].bcp47), [lang]);
 }

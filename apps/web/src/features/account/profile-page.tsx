@@ -1,8 +1,8 @@
 import { CameraOutlined, UserOutlined } from "@ant-design/icons";
 import type { TSessionInfo } from "@northstar/shared/contracts/identity";
 import { useMutation } from "@tanstack/react-query";
-import { Avatar, Button, Descriptions, Flex, Form, Input, Space, Tag, Typography, Upload, theme } from "antd";
 import type { FormRule, UploadProps } from "antd";
+import { Avatar, Button, Descriptions, Flex, Form, Input, Space, Tag, Typography, theme, Upload } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
@@ -72,12 +72,24 @@ function ProfileHeader({ session }: { session: TSessionInfo }) {
       headers: { authorization: `Bearer ${tokenStore.get()}`, lang: languageStore.get() },
       body,
     })
-      .then((response) => response.json() as Promise<{ code: number; message: string; data: { error?: string; field?: string } }>)
+      .then(
+        (response) =>
+          response.json() as Promise<{
+            code: number;
+            message: string;
+            data: { error?: string; field?: string };
+          }>,
+      )
       .then(
         async (envelope) => {
           if (envelope.code !== 0) {
             // The same client rules as every other call: 2000 asks to log in, others warn.
-            const error = new ApiError(envelope.message, envelope.code, envelope.data?.error, envelope.data?.field);
+            const error = new ApiError(
+              envelope.message,
+              envelope.code,
+              envelope.data?.error,
+              envelope.data?.field,
+            );
             applyClientRules(error);
             onError?.(error);
             return;
@@ -112,7 +124,12 @@ function ProfileHeader({ session }: { session: TSessionInfo }) {
           customRequest={customRequest}
           disabled={uploading}
         >
-          <Button size="small" icon={<CameraOutlined />} loading={uploading} data-testid="profile-avatar-upload">
+          <Button
+            size="small"
+            icon={<CameraOutlined />}
+            loading={uploading}
+            data-testid="profile-avatar-upload"
+          >
             {t("account.profile.changeAvatar")}
           </Button>
         </Upload>
@@ -217,7 +234,10 @@ function AccountFacts({ session }: { session: TSessionInfo }) {
           children: (
             <Space size={8} wrap>
               <Typography.Text data-testid="profile-account">{session.display_account}</Typography.Text>
-              <Tag color={session.account_kind === "demo" ? "warning" : "processing"} style={{ marginInlineEnd: 0 }}>
+              <Tag
+                color={session.account_kind === "demo" ? "warning" : "processing"}
+                style={{ marginInlineEnd: 0 }}
+              >
                 {t(`account.profile.kind_${session.account_kind}`)}
               </Tag>
             </Space>
@@ -262,7 +282,11 @@ function AccountFacts({ session }: { session: TSessionInfo }) {
         {
           key: "registered",
           label: t("account.profile.registeredAt"),
-          children: <Typography.Text data-testid="profile-registered">{formatDate(session.created_at)}</Typography.Text>,
+          children: (
+            <Typography.Text data-testid="profile-registered">
+              {formatDate(session.created_at)}
+            </Typography.Text>
+          ),
         },
       ]}
     />

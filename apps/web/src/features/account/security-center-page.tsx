@@ -11,12 +11,12 @@ import { maskEmail, maskPhone } from "@northstar/shared/display";
 import { Button, Flex, Progress, Tag, Typography, theme } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { LoginPrompt } from "../common/login-prompt.tsx";
-import { Page } from "../common/page.tsx";
-import { ErrorState, LoadingState } from "../common/page-states.tsx";
 import { useAppNavigate } from "../../lib/navigation.tsx";
 import { useSession } from "../../lib/queries.ts";
 import { useIsLoggedIn } from "../../lib/session.ts";
+import { LoginPrompt } from "../common/login-prompt.tsx";
+import { Page } from "../common/page.tsx";
+import { ErrorState, LoadingState } from "../common/page-states.tsx";
 import { SettingGroup, SettingRow } from "./setting-row.tsx";
 
 /** /security: every protection of the account with its state and the action that changes it. */
@@ -44,7 +44,9 @@ function SecurityRows() {
   const tradeSet = s.transaction_password === 1;
   const questionsSet = s.security_questions === 1;
   const googleBound = false; // Google Authenticator arrives with the funding module (/googleCode).
-  const enabled = [true, tradeSet, s.email !== "", s.phone !== "", questionsSet, googleBound].filter(Boolean).length;
+  const enabled = [true, tradeSet, s.email !== "", s.phone !== "", questionsSet, googleBound].filter(
+    Boolean,
+  ).length;
 
   const action = (label: string, to: string, primary: boolean) => (
     <Button size="small" type={primary ? "primary" : "default"} onClick={() => go(to)}>
@@ -60,7 +62,7 @@ function SecurityRows() {
           testId="security-row-login-password"
           icon={<LockOutlined />}
           title={t("account.security.loginPassword")}
-          status={<StatusTag ok>{t("common.set")}</StatusTag>}
+          status={<StatusTag ok>{t("account.security.statusSet")}</StatusTag>}
           description={t("account.security.loginPasswordDesc")}
           action={action(t("common.change"), "/editPassword", false)}
         />
@@ -68,7 +70,11 @@ function SecurityRows() {
           testId="security-row-trade-password"
           icon={<KeyOutlined />}
           title={t("fields.tradePassword")}
-          status={<StatusTag ok={tradeSet}>{tradeSet ? t("common.set") : t("common.notSet")}</StatusTag>}
+          status={
+            <StatusTag ok={tradeSet}>
+              {tradeSet ? t("account.security.statusSet") : t("common.notSet")}
+            </StatusTag>
+          }
           description={t("account.security.tradePasswordDesc")}
           action={
             tradeSet
@@ -80,9 +86,13 @@ function SecurityRows() {
           testId="security-row-email"
           icon={<MailOutlined />}
           title={t("fields.email")}
-          status={<StatusTag ok={s.email !== ""}>{s.email ? maskEmail(s.email) : t("common.notBound")}</StatusTag>}
+          status={
+            <StatusTag ok={s.email !== ""}>{s.email ? maskEmail(s.email) : t("common.notBound")}</StatusTag>
+          }
           description={t("account.security.emailDesc")}
-          action={s.email ? action(t("common.change"), "/email", false) : action(t("common.bind"), "/email", true)}
+          action={
+            s.email ? action(t("common.change"), "/email", false) : action(t("common.bind"), "/email", true)
+          }
         />
         <SettingRow
           testId="security-row-phone"
@@ -94,13 +104,19 @@ function SecurityRows() {
             </StatusTag>
           }
           description={t("account.security.phoneDesc")}
-          action={s.phone ? action(t("common.change"), "/mobile", false) : action(t("common.bind"), "/mobile", true)}
+          action={
+            s.phone ? action(t("common.change"), "/mobile", false) : action(t("common.bind"), "/mobile", true)
+          }
         />
         <SettingRow
           testId="security-row-security-questions"
           icon={<QuestionCircleOutlined />}
           title={t("nav.securityQuestions")}
-          status={<StatusTag ok={questionsSet}>{questionsSet ? t("common.set") : t("common.notSet")}</StatusTag>}
+          status={
+            <StatusTag ok={questionsSet}>
+              {questionsSet ? t("account.security.statusSet") : t("common.notSet")}
+            </StatusTag>
+          }
           description={t("account.security.questionsDesc")}
           action={
             questionsSet
@@ -139,7 +155,11 @@ function SecurityLevel({ enabled, total }: { enabled: number; total: number }) {
     <Flex
       gap={16}
       align="center"
-      style={{ padding: token.padding, borderRadius: token.borderRadiusLG, background: token.colorFillQuaternary }}
+      style={{
+        padding: token.padding,
+        borderRadius: token.borderRadiusLG,
+        background: token.colorFillQuaternary,
+      }}
       data-testid="security-level"
     >
       <SafetyCertificateOutlined style={{ fontSize: 32, color }} aria-hidden />
@@ -147,9 +167,16 @@ function SecurityLevel({ enabled, total }: { enabled: number; total: number }) {
         <Typography.Text strong>
           {t("account.security.level")}: <span style={{ color }}>{t(`account.security.level_${level}`)}</span>
         </Typography.Text>
-        <Progress percent={Math.round((enabled / total) * 100)} showInfo={false} strokeColor={color} size="small" />
+        <Progress
+          percent={Math.round((enabled / total) * 100)}
+          showInfo={false}
+          strokeColor={color}
+          size="small"
+        />
         <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
-          {enabled < total ? t("account.security.levelHint", { enabled, total }) : t("account.security.levelAll")}
+          {enabled < total
+            ? t("account.security.levelHint", { enabled, total })
+            : t("account.security.levelAll")}
         </Typography.Text>
       </Flex>
     </Flex>

@@ -2,8 +2,8 @@ import { LockOutlined } from "@ant-design/icons";
 import { zPassword } from "@northstar/shared/contracts/common";
 import { SECURITY_QUESTION_IDS } from "@northstar/shared/contracts/identity";
 import { useMutation } from "@tanstack/react-query";
-import { Alert, Button, Flex, Form, Input } from "antd";
 import type { FormRule } from "antd";
+import { Alert, Button, Flex, Form, Input } from "antd";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
 import { zodRule } from "../../lib/form-rules.ts";
@@ -17,7 +17,9 @@ import { markRefusedField, useInvalidateSession, useReturnPath } from "./account
 /** The server accepts answers of 1 to 64 characters (ZSetSecurityQuestionsRequestSchema). */
 const ANSWER_MAX = 64;
 
-type QuestionsForm = Record<`answer_${(typeof SECURITY_QUESTION_IDS)[number]}`, string> & { login_password: string };
+type QuestionsForm = Record<`answer_${(typeof SECURITY_QUESTION_IDS)[number]}`, string> & {
+  login_password: string;
+};
 
 /** /securityQuestions: answers to questions 1 to 3, confirmed by the login password; saving again replaces them. */
 export function SecurityQuestionsPage() {
@@ -45,7 +47,10 @@ export function SecurityQuestionsPage() {
   const submit = (values: QuestionsForm) => {
     save.mutate(
       {
-        answers: SECURITY_QUESTION_IDS.map((id) => ({ question_id: id, answer: values[`answer_${id}`].trim() })),
+        answers: SECURITY_QUESTION_IDS.map((id) => ({
+          question_id: id,
+          answer: values[`answer_${id}`].trim(),
+        })),
         login_password: values.login_password,
       },
       {
@@ -76,11 +81,19 @@ export function SecurityQuestionsPage() {
             type={session.data.security_questions === 1 ? "warning" : "info"}
             showIcon
             title={
-              session.data.security_questions === 1 ? t("account.questions.alreadySet") : t("account.questions.intro")
+              session.data.security_questions === 1
+                ? t("account.questions.alreadySet")
+                : t("account.questions.intro")
             }
             description={t("account.questions.hint")}
           />
-          <Form form={form} layout="vertical" requiredMark={false} onFinish={submit} disabled={save.isPending}>
+          <Form
+            form={form}
+            layout="vertical"
+            requiredMark={false}
+            onFinish={submit}
+            disabled={save.isPending}
+          >
             {SECURITY_QUESTION_IDS.map((id) => (
               <Form.Item
                 key={id}

@@ -29,7 +29,12 @@ export function SettingRow({
 }) {
   const { token } = theme.useToken();
   const body = (
-    <Flex align="center" gap={12} style={{ paddingBlock: 14, minHeight: 56 }} data-testid={to ? undefined : testId}>
+    <Flex
+      align="center"
+      gap={12}
+      style={{ paddingBlock: 14, minHeight: 56 }}
+      data-testid={to ? undefined : testId}
+    >
       <Flex
         align="center"
         justify="center"
@@ -59,7 +64,11 @@ export function SettingRow({
       </Flex>
       {action && <div style={{ flex: "none" }}>{action}</div>}
       {to && (
-        <Flex align="center" gap={8} style={{ flex: "none", color: token.colorTextTertiary, maxWidth: "45%" }}>
+        <Flex
+          align="center"
+          gap={8}
+          style={{ flex: "none", color: token.colorTextTertiary, maxWidth: "45%" }}
+        >
           {value && (
             <Typography.Text type="secondary" ellipsis>
               {value}

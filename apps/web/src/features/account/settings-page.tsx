@@ -11,7 +11,7 @@ import {
   SunOutlined,
   UserOutlined,
 } from "@ant-design/icons";
-import { LANGUAGES, LANGUAGE_INFO, type Language } from "@northstar/shared/languages";
+import { LANGUAGE_INFO, LANGUAGES, type Language } from "@northstar/shared/languages";
 import { CONTENT_PAGE } from "@northstar/shared/routes";
 import { useMutation } from "@tanstack/react-query";
 import { Avatar, Button, Flex, Segmented, Select, Skeleton, Typography, theme } from "antd";
@@ -20,7 +20,7 @@ import { setLanguage } from "../../i18n/index.ts";
 import { feedback } from "../../lib/feedback.ts";
 import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
 import { useLogout, useSession, useSiteSettings } from "../../lib/queries.ts";
-import { languageStore, themeStore, useIsLoggedIn } from "../../lib/session.ts";
+import { themeStore, useIsLoggedIn, useLanguage, useThemeMode } from "../../lib/session.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { Page } from "../common/page.tsx";
 import { avatarSrc } from "./account-helpers.ts";
@@ -72,7 +72,12 @@ export function SettingsPage() {
             title={t("nav.privacy")}
             testId="settings-privacy"
           />
-          <SettingRow to="/notice" icon={<NotificationOutlined />} title={t("nav.notice")} testId="settings-notice" />
+          <SettingRow
+            to="/notice"
+            icon={<NotificationOutlined />}
+            title={t("nav.notice")}
+            testId="settings-notice"
+          />
         </SettingGroup>
         {loggedIn && <LogoutButton />}
       </Flex>
@@ -97,7 +102,11 @@ function ProfileCard() {
           size={64}
           src={avatarSrc(s)}
           icon={<UserOutlined />}
-          style={{ flex: "none", background: s?.avatar ? undefined : token.colorPrimaryBg, color: token.colorPrimary }}
+          style={{
+            flex: "none",
+            background: s?.avatar ? undefined : token.colorPrimaryBg,
+            color: token.colorPrimary,
+          }}
         />
         {s ? (
           <Flex vertical gap={2} style={{ minWidth: 0, flex: 1 }}>
@@ -140,7 +149,11 @@ function GuestCard() {
       }}
       data-testid="settings-guest"
     >
-      <Avatar size={56} icon={<UserOutlined />} style={{ background: token.colorPrimaryBg, color: token.colorPrimary }} />
+      <Avatar
+        size={56}
+        icon={<UserOutlined />}
+        style={{ background: token.colorPrimaryBg, color: token.colorPrimary }}
+      />
       <Typography.Text strong style={{ fontSize: token.fontSizeLG }}>
         {t("account.settings.guestTitle", { site: site.data?.name ?? "Northstar" })}
       </Typography.Text>
@@ -159,8 +172,8 @@ function GuestCard() {
 
 function Preferences({ loggedIn }: { loggedIn: boolean }) {
   const { t } = useTranslation();
-  const lang = languageStore.use();
-  const mode = themeStore.use();
+  const lang = useLanguage();
+  const mode = useThemeMode();
   const trpc = useTRPC();
   // The account remembers its language too, so server messages (mail, notices) use it.
   const saveLanguage = useMutation(trpc.identity.updateLanguage.mutationOptions());

@@ -1,9 +1,10 @@
 import { KeyOutlined, LockOutlined, SafetyOutlined } from "@ant-design/icons";
-import type { TSessionInfo } from "@northstar/shared/contracts/identity";
 import { zCode, zPassword, zTradePassword } from "@northstar/shared/contracts/common";
+import type { TSessionInfo } from "@northstar/shared/contracts/identity";
 import { maskEmail, maskPhone } from "@northstar/shared/display";
 import { useMutation } from "@tanstack/react-query";
 import { Alert, Button, Flex, Form, Input, Radio, Segmented, Space, Typography } from "antd";
+import type { PasswordProps } from "antd/es/input";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation } from "react-router";
@@ -57,10 +58,18 @@ export function TradePasswordPage() {
   );
 }
 
-/** A password field that accepts only digits, at most 6: the transaction password. */
-function SixDigits({ testId, autoComplete = "new-password" }: { testId: string; autoComplete?: string }) {
+/**
+ * A password field that accepts only digits, at most 6: the transaction password. Form.Item passes
+ * `value` and `onChange` in the props, so they are forwarded to the input.
+ */
+function SixDigits({
+  testId,
+  autoComplete = "new-password",
+  ...props
+}: Omit<PasswordProps, "autoComplete"> & { testId: string; autoComplete?: string }) {
   return (
     <Input.Password
+      {...props}
       prefix={<KeyOutlined />}
       inputMode="numeric"
       maxLength={6}
@@ -126,16 +135,32 @@ function SetTradePasswordForm({ onDone }: { onDone: () => void }) {
   return (
     <Flex vertical gap={16}>
       <Alert type="info" showIcon title={t("account.trade.intro")} />
-      <Form form={form} layout="vertical" requiredMark={false} onFinish={submit} disabled={setPassword.isPending}>
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        onFinish={submit}
+        disabled={setPassword.isPending}
+      >
         <Form.Item
           name="login_password"
           label={t("account.fields.loginPassword")}
           rules={[zodRule(zPassword, t, "password")]}
         >
-          <Input.Password prefix={<LockOutlined />} autoComplete="current-password" data-testid="trade-login-password" />
+          <Input.Password
+            prefix={<LockOutlined />}
+            autoComplete="current-password"
+            data-testid="trade-login-password"
+          />
         </Form.Item>
         <NewTradePasswordFields />
-        <Button type="primary" htmlType="submit" block loading={setPassword.isPending} data-testid="trade-submit">
+        <Button
+          type="primary"
+          htmlType="submit"
+          block
+          loading={setPassword.isPending}
+          data-testid="trade-submit"
+        >
           {t("common.confirm")}
         </Button>
       </Form>
@@ -163,7 +188,9 @@ function ChangeTradePasswordForm({ session, onDone }: { session: TSessionInfo; o
 
   const channels = [
     ...(session.email ? [{ value: "email" as const, label: maskEmail(session.email) }] : []),
-    ...(session.phone ? [{ value: "phone" as const, label: `+${session.area_code} ${maskPhone(session.phone)}` }] : []),
+    ...(session.phone
+      ? [{ value: "phone" as const, label: `+${session.area_code} ${maskPhone(session.phone)}` }]
+      : []),
   ];
   const type = Form.useWatch("type", form) ?? channels[0]?.value;
 
@@ -201,8 +228,14 @@ function ChangeTradePasswordForm({ session, onDone }: { session: TSessionInfo; o
         value={mode}
         onChange={(value) => setMode(value)}
         options={[
-          { value: "old" as const, label: <span data-testid="trade-mode-old">{t("account.trade.byOld")}</span> },
-          { value: "code" as const, label: <span data-testid="trade-mode-code">{t("account.trade.byCode")}</span> },
+          {
+            value: "old" as const,
+            label: <span data-testid="trade-mode-old">{t("account.trade.byOld")}</span>,
+          },
+          {
+            value: "code" as const,
+            label: <span data-testid="trade-mode-code">{t("account.trade.byCode")}</span>,
+          },
         ]}
       />
       <Form

@@ -1,5 +1,12 @@
+import {
+  COUNTRY_CODES,
+  isValidPhone,
+  zCode,
+  zEmail,
+  zPassword,
+  zPhoneDigits,
+} from "@northstar/shared/contracts/common";
 import type { TCodePurpose } from "@northstar/shared/contracts/identity";
-import { COUNTRY_CODES, isValidPhone, zCode, zEmail, zPassword, zPhoneDigits } from "@northstar/shared/contracts/common";
 import { isErrorCode } from "@northstar/shared/errors";
 import { LANGUAGE_INFO, type Language } from "@northstar/shared/languages";
 import type { FormInstance, FormRule } from "antd";
@@ -8,11 +15,11 @@ import type { TFunction } from "i18next";
 import { type CountryCode, getCountryCallingCode } from "libphonenumber-js";
 import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { SendCodeButton } from "../common/send-code-button.tsx";
 import { ApiError } from "../../lib/client-rules.ts";
 import { passwordLengthRule, sameAs, zodRule } from "../../lib/form-rules.ts";
 import { AppLink } from "../../lib/navigation.tsx";
-import { languageStore } from "../../lib/session.ts";
+import { useLanguage } from "../../lib/session.ts";
+import { SendCodeButton } from "../common/send-code-button.tsx";
 
 /** How an account is named: by email, or by area code and phone number. Email is the default tab. */
 export type AccountType = "email" | "phone";
@@ -69,7 +76,7 @@ export function countriesIn(bcp47: string): Country[] {
 
 /** The countries in the current interface language. */
 export function useCountries(): Country[] {
-  const lang = languageStore.use();
+  const lang = useLanguage();
   return useMemo(() => countriesIn(LANGUAGE_INFO[lang].bcp47), [lang]);
 }
 
@@ -195,7 +202,7 @@ export function NationalitySelect({
 // ---------------------------------------------------------------- form rules
 
 /** Phone digits as the server parses them, and a number the phone library accepts for the chosen region. */
-export function phoneRule(t: TFunction): (form: FormInstance) => FormRule {
+export function phoneRule(t: TFunction): FormRule {
   return (form) => ({
     validator: async (_, value: string | undefined) => {
       const digits = zPhoneDigits.safeParse(value ?? "");
@@ -223,7 +230,8 @@ export function accountPayload(
 }
 
 /** The form fields that hold the account of the given type. */
-export const accountFieldNames = (type: AccountType): string[] => (type === "email" ? ["email"] : ["region", "phone"]);
+export const accountFieldNames = (type: AccountType): string[] =>
+  type === "email" ? ["email"] : ["region", "phone"];
 
 /**
  * Puts a server refusal that names a field on that form field (the toast was already shown by the
@@ -271,7 +279,7 @@ export function useSubmitLock(): [boolean, (run: () => Promise<void>) => Promise
  * absolute or protocol-relative URL, and never back to the login or register page.
  */
 export function safeRedirect(raw: string | null): string {
-  if (!raw || !raw.startsWith("/") || raw.startsWith("//") || raw.startsWith("/\\")) {
+  if (!raw?.startsWith("/") || raw.startsWith("//") || raw.startsWith("/\\")) {
     return "/";
   }
   try {
@@ -442,7 +450,15 @@ export function NewPasswordFields({
 }
 
 /** The submit button: loading while the call runs, and blocked from a second click meanwhile. */
-export function SubmitButton({ loading, testId, children }: { loading: boolean; testId: string; children: ReactNode }) {
+export function SubmitButton({
+  loading,
+  testId,
+  children,
+}: {
+  loading: boolean;
+  testId: string;
+  children: ReactNode;
+}) {
   return (
     <Button type="primary" htmlType="submit" size="large" block loading={loading} data-testid={testId}>
       {children}

@@ -9,7 +9,14 @@ import { AppLink } from "../../lib/navigation.tsx";
 import { usePolicy } from "../../lib/policy.ts";
 import { useSession } from "../../lib/queries.ts";
 import { Page } from "../common/page.tsx";
-import { BindRequired, Intro, NewPasswordFields, SubmitButton, showServerError, useSubmitLock } from "./auth-shared.tsx";
+import {
+  BindRequired,
+  Intro,
+  NewPasswordFields,
+  SubmitButton,
+  showServerError,
+  useSubmitLock,
+} from "./auth-shared.tsx";
 
 interface ChangeValues {
   old_password?: string;
@@ -75,7 +82,11 @@ export function ChangePasswordPage() {
               readOnly
               hidden
             />
-            <Form.Item name="old_password" label={t("fields.oldPassword")} rules={[zodRule(zPassword, t, "oldPassword")]}>
+            <Form.Item
+              name="old_password"
+              label={t("fields.oldPassword")}
+              rules={[zodRule(zPassword, t, "oldPassword")]}
+            >
               <Input.Password
                 name="old_password"
                 autoComplete="current-password"

@@ -13,18 +13,18 @@ import { clearSession, languageStore, useIsLoggedIn } from "../../lib/session.ts
 import { Page } from "../common/page.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
 import {
-  type AccountType,
-  type AccountValues,
   AccountField,
+  type AccountType,
   AccountTypeTabs,
+  type AccountValues,
+  accountFieldNames,
+  accountPayload,
   BindRequired,
   CodeField,
+  guessRegion,
   Intro,
   NewPasswordFields,
   SubmitButton,
-  accountFieldNames,
-  accountPayload,
-  guessRegion,
   showServerError,
   useSubmitLock,
 } from "./auth-shared.tsx";
@@ -104,7 +104,9 @@ function ResetByCode() {
       }
       feedback.success(t("auth.forgot.done"));
       const prefill: LoginPrefill =
-        type === "email" ? { type, email: values.email } : { type, region: values.region, phone: values.phone };
+        type === "email"
+          ? { type, email: values.email }
+          : { type, region: values.region, phone: values.phone };
       void navigate("/login", { replace: true, state: { prefill } });
     });
 

@@ -10,14 +10,14 @@ import { AppLink } from "../../lib/navigation.tsx";
 import { languageStore, tokenStore } from "../../lib/session.ts";
 import { Page } from "../common/page.tsx";
 import {
-  type AccountType,
-  type AccountValues,
   AccountField,
+  type AccountType,
   AccountTypeTabs,
-  Intro,
-  SubmitButton,
+  type AccountValues,
   accountPayload,
   guessRegion,
+  Intro,
+  SubmitButton,
   safeRedirect,
   showServerError,
   useSubmitLock,
@@ -87,11 +87,7 @@ export function LoginPage() {
         scrollToFirstError
       >
         <AccountField type={type} testIdPrefix="login" />
-        <Form.Item
-          name="password"
-          label={t("fields.password")}
-          rules={[zodRule(zPassword, t, "password")]}
-        >
+        <Form.Item name="password" label={t("fields.password")} rules={[zodRule(zPassword, t, "password")]}>
           <Input.Password
             name="password"
             autoComplete="current-password"

@@ -12,18 +12,18 @@ import { usePolicy } from "../../lib/policy.ts";
 import { languageStore, tokenStore } from "../../lib/session.ts";
 import { Page } from "../common/page.tsx";
 import {
-  type AccountType,
-  type AccountValues,
   AccountField,
+  type AccountType,
   AccountTypeTabs,
+  type AccountValues,
+  accountFieldNames,
+  accountPayload,
   CodeField,
+  guessRegion,
   Intro,
   NationalitySelect,
   NewPasswordFields,
   SubmitButton,
-  accountFieldNames,
-  accountPayload,
-  guessRegion,
   showServerError,
   useSubmitLock,
 } from "./auth-shared.tsx";
@@ -72,7 +72,12 @@ function loadDraft(): Draft {
     delete draft.type;
   }
   draft.agree = stored.agree === true;
-  return { ...(draft as Draft), ...(memoryDraft ? { password: memoryDraft.password, confirm_password: memoryDraft.confirm_password } : {}) };
+  return {
+    ...(draft as Draft),
+    ...(memoryDraft
+      ? { password: memoryDraft.password, confirm_password: memoryDraft.confirm_password }
+      : {}),
+  };
 }
 
 function saveDraft(draft: Draft): void {
@@ -124,7 +129,8 @@ export function RegisterPage() {
   const [type, setType] = useState<AccountType>(initial.type ?? "email");
   const [submitting, guard] = useSubmitLock();
 
-  const remember = (nextType: AccountType = type) => saveDraft({ ...form.getFieldsValue(true), type: nextType });
+  const remember = (nextType: AccountType = type) =>
+    saveDraft({ ...form.getFieldsValue(true), type: nextType });
 
   const switchType = (next: AccountType) => {
     setType(next);
@@ -222,7 +228,9 @@ export function RegisterPage() {
               t={t}
               i18nKey="auth.register.agree"
               components={{
-                link: <Link to={`/text?id=${CONTENT_PAGE.userAgreement}`} data-testid="register-agreement-link" />,
+                terms: (
+                  <Link to={`/text?id=${CONTENT_PAGE.userAgreement}`} data-testid="register-agreement-link" />
+                ),
               }}
             />
           </Checkbox>

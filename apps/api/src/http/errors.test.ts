@@ -1,0 +1,95 @@
+import { AppError } from "@northstar/domain/errors";
+import * as contentContracts from "@northstar/shared/contracts/content";
+import * as fundingContracts from "@northstar/shared/contracts/funding";
+import * as identityContracts from "@northstar/shared/contracts/identity";
+import { hasKey, translate } from "@northstar/shared/i18n";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { fieldKey, fromZodError, toRefusal } from "./errors.ts";
+
+/** Every field name a request schema can report, walking objects, unions, pipes and arrays. */
+function fieldNames(schema: unknown, out = new Set<string>()): Set<string> {
+  const def = (schema as { _zod?: { def?: Record<string, unknown> } } | undefined)?._zod?.def;
+  if (!def) {
+    return out;
+  }
+  if (def.type === "object") {
+    for (const [name, child] of Object.entries(def.shape as Record<string, unknown>)) {
+      out.add(name);
+      fieldNames(child, out);
+    }
+  }
+  for (const key of ["in", "out", "left", "right", "innerType", "element"]) {
+    fieldNames(def[key], out);
+  }
+  for (const option of (def.options as unknown[] | undefined) ?? []) {
+    fieldNames(option, out);
+  }
+  return out;
+}
+
+const requestSchemas = Object.entries({ ...identityContracts, ...contentContracts, ...fundingContracts }).filter(([name]) =>
+  name.endsWith("RequestSchema"),
+);
+
+describe("field names in refusals", () => {
+  it("finds the request schemas to check", () => {
+    expect(requestSchemas.length).toBeGreaterThanOrEqual(10);
+    expect(fieldNames(identityContracts.ZRegisterRequestSchema)).toContain("agree");
+    expect(fieldNames(identityContracts.ZUpdatePasswordRequestSchema)).toContain("old_password");
+  });
+
+  it.each(requestSchemas)("%s: every field has a catalog name in all 8 languages", (_, schema) => {
+    const missing = [...fieldNames(schema)].filter((name) => !hasKey(fieldKey(name)));
+    expect(missing).toEqual([]);
+  });
+
+  it("names the legacy envelope's own fields", () => {
+    expect(["rtoken", "lang"].filter((name) => !hasKey(fieldKey(name)))).toEqual([]);
+  });
+
+  it("names a nested field by its last named segment", () => {
+    expect(fieldKey("answers.0.answer")).toBe("fields.answer");
+    expect(fieldKey("page_size")).toBe("fields.pageSize");
+    expect(fieldKey("agree")).toBe("fields.agreement");
+  });
+});
+
+describe("toRefusal", () => {
+  it("translates a zod issue that names a domain code, keeping the full path as the field", () => {
+    const parsed = identityContracts.ZSetSecurityQuestionsRequestSchema.safeParse({
+      answers: [
+        { question_id: 1, answer: " " },
+        { question_id: 2, answer: "b" },
+        { question_id: 3, answer: "c" },
+      ],
+      login_password: "x",
+    });
+    expect(parsed.success).toBe(false);
+    const refusal = toRefusal(parsed.error, "zh");
+    expect(refusal).toMatchObject({ code: 1, errorCode: "FIELD_REQUIRED", field: "answers.0.answer" });
+    expect(refusal.message).toBe(
+      translate("zh", "errors.FIELD_REQUIRED", { field: translate("zh", "fields.answer") }),
+    );
+  });
+
+  it("reports other zod issues as FIELD_INVALID naming the top-level field", () => {
+    const error = z.object({ page: z.number() }).safeParse({ page: "x" }).error;
+    expect(error).toBeDefined();
+    expect(fromZodError(error as z.ZodError)).toMatchObject({ code: "FIELD_INVALID", field: "page" });
+  });
+
+  it("fills an AppError's parameters and hides server faults", () => {
+    expect(toRefusal(new AppError("PASSWORD_LENGTH", { min: 6, max: 24 }), "en").message).toBe(
+      "The password must be 6 to 24 characters",
+    );
+    expect(toRefusal(new AppError("LOGIN_REQUIRED"), "en").code).toBe(2000);
+    expect(toRefusal(new AppError("SESSION_ENDED"), "en").code).toBe(1000);
+    const fault = toRefusal(new Error("connection refused at 10.0.0.5"), "ty");
+    expect(fault).toEqual({
+      code: 500,
+      errorCode: "REQUEST_ERROR",
+      message: translate("ty", "errors.REQUEST_ERROR"),
+    });
+  });
+});

@@ -1,0 +1,141 @@
+import { getSiteSettings } from "@northstar/domain/content";
+import {
+  addBankCard,
+  addWithdrawalAddress,
+  applyWithdrawal,
+  cancelWithdrawal,
+  confirmGoogleBinding,
+  convertCurrency,
+  deleteBankCard,
+  deleteWithdrawalAddress,
+  getAssets,
+  getWithdrawalTerms,
+  isGoogleBound,
+  listBankCards,
+  listCurrencies,
+  listDepositOptions,
+  listMoneyRecords,
+  listUserDeposits,
+  listUserWithdrawals,
+  listWithdrawalAddresses,
+  quoteConversion,
+  startGoogleBinding,
+  submitDeposit,
+  transferBetweenWallets,
+  withdrawalFee,
+} from "@northstar/domain/funding";
+import {
+  ZAddBankCardRequestSchema,
+  ZAddWithdrawalAddressRequestSchema,
+  ZApplyWithdrawalRequestSchema,
+  ZConvertQuoteRequestSchema,
+  ZConvertRequestSchema,
+  ZGoogleCodeSchema,
+  ZPageRequestSchema,
+  ZSubmitDepositRequestSchema,
+  ZTransferRequestSchema,
+  zAmount,
+  zWalletType,
+} from "@northstar/shared/contracts/funding";
+import { z } from "zod";
+import { authedProcedure, publicProcedure, router } from "../../init.ts";
+
+const zId = z.object({ id: z.coerce.number().int().positive() });
+
+/** The money screens of the signed-in user; each procedure calls one domain service. */
+export const assetRouter = router({
+  get: authedProcedure.query(({ ctx }) => getAssets(ctx.deps.db, ctx.deps.prices, ctx.auth.user)),
+  currencies: publicProcedure.query(({ ctx }) => listCurrencies(ctx.deps.db)),
+  records: authedProcedure
+    .input(
+      ZPageRequestSchema.extend({
+        wallet: zWalletType.optional(),
+        currency: z.string().max(10).optional(),
+        kind: z.string().max(40).optional(),
+      }),
+    )
+    .query(({ ctx, input }) =>
+      listMoneyRecords(ctx.deps.db, ctx.auth.user, { ...input, pageSize: input.page_size }),
+    ),
+});
+
+export const depositRouter = router({
+  options: authedProcedure.query(({ ctx }) => listDepositOptions(ctx.deps.db)),
+  create: authedProcedure
+    .input(ZSubmitDepositRequestSchema)
+    .mutation(({ ctx, input }) => submitDeposit(ctx.deps.db, ctx.auth.user, input)),
+  getMany: authedProcedure
+    .input(ZPageRequestSchema)
+    .query(({ ctx, input }) => listUserDeposits(ctx.deps.db, ctx.auth.user.id, input.page, input.page_size)),
+});
+
+export const withdrawalRouter = router({
+  terms: authedProcedure.query(({ ctx }) => getWithdrawalTerms(ctx.deps.db, ctx.auth.user)),
+  fee: authedProcedure.input(z.object({ amount: zAmount })).query(async ({ ctx, input }) => {
+    const { feeRate } = await getWithdrawalTerms(ctx.deps.db, ctx.auth.user);
+    return withdrawalFee(input.amount, feeRate);
+  }),
+  create: authedProcedure
+    .input(ZApplyWithdrawalRequestSchema)
+    .mutation(({ ctx, input }) => applyWithdrawal(ctx.deps.db, ctx.deps.prices, ctx.auth.user, input)),
+  getMany: authedProcedure
+    .input(ZPageRequestSchema)
+    .query(({ ctx, input }) =>
+      listUserWithdrawals(ctx.deps.db, ctx.auth.user.id, input.page, input.page_size),
+    ),
+  cancel: authedProcedure.input(zId).mutation(async ({ ctx, input }) => {
+    await cancelWithdrawal(ctx.deps.db, ctx.auth.user, input.id);
+    return { ok: true };
+  }),
+});
+
+export const withdrawalAddressRouter = router({
+  getMany: authedProcedure.query(({ ctx }) => listWithdrawalAddresses(ctx.deps.db, ctx.auth.user.id)),
+  create: authedProcedure
+    .input(ZAddWithdrawalAddressRequestSchema)
+    .mutation(({ ctx, input }) => addWithdrawalAddress(ctx.deps.db, ctx.auth.user, input)),
+  delete: authedProcedure.input(zId).mutation(async ({ ctx, input }) => {
+    await deleteWithdrawalAddress(ctx.deps.db, ctx.auth.user.id, input.id);
+    return { ok: true };
+  }),
+});
+
+export const bankCardRouter = router({
+  getMany: authedProcedure.query(({ ctx }) => listBankCards(ctx.deps.db, ctx.auth.user.id)),
+  create: authedProcedure
+    .input(ZAddBankCardRequestSchema)
+    .mutation(({ ctx, input }) => addBankCard(ctx.deps.db, ctx.auth.user, input)),
+  delete: authedProcedure.input(zId).mutation(async ({ ctx, input }) => {
+    await deleteBankCard(ctx.deps.db, ctx.auth.user.id, input.id);
+    return { ok: true };
+  }),
+});
+
+export const transferRouter = router({
+  create: authedProcedure
+    .input(ZTransferRequestSchema)
+    .mutation(({ ctx, input }) => transferBetweenWallets(ctx.deps.db, ctx.auth.user, input)),
+});
+
+export const conversionRouter = router({
+  quote: authedProcedure
+    .input(ZConvertQuoteRequestSchema)
+    .query(({ ctx, input }) => quoteConversion(ctx.deps.db, ctx.deps.prices, input)),
+  create: authedProcedure
+    .input(ZConvertRequestSchema)
+    .mutation(({ ctx, input }) => convertCurrency(ctx.deps.db, ctx.deps.prices, ctx.auth.user, input)),
+});
+
+export const googleAuthRouter = router({
+  status: authedProcedure.query(async ({ ctx }) => ({
+    bound: await isGoogleBound(ctx.deps.db, ctx.auth.user.id),
+  })),
+  start: authedProcedure.mutation(async ({ ctx }) => {
+    const site = await getSiteSettings(ctx.deps.db);
+    return startGoogleBinding(ctx.deps.db, ctx.auth.user, site.name);
+  }),
+  confirm: authedProcedure.input(ZGoogleCodeSchema).mutation(async ({ ctx, input }) => {
+    await confirmGoogleBinding(ctx.deps.db, ctx.auth.user, input.code);
+    return { ok: true };
+  }),
+});

@@ -1,0 +1,324 @@
+import {
+  DollarCircleOutlined,
+  FireOutlined,
+  FundOutlined,
+  GoldOutlined,
+  LineChartOutlined,
+  PieChartOutlined,
+  RightOutlined,
+  SafetyOutlined,
+  SettingOutlined,
+  SoundOutlined,
+  StockOutlined,
+  TransactionOutlined,
+  UserOutlined,
+} from "@ant-design/icons";
+import { Button, Card, Col, Flex, Grid, Row, Skeleton, Tag, Typography, theme } from "antd";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
+import { useSession, useSiteSettings, useTexts } from "../../lib/queries.ts";
+import { useIsLoggedIn } from "../../lib/session.ts";
+import { EmptyState, ErrorState } from "../common/page-states.tsx";
+import { ArticleList } from "../content/article-list.tsx";
+
+/** / and /index: welcome, the latest announcements, what the markets will hold, and the latest news. */
+export function HomePage() {
+  const { token } = theme.useToken();
+  return (
+    <Flex
+      vertical
+      gap={token.marginLG}
+      style={{ maxWidth: 1200, margin: "0 auto", padding: `${token.paddingLG}px 16px` }}
+      data-testid="home"
+    >
+      <Hero />
+      <AnnouncementStrip />
+      <Row gutter={[token.marginLG, token.marginLG]}>
+        <Col xs={24} lg={15}>
+          <MarketsComing />
+        </Col>
+        <Col xs={24} lg={9}>
+          <LatestNews />
+        </Col>
+      </Row>
+    </Flex>
+  );
+}
+
+function Hero() {
+  const { token } = theme.useToken();
+  const loggedIn = useIsLoggedIn();
+  const site = useSiteSettings();
+  const siteName = site.data?.name ?? "Northstar";
+  return (
+    <section
+      style={{
+        borderRadius: token.borderRadiusLG * 2,
+        border: `1px solid ${token.colorBorderSecondary}`,
+        background: `linear-gradient(135deg, ${token.colorPrimaryBg} 0%, ${token.colorBgContainer} 70%)`,
+        padding: "clamp(24px, 5vw, 56px)",
+      }}
+      data-testid="home-hero"
+    >
+      <Row gutter={[32, 32]} align="middle">
+        <Col xs={24} md={14}>
+          {loggedIn ? <Welcome /> : <Pitch siteName={siteName} />}
+        </Col>
+        <Col xs={24} md={10}>
+          <Stats />
+        </Col>
+      </Row>
+    </section>
+  );
+}
+
+function Pitch({ siteName }: { siteName: string }) {
+  const { t } = useTranslation();
+  const go = useAppNavigate();
+  return (
+    <Flex vertical gap={8} align="flex-start">
+      <Typography.Title level={1} style={{ margin: 0, fontSize: "clamp(28px, 5vw, 44px)" }}>
+        {t("content.home.heroTitle", { site: siteName })}
+      </Typography.Title>
+      <Typography.Paragraph type="secondary" style={{ fontSize: 16, maxWidth: 520 }}>
+        {t("content.home.tagline")}
+      </Typography.Paragraph>
+      <Flex gap={12} wrap>
+        <Button type="primary" size="large" onClick={() => go("/register")} data-testid="home-register">
+          {t("nav.register")}
+        </Button>
+        <Button size="large" onClick={() => go("/login")} data-testid="home-login">
+          {t("nav.login")}
+        </Button>
+      </Flex>
+    </Flex>
+  );
+}
+
+function Welcome() {
+  const { t } = useTranslation();
+  const go = useAppNavigate();
+  const session = useSession();
+  const name = session.data?.nickname || session.data?.display_account;
+  return (
+    <Flex vertical gap={8} align="flex-start">
+      <Typography.Title level={1} style={{ margin: 0, fontSize: "clamp(26px, 4.5vw, 40px)" }}>
+        {name ? t("content.home.welcomeBack", { name }) : t("content.home.welcome")}
+      </Typography.Title>
+      <Typography.Paragraph type="secondary" style={{ fontSize: 16, maxWidth: 520 }}>
+        {t("content.home.welcomeText")}
+      </Typography.Paragraph>
+      <Flex gap={12} wrap>
+        <Button
+          type="primary"
+          icon={<SafetyOutlined />}
+          onClick={() => go("/security")}
+          data-testid="home-security"
+        >
+          {t("nav.security")}
+        </Button>
+        <Button icon={<UserOutlined />} onClick={() => go("/info")} data-testid="home-profile">
+          {t("nav.profile")}
+        </Button>
+        <Button icon={<SettingOutlined />} onClick={() => go("/setting")}>
+          {t("nav.settings")}
+        </Button>
+      </Flex>
+    </Flex>
+  );
+}
+
+/** The platform's headline figures (SPEC section 1, marketing claims). */
+function Stats() {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const stats = [
+    { value: t("content.home.stats.productsValue", { n: "3000" }), label: t("content.home.stats.products") },
+    { value: t("content.home.stats.countriesValue", { n: "130" }), label: t("content.home.stats.countries") },
+    { value: t("content.home.stats.leverageValue", { n: "100" }), label: t("content.home.stats.leverage") },
+    { value: t("content.home.stats.paymentsValue", { n: "700" }), label: t("content.home.stats.payments") },
+  ];
+  return (
+    <Row gutter={[12, 12]}>
+      {stats.map((s) => (
+        <Col span={12} key={s.label}>
+          <Flex
+            vertical
+            gap={2}
+            style={{
+              padding: token.padding,
+              borderRadius: token.borderRadiusLG,
+              background: token.colorBgContainer,
+              border: `1px solid ${token.colorBorderSecondary}`,
+              height: "100%",
+            }}
+          >
+            <Typography.Text strong style={{ fontSize: 24, color: token.colorPrimary, lineHeight: 1.3 }}>
+              {s.value}
+            </Typography.Text>
+            <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
+              {s.label}
+            </Typography.Text>
+          </Flex>
+        </Col>
+      ))}
+    </Row>
+  );
+}
+
+function AnnouncementStrip() {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const screens = Grid.useBreakpoint();
+  const texts = useTexts({ kind: "announcement", page: 1, pageSize: 3 });
+  const shown = texts.data?.list.slice(0, screens.md ? 3 : 1) ?? [];
+
+  let content: ReactNode;
+  if (texts.isPending) {
+    content = <Skeleton.Input active size="small" block />;
+  } else if (texts.isError) {
+    content = (
+      <Typography.Link onClick={() => void texts.refetch()}>
+        {t("common.loadFailed")} · {t("common.retry")}
+      </Typography.Link>
+    );
+  } else if (shown.length === 0) {
+    content = <Typography.Text type="secondary">{t("content.home.noAnnouncements")}</Typography.Text>;
+  } else {
+    content = (
+      <Flex gap={24} style={{ minWidth: 0 }}>
+        {shown.map((item) => (
+          <div key={item.id} style={{ flex: "1 1 0", minWidth: 0 }}>
+            <AppLink to={`/text?id=${item.id}`}>
+              <Typography.Text
+                ellipsis
+                style={{ display: "block", color: "inherit" }}
+                data-testid="home-announcement"
+              >
+                {item.title}
+              </Typography.Text>
+            </AppLink>
+          </div>
+        ))}
+      </Flex>
+    );
+  }
+
+  return (
+    <Flex
+      align="center"
+      gap={12}
+      style={{
+        padding: `${token.paddingSM}px ${token.padding}px`,
+        borderRadius: token.borderRadiusLG,
+        background: token.colorBgContainer,
+        border: `1px solid ${token.colorBorderSecondary}`,
+      }}
+      data-testid="home-announcements"
+    >
+      <SoundOutlined
+        style={{ color: token.colorPrimary, fontSize: 18, flex: "none" }}
+        aria-label={t("content.notice.announcements")}
+      />
+      <div style={{ flex: 1, minWidth: 0 }}>{content}</div>
+      <AppLink to="/notice?tab=announcement">
+        <Flex align="center" gap={4} style={{ flex: "none", whiteSpace: "nowrap" }}>
+          {t("common.more")}
+          <RightOutlined style={{ fontSize: 10 }} />
+        </Flex>
+      </AppLink>
+    </Flex>
+  );
+}
+
+const MARKETS = [
+  { key: "crypto", icon: <DollarCircleOutlined /> },
+  { key: "forex", icon: <TransactionOutlined /> },
+  { key: "stocks", icon: <StockOutlined /> },
+  { key: "indices", icon: <FundOutlined /> },
+  { key: "etfs", icon: <PieChartOutlined /> },
+  { key: "metals", icon: <GoldOutlined /> },
+  { key: "energy", icon: <FireOutlined /> },
+] as const;
+
+/** Until the market-data module arrives: what it will bring, instead of an empty table. */
+function MarketsComing() {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  return (
+    <Card
+      title={
+        <Flex align="center" gap={8}>
+          <LineChartOutlined style={{ color: token.colorPrimary }} />
+          {t("nav.market")}
+        </Flex>
+      }
+      extra={<Tag color="processing">{t("content.home.markets.badge")}</Tag>}
+      style={{ height: "100%" }}
+      data-testid="home-markets"
+    >
+      <Flex vertical gap={16}>
+        <div>
+          <Typography.Title level={4} style={{ marginTop: 0 }}>
+            {t("content.home.markets.title")}
+          </Typography.Title>
+          <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
+            {t("content.home.markets.text")}
+          </Typography.Paragraph>
+        </div>
+        <Row gutter={[12, 12]}>
+          {MARKETS.map((m) => (
+            <Col xs={12} sm={8} md={6} key={m.key}>
+              <Flex
+                vertical
+                align="center"
+                gap={6}
+                style={{
+                  padding: `${token.paddingSM}px ${token.paddingXS}px`,
+                  borderRadius: token.borderRadiusLG,
+                  background: token.colorFillQuaternary,
+                  textAlign: "center",
+                  height: "100%",
+                }}
+              >
+                <span style={{ fontSize: 22, color: token.colorPrimary }} aria-hidden>
+                  {m.icon}
+                </span>
+                <Typography.Text style={{ fontSize: token.fontSizeSM }}>
+                  {t(`content.home.markets.${m.key}`)}
+                </Typography.Text>
+              </Flex>
+            </Col>
+          ))}
+        </Row>
+        <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
+          {t("content.home.markets.meanwhile")}
+        </Typography.Text>
+      </Flex>
+    </Card>
+  );
+}
+
+function LatestNews() {
+  const { t } = useTranslation();
+  const texts = useTexts({ kind: "news", page: 1, pageSize: 5 });
+  return (
+    <Card
+      title={t("content.home.latestNews")}
+      extra={<AppLink to="/notice?tab=news">{t("common.more")}</AppLink>}
+      style={{ height: "100%" }}
+      data-testid="home-news"
+    >
+      {texts.isPending ? (
+        <Skeleton active paragraph={{ rows: 6 }} />
+      ) : texts.isError ? (
+        <ErrorState onRetry={() => void texts.refetch()} />
+      ) : texts.data.list.length === 0 ? (
+        <EmptyState>{t("content.notice.emptyNews")}</EmptyState>
+      ) : (
+        <ArticleList items={texts.data.list} summary={false} />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,175 @@
+import type { TWalletType } from "@northstar/shared/contracts/funding";
+import { MoneyDecimal } from "@northstar/shared/money";
+import { eq } from "drizzle-orm";
+import { currencies } from "../currencies/currencies.table.ts";
+import type { Db, DbOrTx } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import type { User } from "../identity/accounts.ts";
+import type { Book } from "../ledger/ledger.table.ts";
+import { postEntry } from "../ledger/post-entry.ts";
+import { type PriceProvider, valueInUsdt } from "../markets/prices.ts";
+import { getPolicy } from "../policy/index.ts";
+import { walletTransfers } from "./funding.table.ts";
+
+export const bookOf = (user: User): Book => (user.kind === "demo" ? "demo" : "real");
+
+async function currencyDecimals(db: DbOrTx, code: string): Promise<number> {
+  const [row] = await db
+    .select({ decimals: currencies.decimals, enabled: currencies.enabled })
+    .from(currencies)
+    .where(eq(currencies.code, code));
+  if (!row?.enabled) {
+    throw new AppError("CURRENCY_UNSUPPORTED", {}, "currency");
+  }
+  return row.decimals;
+}
+
+/** Moves funds between the user's own wallets (exchange, contract, option, futures). */
+export async function transferBetweenWallets(
+  db: Db,
+  user: User,
+  input: { from: TWalletType; to: TWalletType; currency: string; amount: string },
+) {
+  if (input.from === input.to) {
+    throw new AppError("SAME_WALLET", {}, "to");
+  }
+  const decimals = await currencyDecimals(db, input.currency);
+  if (new MoneyDecimal(input.amount).decimalPlaces() > decimals) {
+    throw new AppError("AMOUNT_INVALID", {}, "amount");
+  }
+  const book = bookOf(user);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(walletTransfers)
+      .values({
+        userId: user.id,
+        book,
+        kind: "transfer",
+        fromWallet: input.from,
+        toWallet: input.to,
+        fromCurrency: input.currency,
+        toCurrency: input.currency,
+        amount: input.amount,
+        received: input.amount,
+      })
+      .returning();
+    if (!row) {
+      throw new AppError("REQUEST_ERROR");
+    }
+    await postEntry(tx, {
+      idempotencyKey: `transfer:${row.id}`,
+      kind: "wallet.transfer",
+      reference: { type: "transfer", id: row.id },
+      postings: [
+        {
+          account: { userId: user.id, book, wallet: input.from, currency: input.currency },
+          amount: `-${input.amount}`,
+        },
+        {
+          account: { userId: user.id, book, wallet: input.to, currency: input.currency },
+          amount: input.amount,
+        },
+      ],
+    });
+    return row;
+  });
+}
+
+/**
+ * The price for converting `from` into `to`: units of `to` per unit of `from`, from the price
+ * provider, less the policy spread. Shown to the user before confirming, spread included.
+ */
+export async function quoteConversion(
+  db: DbOrTx,
+  prices: PriceProvider,
+  input: { from: string; to: string; amount: string },
+) {
+  if (input.from === input.to) {
+    throw new AppError("SAME_WALLET", {}, "to");
+  }
+  const [fromDecimals, toDecimals] = [
+    await currencyDecimals(db, input.from),
+    await currencyDecimals(db, input.to),
+  ];
+  if (new MoneyDecimal(input.amount).decimalPlaces() > fromDecimals) {
+    throw new AppError("AMOUNT_INVALID", {}, "amount");
+  }
+  const [fromPrice, toPrice, spread] = await Promise.all([
+    prices.priceInUsdt(input.from),
+    prices.priceInUsdt(input.to),
+    getPolicy(db, "funding.convert.spread"),
+  ]);
+  if (!fromPrice || !toPrice) {
+    throw new AppError("PRICE_UNAVAILABLE");
+  }
+  const mid = new MoneyDecimal(fromPrice).div(toPrice);
+  const price = mid.times(new MoneyDecimal(1).minus(spread)).toDecimalPlaces(18, MoneyDecimal.ROUND_DOWN);
+  const received = new MoneyDecimal(input.amount)
+    .times(price)
+    .toDecimalPlaces(toDecimals, MoneyDecimal.ROUND_DOWN);
+  if (received.isZero()) {
+    throw new AppError("AMOUNT_INVALID", {}, "amount");
+  }
+  return {
+    from: input.from,
+    to: input.to,
+    amount: input.amount,
+    price: price.toFixed(),
+    received: received.toFixed(),
+    spread,
+  };
+}
+
+/** Converts in the exchange wallet at the price the user confirmed; a moved price refuses. */
+export async function convertCurrency(
+  db: Db,
+  prices: PriceProvider,
+  user: User,
+  input: { from: string; to: string; amount: string; price: string },
+) {
+  const quote = await quoteConversion(db, prices, input);
+  if (!new MoneyDecimal(quote.price).equals(input.price)) {
+    throw new AppError("PRICE_CHANGED");
+  }
+  const book = bookOf(user);
+  const turnover = book === "real" ? ((await valueInUsdt(prices, input.from, input.amount)) ?? "0") : "0";
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(walletTransfers)
+      .values({
+        userId: user.id,
+        book,
+        kind: "convert",
+        fromWallet: "exchange",
+        toWallet: "exchange",
+        fromCurrency: input.from,
+        toCurrency: input.to,
+        amount: input.amount,
+        received: quote.received,
+        price: quote.price,
+        turnoverUsdt: turnover,
+      })
+      .returning();
+    if (!row) {
+      throw new AppError("REQUEST_ERROR");
+    }
+    await postEntry(tx, {
+      idempotencyKey: `convert:${row.id}`,
+      kind: "wallet.convert",
+      reference: { type: "convert", id: row.id },
+      postings: [
+        {
+          account: { userId: user.id, book, wallet: "exchange", currency: input.from },
+          amount: `-${input.amount}`,
+        },
+        { account: { system: "house", book, currency: input.from }, amount: input.amount },
+        { account: { system: "house", book, currency: input.to }, amount: `-${quote.received}` },
+        {
+          account: { userId: user.id, book, wallet: "exchange", currency: input.to },
+          amount: quote.received,
+        },
+      ],
+    });
+    return { ...row, price: quote.price };
+  });
+}

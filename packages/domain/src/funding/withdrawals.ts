@@ -1,0 +1,360 @@
+import type { TApplyWithdrawalRequest } from "@northstar/shared/contracts/funding";
+import { MoneyDecimal } from "@northstar/shared/money";
+import { withdrawalMachine } from "@northstar/shared/state-machines";
+import { and, count, desc, eq, gte, isNull, ne, sql } from "drizzle-orm";
+import { recordAudit } from "../admin/record-audit.ts";
+import type { Db, DbOrTx } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import type { User } from "../identity/accounts.ts";
+import { verifyTradePassword } from "../identity/trade-password.ts";
+import { holdFunds, postEntry, releaseFunds } from "../ledger/post-entry.ts";
+import { type PriceProvider, valueInUsdt } from "../markets/prices.ts";
+import { getPolicy } from "../policy/index.ts";
+import { transition } from "../state/transition.ts";
+import { assertRealAccount } from "./deposits.ts";
+import { bankCards, withdrawalAddresses, withdrawals } from "./funding.table.ts";
+import { isGoogleBound, verifyGoogleCode } from "./totp.ts";
+import { getTurnoverProgress } from "./turnover.ts";
+
+/** Hour of day and the start of the day, in the policy's time zone (Hong Kong by default). */
+function zonedClock(now: Date, timeZone: string): { hour: number; dayStart: Date } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    })
+      .formatToParts(now)
+      .map((p) => [p.type, p.value]),
+  );
+  const hour = Number(parts.hour);
+  const secondsIntoDay = hour * 3600 + Number(parts.minute) * 60 + Number(parts.second);
+  return { hour, dayStart: new Date(Math.floor(now.getTime() / 1000) * 1000 - secondsIntoDay * 1000) };
+}
+
+/** Everything the withdrawal form shows before the user tries: the same values the server checks. */
+export async function getWithdrawalTerms(db: DbOrTx, user: User, now = new Date()) {
+  const [perDay, minUsdt, maxUsdt, window, chains, feeRate, turnover, google] = await Promise.all([
+    getPolicy(db, "funding.withdraw.perDay"),
+    getPolicy(db, "funding.withdraw.minUsdt"),
+    getPolicy(db, "funding.withdraw.maxUsdt"),
+    getPolicy(db, "funding.withdraw.window"),
+    getPolicy(db, "funding.withdraw.chains"),
+    getPolicy(db, "funding.withdraw.feeRate"),
+    getTurnoverProgress(db, user.id),
+    isGoogleBound(db, user.id),
+  ]);
+  const clock = zonedClock(now, window.timeZone);
+  const [today] = await db
+    .select({ n: count() })
+    .from(withdrawals)
+    .where(
+      and(
+        eq(withdrawals.userId, user.id),
+        gte(withdrawals.createdAt, clock.dayStart),
+        ne(withdrawals.status, "cancelled"),
+      ),
+    );
+  return {
+    perDay,
+    usedToday: today?.n ?? 0,
+    minUsdt,
+    maxUsdt,
+    window,
+    windowOpen: clock.hour >= window.start && clock.hour < window.end,
+    chains,
+    feeRate,
+    turnover,
+    googleBound: google,
+    tradePasswordSet: user.tradePasswordHash !== null,
+  };
+}
+
+/** Fee and amount received for an amount, at the policy fee rate. */
+export function withdrawalFee(amount: string, feeRate: string) {
+  const fee = new MoneyDecimal(amount).times(feeRate).toDecimalPlaces(8, MoneyDecimal.ROUND_UP);
+  return { fee: fee.toFixed(), received: new MoneyDecimal(amount).minus(fee).toFixed() };
+}
+
+/**
+ * A user applies to withdraw. Every rule of SPEC section 9 is checked in the order a user can fix
+ * them; then the withdrawal row is written and the full amount held in one transaction. A
+ * per-user lock makes the daily count exact under concurrent requests.
+ */
+export async function applyWithdrawal(
+  db: Db,
+  prices: PriceProvider,
+  user: User,
+  input: TApplyWithdrawalRequest,
+  now = new Date(),
+) {
+  assertRealAccount(user);
+  if (!user.tradePasswordHash) {
+    throw new AppError("TRADE_PASSWORD_NOT_SET");
+  }
+  const terms = await getWithdrawalTerms(db, user, now);
+  let chain: string | null = null;
+  let address: string | null = null;
+  let memo: string | null = null;
+  if (input.method === "crypto") {
+    const [saved] = await db
+      .select()
+      .from(withdrawalAddresses)
+      .where(
+        and(
+          eq(withdrawalAddresses.id, input.address_id ?? 0),
+          eq(withdrawalAddresses.userId, user.id),
+          isNull(withdrawalAddresses.deletedAt),
+        ),
+      );
+    if (!saved || saved.currency !== input.currency) {
+      throw new AppError("NOT_FOUND", {}, "address_id");
+    }
+    const allowed = terms.chains[input.currency] ?? [];
+    if (!allowed.includes(saved.chain)) {
+      throw new AppError(
+        "WITHDRAW_CHAIN_NOT_ALLOWED",
+        { currency: input.currency, chains: allowed.join(", ") || "—" },
+        "address_id",
+      );
+    }
+    ({ chain, address, memo } = saved);
+  } else {
+    const [card] = await db
+      .select({ id: bankCards.id })
+      .from(bankCards)
+      .where(
+        and(
+          eq(bankCards.id, input.bank_card_id ?? 0),
+          eq(bankCards.userId, user.id),
+          isNull(bankCards.deletedAt),
+        ),
+      );
+    if (!card) {
+      throw new AppError("NOT_FOUND", {}, "bank_card_id");
+    }
+  }
+  const usdt = await valueInUsdt(prices, input.currency, input.amount);
+  if (usdt === null) {
+    throw new AppError("PRICE_UNAVAILABLE");
+  }
+  if (new MoneyDecimal(usdt).lessThan(terms.minUsdt)) {
+    throw new AppError("WITHDRAW_BELOW_MINIMUM", {}, "amount");
+  }
+  if (new MoneyDecimal(usdt).greaterThan(terms.maxUsdt)) {
+    throw new AppError("WITHDRAW_ABOVE_MAXIMUM", { max: terms.maxUsdt }, "amount");
+  }
+  if (!terms.windowOpen) {
+    throw new AppError("WITHDRAW_OUTSIDE_WINDOW", { start: terms.window.start, end: terms.window.end });
+  }
+  if (!terms.turnover.met) {
+    throw new AppError("WITHDRAW_TURNOVER_REQUIRED", {
+      required: terms.turnover.required,
+      done: terms.turnover.done,
+      ratio: new MoneyDecimal(terms.turnover.ratio).times(100).toFixed(),
+    });
+  }
+  await verifyTradePassword(db, user.id, input.trade_password);
+  if (terms.googleBound) {
+    if (!input.google_code) {
+      throw new AppError("GOOGLE_CODE_REQUIRED", {}, "google_code");
+    }
+    await verifyGoogleCode(db, user.id, input.google_code);
+  }
+  const { fee, received } = withdrawalFee(input.amount, terms.feeRate);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('withdraw:' || ${user.id}::text, 0))`);
+    const clock = zonedClock(now, terms.window.timeZone);
+    const [today] = await tx
+      .select({ n: count() })
+      .from(withdrawals)
+      .where(
+        and(
+          eq(withdrawals.userId, user.id),
+          gte(withdrawals.createdAt, clock.dayStart),
+          ne(withdrawals.status, "cancelled"),
+        ),
+      );
+    if ((today?.n ?? 0) >= terms.perDay) {
+      throw new AppError("WITHDRAW_DAILY_LIMIT", { count: terms.perDay });
+    }
+    const [row] = await tx
+      .insert(withdrawals)
+      .values({
+        userId: user.id,
+        method: input.method,
+        currency: input.currency,
+        chain,
+        address,
+        memo,
+        bankCardId: input.bank_card_id ?? null,
+        amount: input.amount,
+        fee,
+        received,
+      })
+      .returning();
+    if (!row) {
+      throw new AppError("REQUEST_ERROR");
+    }
+    await holdFunds(tx, {
+      userId: user.id,
+      book: "real",
+      wallet: "exchange",
+      currency: input.currency,
+      amount: input.amount,
+      idempotencyKey: `withdrawal:${row.id}:hold`,
+      kind: "withdrawal.hold",
+      reference: { type: "withdrawal", id: row.id },
+    });
+    return row;
+  });
+}
+
+export async function listUserWithdrawals(db: DbOrTx, userId: number, page: number, pageSize: number) {
+  return db
+    .select()
+    .from(withdrawals)
+    .where(eq(withdrawals.userId, userId))
+    .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+}
+
+type Review = { withdrawalId: number; operatorId: number; actor: string };
+
+/** An operator approves: the held amount leaves (received to the clearing account, fee to fees). */
+export async function approveWithdrawal(db: Db, params: Review) {
+  return db.transaction(async (tx) => {
+    const w = await lockWithdrawal(tx, params.withdrawalId);
+    if (
+      !(await transition(tx, {
+        machine: withdrawalMachine,
+        table: withdrawals,
+        id: w.id,
+        from: "pending",
+        to: "success",
+        by: "operator",
+        set: { reviewedBy: params.operatorId, reviewedAt: new Date() },
+      }))
+    ) {
+      throw new AppError("ALREADY_REVIEWED");
+    }
+    const postings = [
+      {
+        account: {
+          userId: w.userId,
+          book: "real" as const,
+          wallet: "exchange" as const,
+          currency: w.currency,
+          bucket: "held" as const,
+        },
+        amount: `-${w.amount}`,
+      },
+      {
+        account: {
+          system: `withdrawal_clearing:${w.method}` as const,
+          book: "real" as const,
+          currency: w.currency,
+        },
+        amount: w.received,
+      },
+    ];
+    if (!new MoneyDecimal(w.fee).isZero()) {
+      postings.push({
+        account: { system: "fees", book: "real", currency: w.currency } as never,
+        amount: w.fee,
+      });
+    }
+    await postEntry(tx, {
+      idempotencyKey: `withdrawal:${w.id}:approve`,
+      kind: "withdrawal.approve",
+      reference: { type: "withdrawal", id: w.id },
+      postings,
+    });
+    await recordAudit(tx, {
+      actor: params.actor,
+      action: "withdrawal.approve",
+      subject: String(w.id),
+      details: { amount: w.amount, fee: w.fee },
+    });
+  });
+}
+
+/** An operator rejects, or the user cancels while pending: the hold is released. */
+export async function rejectWithdrawal(db: Db, params: Review & { reason: string }) {
+  return closeWithRelease(
+    db,
+    params.withdrawalId,
+    "failed",
+    "operator",
+    { reviewedBy: params.operatorId, reviewedAt: new Date(), rejectReason: params.reason },
+    async (tx) =>
+      recordAudit(tx, {
+        actor: params.actor,
+        action: "withdrawal.reject",
+        subject: String(params.withdrawalId),
+        details: { reason: params.reason },
+      }),
+  );
+}
+
+export async function cancelWithdrawal(db: Db, user: User, withdrawalId: number) {
+  const [own] = await db
+    .select({ id: withdrawals.id })
+    .from(withdrawals)
+    .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.userId, user.id)));
+  if (!own) {
+    throw new AppError("NOT_FOUND");
+  }
+  return closeWithRelease(db, withdrawalId, "cancelled", "user", {}, async () => {});
+}
+
+async function closeWithRelease(
+  db: Db,
+  withdrawalId: number,
+  to: "failed" | "cancelled",
+  by: "operator" | "user",
+  set: Record<string, unknown>,
+  after: (tx: DbOrTx) => Promise<void>,
+) {
+  return db.transaction(async (tx) => {
+    const w = await lockWithdrawal(tx, withdrawalId);
+    if (
+      !(await transition(tx, {
+        machine: withdrawalMachine,
+        table: withdrawals,
+        id: w.id,
+        from: "pending",
+        to,
+        by,
+        set,
+      }))
+    ) {
+      throw new AppError("ALREADY_REVIEWED");
+    }
+    await releaseFunds(tx, {
+      userId: w.userId,
+      book: "real",
+      wallet: "exchange",
+      currency: w.currency,
+      amount: w.amount,
+      idempotencyKey: `withdrawal:${w.id}:release`,
+      kind: `withdrawal.${to === "failed" ? "reject" : "cancel"}`,
+      reference: { type: "withdrawal", id: w.id },
+    });
+    await after(tx);
+  });
+}
+
+async function lockWithdrawal(tx: DbOrTx, id: number) {
+  const [w] = await tx.select().from(withdrawals).where(eq(withdrawals.id, id)).for("update");
+  if (!w) {
+    throw new AppError("NOT_FOUND");
+  }
+  return w;
+}
