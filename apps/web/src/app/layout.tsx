@@ -57,7 +57,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
         <AppLink to="/">
           <Flex align="center" gap={8}>
             <img src={site.data?.logo ?? "/logo.svg"} alt="" width={28} height={28} />
-            <Typography.Text strong style={{ fontSize: 18 }}>
+            <Typography.Text strong className="site-name" style={{ fontSize: 18, whiteSpace: "nowrap" }}>
               {site.data?.name ?? "Northstar"}
             </Typography.Text>
           </Flex>
@@ -74,7 +74,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
       </Layout.Header>
       <Layout.Content>{children}</Layout.Content>
       <Layout.Footer style={{ textAlign: "center" }}>
-        <Space split="·" wrap style={{ justifyContent: "center" }}>
+        <Space separator="·" wrap style={{ justifyContent: "center" }}>
           <AppLink to={`/text?id=${CONTENT_PAGE.companyProfile}`}>{t("nav.about")}</AppLink>
           <AppLink to={`/text?id=${CONTENT_PAGE.userAgreement}`}>{t("nav.agreement")}</AppLink>
           <AppLink to={`/text?id=${CONTENT_PAGE.privacyTerms}`}>{t("nav.privacy")}</AppLink>
@@ -161,7 +161,7 @@ function UserMenu() {
         ],
         onClick: ({ key }) => {
           if (key === "logout") {
-            logout.mutate(undefined, { onSettled: () => go("/login") });
+            logout.mutate();
           } else {
             go(key);
           }
@@ -170,7 +170,10 @@ function UserMenu() {
     >
       <Button type="text" data-testid="user-menu" style={{ paddingInline: 4 }}>
         <Avatar size="small" src={avatar} icon={<UserOutlined />} />
-        <span style={{ maxWidth: 120, overflow: "hidden", textOverflow: "ellipsis" }}>
+        <span
+          className="header-user-label"
+          style={{ maxWidth: 120, overflow: "hidden", textOverflow: "ellipsis" }}
+        >
           {session.data?.display_account ?? ""}
         </span>
       </Button>

@@ -8,7 +8,12 @@ import type { z } from "zod";
  * An antd form rule from a shared zod schema, so the web refuses exactly what the server refuses,
  * with the same translated message (zod issue messages are error codes).
  */
-export function zodRule(schema: z.ZodType, t: TFunction, field?: string): FormRule {
+export function zodRule(
+  schema: z.ZodType,
+  t: TFunction,
+  field?: string,
+  params: Record<string, string | number> = {},
+): FormRule {
   return {
     validator: async (_, value) => {
       const result = schema.safeParse(value ?? "");

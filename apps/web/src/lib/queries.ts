@@ -1,6 +1,7 @@
 import type { TContentItem } from "@northstar/shared/contracts/content";
 import type { TSessionInfo } from "@northstar/shared/contracts/identity";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "react-router";
 import { legacyCall } from "./legacy.ts";
 import { clearSession, useLanguage, useToken } from "./session.ts";
 import { useTRPCClient } from "./trpc.ts";
@@ -47,15 +48,20 @@ export function useTexts(params: {
   });
 }
 
-/** Logs out: revokes the session on the server, then clears the token from storage. */
+/**
+ * Logs out: revokes the session on the server, then goes to /login and clears the token from
+ * storage. Navigating first keeps the guard from adding a redirect back to the page just left.
+ */
 export function useLogout() {
   const client = useTRPCClient();
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   return useMutation({
     mutationFn: async () => {
       await client.identity.logout.mutate().catch(() => undefined);
     },
     onSettled: () => {
+      void navigate("/login", { replace: true });
       clearSession();
       queryClient.clear();
     },

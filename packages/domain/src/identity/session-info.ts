@@ -4,6 +4,7 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { bankCards } from "../funding/funding.table.ts";
+import { isGoogleBound } from "../funding/totp.ts";
 import { getUserBalances } from "../ledger/balances.ts";
 import type { User } from "./accounts.ts";
 import { hasSecurityQuestions } from "./security-questions.ts";
@@ -45,6 +46,7 @@ export async function getSessionInfo(
     phone_mask: phone ? maskPhone(phone) : "",
     transaction_password: user.tradePasswordHash ? 1 : 0,
     security_questions: (await hasSecurityQuestions(db, user.id)) ? 1 : 0,
+    google_bound: (await isGoogleBound(db, user.id)) ? 1 : 0,
     account_kind: user.kind,
     bank_name: card?.bankName ?? "",
     bank_number: card?.cardId ?? "",

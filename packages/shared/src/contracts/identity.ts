@@ -193,6 +193,7 @@ export const ZSessionInfoSchema = z.object({
   phone_mask: z.string(),
   transaction_password: z.union([z.literal(0), z.literal(1)]),
   security_questions: z.union([z.literal(0), z.literal(1)]),
+  google_bound: z.union([z.literal(0), z.literal(1)]),
   account_kind: z.enum(["real", "demo"]),
   bank_name: z.string(),
   bank_number: z.string(),

@@ -189,7 +189,7 @@ function AnnouncementStrip() {
     content = (
       <Flex gap={24} style={{ minWidth: 0 }}>
         {shown.map((item) => (
-          <div key={item.id} style={{ flex: "1 1 0", minWidth: 0 }}>
+          <div key={item.id} style={{ flex: "0 1 auto", minWidth: 0 }}>
             <AppLink to={`/text?id=${item.id}`}>
               <Typography.Text
                 ellipsis
