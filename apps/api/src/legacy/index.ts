@@ -25,6 +25,9 @@ export function registerLegacyApi(app: FastifyInstance, deps: AppDeps): void {
     hasTpassword,
     getLogo,
     getTextsList,
+    getAsset2,
+    getCurrencyAll,
+    tempLogin,
   ]) {
     const rateLimit = RATE_LIMITED_CALLS.has(call.name)
       ? { max: deps.config.authRatePerMinute, timeWindow: "1 minute" }

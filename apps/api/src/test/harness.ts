@@ -106,6 +106,9 @@ export async function createHarness(options: { authRatePerMinute?: number } = {}
     app,
     db,
     redis,
+    /** For a child process (the operator CLI) that must reach this test's database and Redis keys. */
+    databaseUrl: database.url,
+    redisPrefix: prefix,
     mailbox,
     smsLog,
     call,

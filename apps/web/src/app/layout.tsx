@@ -12,6 +12,7 @@ import { Avatar, Button, Dropdown, Flex, Layout, Menu, Space, Typography, theme 
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
+import { DemoBanner } from "../features/demo/demo-banner.tsx";
 import { setLanguage } from "../i18n/index.ts";
 import { AppLink, useAppNavigate } from "../lib/navigation.tsx";
 import { useLogout, useSession, useSiteSettings } from "../lib/queries.ts";
@@ -72,6 +73,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
         />
         <HeaderTools />
       </Layout.Header>
+      <DemoBanner />
       <Layout.Content>{children}</Layout.Content>
       <Layout.Footer style={{ textAlign: "center" }}>
         <Space separator="·" wrap style={{ justifyContent: "center" }}>

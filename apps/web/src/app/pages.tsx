@@ -66,6 +66,55 @@ const Notices = page(
   (m) => m.NoticeListPage,
 );
 
+const Assets = page(
+  () => import("../features/assets/assets-page.tsx"),
+  (m) => m.AssetsPage,
+);
+const MoneyRecords = page(
+  () => import("../features/assets/money-records-page.tsx"),
+  (m) => m.MoneyRecordsPage,
+);
+const Transfer = page(
+  () => import("../features/assets/transfer-page.tsx"),
+  (m) => m.TransferPage,
+);
+const Deposit = page(
+  () => import("../features/funding/deposit-page.tsx"),
+  (m) => m.DepositPage,
+);
+const DepositRecords = page(
+  () => import("../features/funding/deposit-records-page.tsx"),
+  (m) => m.DepositRecordsPage,
+);
+const Withdraw = page(
+  () => import("../features/funding/withdraw-page.tsx"),
+  (m) => m.WithdrawPage,
+);
+const WithdrawalRecords = page(
+  () => import("../features/funding/withdrawal-records-page.tsx"),
+  (m) => m.WithdrawalRecordsPage,
+);
+const AddressList = page(
+  () => import("../features/funding/address-list-page.tsx"),
+  (m) => m.AddressListPage,
+);
+const AddressAdd = page(
+  () => import("../features/funding/address-add-page.tsx"),
+  (m) => m.AddressAddPage,
+);
+const BankCards = page(
+  () => import("../features/funding/bank-card-list-page.tsx"),
+  (m) => m.BankCardListPage,
+);
+const BankCardAdd = page(
+  () => import("../features/funding/bank-card-add-page.tsx"),
+  (m) => m.BankCardAddPage,
+);
+const GoogleCode = page(
+  () => import("../features/funding/google-code-page.tsx"),
+  (m) => m.GoogleCodePage,
+);
+
 export const PAGES: Record<string, Page> = {
   "/": Home,
   "/index": Home,
@@ -92,4 +141,22 @@ export const PAGES: Record<string, Page> = {
   "/agreement": Content,
   "/text": Content,
   "/notice": Notices,
+  "/table1": Assets,
+  "/table2": Assets,
+  "/record": MoneyRecords,
+  "/moneyRecord": MoneyRecords,
+  "/accountRecord": MoneyRecords,
+  "/transfer": Transfer,
+  "/authenticationrj": Deposit,
+  "/rechargeRecord": DepositRecords,
+  "/cbjl": DepositRecords,
+  "/authenticationcj": Withdraw,
+  "/tbjl": WithdrawalRecords,
+  "/addcardRecord": WithdrawalRecords,
+  "/address": AddressList,
+  "/wallet": AddressList,
+  "/walletAdd": AddressAdd,
+  "/bank": BankCards,
+  "/bankAdd": BankCardAdd,
+  "/googleCode": GoogleCode,
 };

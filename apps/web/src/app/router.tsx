@@ -1,5 +1,5 @@
 import { ALWAYS_ALLOWED, isPublicPath, ROUTES } from "@northstar/shared/routes";
-import { Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { Navigate, Route, Routes, useLocation } from "react-router";
 import { ComingSoonPage } from "../features/common/coming-soon-page.tsx";
 import { NotFoundPage } from "../features/common/not-found-page.tsx";
@@ -8,6 +8,9 @@ import { ReloadContext } from "../lib/navigation.tsx";
 import { useIsLoggedIn } from "../lib/session.ts";
 import { AppLayout } from "./layout.tsx";
 import { PAGES } from "./pages.tsx";
+
+// The back office is its own app under /admin, loaded only by operators.
+const AdminApp = lazy(() => import("../features/admin/admin-app.tsx").then((m) => ({ default: m.AdminApp })));
 
 /** Any route that is not public redirects to /login without a token (SPEC section 2). */
 function Guard({ path, children }: { path: string; children: React.ReactNode }) {
@@ -33,6 +36,13 @@ function ScrollToTop() {
 export function AppRoutes() {
   const [reloadKey, setReloadKey] = useState(0);
   const location = useLocation();
+  if (location.pathname === "/admin" || location.pathname.startsWith("/admin/")) {
+    return (
+      <Suspense fallback={<LoadingState />}>
+        <AdminApp />
+      </Suspense>
+    );
+  }
   return (
     <ReloadContext.Provider value={() => setReloadKey((k) => k + 1)}>
       <ScrollToTop />

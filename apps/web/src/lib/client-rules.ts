@@ -40,6 +40,10 @@ export function applyClientRules(error: ApiError, options: { silent?: boolean } 
     }
     return;
   }
+  if (error.errorCode === "DEMO_EXPIRED") {
+    feedback.demoExpired(error.message);
+    return;
+  }
   if (!options.silent) {
     feedback.warning(error.message || i18n.t("errors.REQUEST_ERROR"));
   }

@@ -1,6 +1,7 @@
 import type { MessageInstance } from "antd/es/message/interface";
 import type { ModalStaticFunctions } from "antd/es/modal/confirm";
 import i18n from "../i18n/index.ts";
+import { exitDemo, regenerateDemo } from "./demo.ts";
 import { clearSession } from "./session.ts";
 
 /** Toasts last 3 seconds (SPEC section 9). */
@@ -31,6 +32,28 @@ export const feedback = {
   },
   warning(text: string) {
     void message?.warning(text, TOAST_SECONDS);
+  },
+  /** "The virtual account has expired, regenerate": a new demo account, or back to login. */
+  demoExpired(text: string) {
+    if (confirmOpen || !modal) {
+      return;
+    }
+    confirmOpen = true;
+    modal.confirm({
+      title: i18n.t("common.demo.expiredTitle"),
+      content: text,
+      okText: i18n.t("common.demo.regenerate"),
+      cancelText: i18n.t("common.demo.exit"),
+      async onOk() {
+        confirmOpen = false;
+        await regenerateDemo().catch(() => undefined);
+        window.location.reload();
+      },
+      onCancel() {
+        confirmOpen = false;
+        exitDemo();
+      },
+    });
   },
   /** Code 2000: log in again (drops the stale token and goes to /login) or go back. */
   confirmLogin(text: string) {

@@ -60,7 +60,12 @@ export function createTrpcClient() {
         url: "/trpc",
         headers: () => {
           const token = tokenStore.get();
-          return { lang: languageStore.get(), ...(token ? { authorization: `Bearer ${token}` } : {}) };
+          const operatorToken = sessionStorage.getItem("operatorToken");
+          return {
+            lang: languageStore.get(),
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...(operatorToken ? { "x-operator-token": operatorToken } : {}),
+          };
         },
       }),
     ],
