@@ -37,9 +37,7 @@ export async function operatorToken(h: Harness, role: OperatorRole = "finance"):
   const username = `${role}-${++opSeq}-${randomBytes(2).toString("hex")}`;
   const password = randomBytes(12).toString("base64url");
   await upsertOperator(h.db, { username, password, role, actor: "test" });
-  const res = await h.trpc("admin.login", { username, password });
-  expectOk(res);
-  return (res.body.result?.data as { token: string }).token;
+  return dataOf<{ token: string }>(await h.trpc("admin.login", { username, password })).token;
 }
 
 export type TrpcResult = Awaited<ReturnType<Harness["trpc"]>>;
@@ -86,7 +84,10 @@ export async function uploadProof(h: Harness, token: string, bytes: Buffer = PNG
   const res = await h.app.inject({
     method: "POST",
     url: "/uploads/proof",
-    headers: { "content-type": `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token}` },
+    headers: {
+      "content-type": `multipart/form-data; boundary=${boundary}`,
+      authorization: `Bearer ${token}`,
+    },
     payload: Buffer.concat([head, bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
   });
   expect(res.statusCode).toBe(200);

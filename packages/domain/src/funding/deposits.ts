@@ -12,8 +12,18 @@ import { getPolicy } from "../policy/index.ts";
 import { transition } from "../state/transition.ts";
 import { uploads } from "../uploads/uploads.table.ts";
 import { depositAddresses, deposits } from "./funding.table.ts";
+import { currencyDecimals } from "./transfers.ts";
 
 const UNIQUE_VIOLATION = "23505";
+
+/**
+ * Hex transaction hashes (EVM, TRON, Bitcoin) name the same transaction in either case, so they are
+ * stored in lower case and a claim cannot be repeated by changing the case. Other hash formats
+ * (base58 signatures) are case-sensitive and kept as sent.
+ */
+export function normalizeTxHash(hash: string): string {
+  return /^(0x)?[0-9a-f]+$/i.test(hash) ? hash.toLowerCase() : hash;
+}
 
 export function assertRealAccount(user: User): void {
   if (user.kind !== "real") {
@@ -94,6 +104,10 @@ export async function submitDeposit(db: Db, user: User, input: TSubmitDepositReq
   if (!address) {
     throw new AppError("DEPOSIT_ADDRESS_MISSING", {}, "chain");
   }
+  // An amount finer than the currency is held to could not be credited as claimed.
+  if (new MoneyDecimal(input.amount).decimalPlaces() > (await currencyDecimals(db, input.currency))) {
+    throw new AppError("AMOUNT_INVALID", {}, "amount");
+  }
   const minimum = (await getPolicy(db, "funding.deposit.minimums"))[input.currency] ?? "0";
   if (new MoneyDecimal(input.amount).lessThan(minimum)) {
     throw new AppError("DEPOSIT_BELOW_MINIMUM", { min: minimum, currency: input.currency }, "amount");
@@ -114,7 +128,7 @@ export async function submitDeposit(db: Db, user: User, input: TSubmitDepositReq
         currency: input.currency,
         chain: input.chain,
         amount: input.amount,
-        txHash: input.tx_hash,
+        txHash: normalizeTxHash(input.tx_hash),
         proofUploadId: input.proof_upload_id,
         description: input.description ?? null,
       })
@@ -201,10 +215,18 @@ export async function rejectDeposit(
   params: { depositId: number; operatorId: number; actor: string; reason: string },
 ) {
   return db.transaction(async (tx) => {
+    const [deposit] = await tx
+      .select({ id: deposits.id })
+      .from(deposits)
+      .where(eq(deposits.id, params.depositId))
+      .for("update");
+    if (!deposit) {
+      throw new AppError("NOT_FOUND");
+    }
     const moved = await transition(tx, {
       machine: depositMachine,
       table: deposits,
-      id: params.depositId,
+      id: deposit.id,
       from: "pending",
       to: "failed",
       by: "operator",

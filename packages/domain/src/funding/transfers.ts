@@ -13,7 +13,8 @@ import { walletTransfers } from "./funding.table.ts";
 
 export const bookOf = (user: User): Book => (user.kind === "demo" ? "demo" : "real");
 
-async function currencyDecimals(db: DbOrTx, code: string): Promise<number> {
+/** The decimals a currency is held to; CURRENCY_UNSUPPORTED when it is unknown or disabled. */
+export async function currencyDecimals(db: DbOrTx, code: string): Promise<number> {
   const [row] = await db
     .select({ decimals: currencies.decimals, enabled: currencies.enabled })
     .from(currencies)

@@ -14,6 +14,7 @@ import { transition } from "../state/transition.ts";
 import { assertRealAccount } from "./deposits.ts";
 import { bankCards, withdrawalAddresses, withdrawals } from "./funding.table.ts";
 import { isGoogleBound, verifyGoogleCode } from "./totp.ts";
+import { currencyDecimals } from "./transfers.ts";
 import { getTurnoverProgress } from "./turnover.ts";
 
 /** Hour of day and the start of the day, in the policy's time zone (Hong Kong by default). */
@@ -75,9 +76,12 @@ export async function getWithdrawalTerms(db: DbOrTx, user: User, now = new Date(
   };
 }
 
-/** Fee and amount received for an amount, at the policy fee rate. */
-export function withdrawalFee(amount: string, feeRate: string) {
-  const fee = new MoneyDecimal(amount).times(feeRate).toDecimalPlaces(8, MoneyDecimal.ROUND_UP);
+/**
+ * Fee and amount received for an amount, at the policy fee rate. The fee is rounded up to the
+ * decimals the currency is held to, so that what the user receives can actually be sent.
+ */
+export function withdrawalFee(amount: string, feeRate: string, decimals = 8) {
+  const fee = new MoneyDecimal(amount).times(feeRate).toDecimalPlaces(decimals, MoneyDecimal.ROUND_UP);
   return { fee: fee.toFixed(), received: new MoneyDecimal(amount).minus(fee).toFixed() };
 }
 
@@ -96,6 +100,10 @@ export async function applyWithdrawal(
   assertRealAccount(user);
   if (!user.tradePasswordHash) {
     throw new AppError("TRADE_PASSWORD_NOT_SET");
+  }
+  const decimals = await currencyDecimals(db, input.currency);
+  if (new MoneyDecimal(input.amount).decimalPlaces() > decimals) {
+    throw new AppError("AMOUNT_INVALID", {}, "amount");
   }
   const terms = await getWithdrawalTerms(db, user, now);
   let chain: string | null = null;
@@ -166,7 +174,7 @@ export async function applyWithdrawal(
     }
     await verifyGoogleCode(db, user.id, input.google_code);
   }
-  const { fee, received } = withdrawalFee(input.amount, terms.feeRate);
+  const { fee, received } = withdrawalFee(input.amount, terms.feeRate, decimals);
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('withdraw:' || ${user.id}::text, 0))`);
     const clock = zonedClock(now, terms.window.timeZone);

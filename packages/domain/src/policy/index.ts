@@ -6,7 +6,7 @@ import {
   type PolicyValue,
   policyDefaults,
 } from "@northstar/shared/policy";
-import { eq } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { recordAudit } from "../admin/record-audit.ts";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -15,11 +15,24 @@ import { policyOverrides } from "./policy.table.ts";
 export { policyOverrides };
 
 /**
+ * Stored overrides with their JSON read as text and parsed here. Drizzle's jsonb column parses a
+ * string value a second time ("0.003" comes back as the number 0.003), which made every decimal
+ * override fail its schema and silently fall back to the default.
+ */
+async function readOverrides(db: DbOrTx, where?: SQL): Promise<{ key: string; value: unknown }[]> {
+  const rows = await db
+    .select({ key: policyOverrides.key, json: sql<string>`${policyOverrides.value}::text` })
+    .from(policyOverrides)
+    .where(where);
+  return rows.map((r) => ({ key: r.key, value: JSON.parse(r.json) as unknown }));
+}
+
+/**
  * The one place the server reads a business constant: the operator override if one is stored and
  * still valid, else the default from packages/shared.
  */
 export async function getPolicy<K extends PolicyKey>(db: DbOrTx, key: K): Promise<PolicyValue<K>> {
-  const [row] = await db.select().from(policyOverrides).where(eq(policyOverrides.key, key));
+  const [row] = await readOverrides(db, eq(policyOverrides.key, key));
   if (row) {
     const parsed = POLICY[key].schema.safeParse(row.value);
     if (parsed.success) {
@@ -31,7 +44,7 @@ export async function getPolicy<K extends PolicyKey>(db: DbOrTx, key: K): Promis
 
 export async function getPolicySnapshot(db: DbOrTx): Promise<PolicySnapshot> {
   const snapshot = policyDefaults() as Record<string, unknown>;
-  for (const row of await db.select().from(policyOverrides)) {
+  for (const row of await readOverrides(db)) {
     if (POLICY_KEYS.includes(row.key as PolicyKey)) {
       const parsed = POLICY[row.key as PolicyKey].schema.safeParse(row.value);
       if (parsed.success) {

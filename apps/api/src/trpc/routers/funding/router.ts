@@ -6,6 +6,7 @@ import {
   cancelWithdrawal,
   confirmGoogleBinding,
   convertCurrency,
+  currencyDecimals,
   deleteBankCard,
   deleteWithdrawalAddress,
   getAssets,
@@ -35,6 +36,7 @@ import {
   ZSubmitDepositRequestSchema,
   ZTransferRequestSchema,
   zAmount,
+  zCurrency,
   zWalletType,
 } from "@northstar/shared/contracts/funding";
 import { z } from "zod";
@@ -71,10 +73,12 @@ export const depositRouter = router({
 
 export const withdrawalRouter = router({
   terms: authedProcedure.query(({ ctx }) => getWithdrawalTerms(ctx.deps.db, ctx.auth.user)),
-  fee: authedProcedure.input(z.object({ amount: zAmount })).query(async ({ ctx, input }) => {
-    const { feeRate } = await getWithdrawalTerms(ctx.deps.db, ctx.auth.user);
-    return withdrawalFee(input.amount, feeRate);
-  }),
+  fee: authedProcedure
+    .input(z.object({ amount: zAmount, currency: zCurrency.default("USDT") }))
+    .query(async ({ ctx, input }) => {
+      const { feeRate } = await getWithdrawalTerms(ctx.deps.db, ctx.auth.user);
+      return withdrawalFee(input.amount, feeRate, await currencyDecimals(ctx.deps.db, input.currency));
+    }),
   create: authedProcedure
     .input(ZApplyWithdrawalRequestSchema)
     .mutation(({ ctx, input }) => applyWithdrawal(ctx.deps.db, ctx.deps.prices, ctx.auth.user, input)),

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAdminCli } from "../test/cli.ts";
+import { query } from "../test/fixtures.ts";
+import { createHarness, type Harness } from "../test/harness.ts";
+import {
+  ADDR,
+  balanceOf,
+  dataOf,
+  depositAndConfirm,
+  operatorToken,
+  setDepositAddress,
+  submitDeposit,
+  userIdOf,
+} from "../test/money.ts";
+
+/** `pnpm admin …` as an operator runs it: a child process against this test's database and Redis. */
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const cli = (...args: string[]) => runAdminCli(h, ...args);
+
+describe("pnpm admin", () => {
+  it("confirms a deposit from the command line, audited as the cli operator", async () => {
+    const op = await operatorToken(h, "finance");
+    await setDepositAddress(h, op, "USDT", "ERC20", ADDR.ERC20);
+    const u = await h.registerByEmail();
+    const { id } = dataOf<{ id: number }>(await submitDeposit(h, u.token, { amount: "40" }));
+    const run = await cli("deposits:confirm", String(id));
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ id, status: "success" });
+    expect(await balanceOf(h, await userIdOf(h, u.token))).toEqual({ available: "40", held: "0" });
+    const again = await cli("deposits:confirm", String(id));
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("ALREADY_REVIEWED");
+    expect(await balanceOf(h, await userIdOf(h, u.token))).toEqual({ available: "40", held: "0" });
+    expect(
+      await query(h, "select actor, action from audit_log where subject = $1 and action like 'deposit.%'", [
+        String(id),
+      ]),
+    ).toEqual([{ actor: "cli", action: "deposit.confirm" }]);
+  });
+
+  it("reconcile: prints the totals per book and currency and exits 0, then 1 with MISMATCH after corruption", async () => {
+    const op = await operatorToken(h, "finance");
+    await setDepositAddress(h, op, "BTC", "BTC", ADDR.BTC);
+    const u = await h.registerByEmail();
+    await depositAndConfirm(h, u.token, op, "1000");
+    await depositAndConfirm(h, u.token, op, "0.25", "BTC", "BTC");
+    const demo = await h.call("tempLogin", { amount: "10000" }, "GET");
+    expect(demo.code, demo.message).toBe(0);
+
+    const ok = await cli("reconcile");
+    expect(ok.code, ok.stderr).toBe(0);
+    const lines = ok.stdout.trim().split("\n");
+    expect(lines[0]).toBe("book  currency  users  system");
+    // 40 USDT from the first test plus 1000 here.
+    expect(lines).toContain("real  USDT  1040.000000000000000000  -1040.000000000000000000");
+    expect(lines).toContain("real  BTC  0.250000000000000000  -0.250000000000000000");
+    expect(lines).toContain("demo  USDT  10000.000000000000000000  -10000.000000000000000000");
+    expect(lines.at(-1)).toBe("ledger balances");
+    expect(ok.stdout).not.toMatch(/MISMATCH|UNBALANCED/);
+
+    const userId = await userIdOf(h, u.token);
+    const [account] = await query<{ id: string }>(
+      h,
+      "update ledger_accounts set balance = balance + 1 where user_id = $1 and currency = 'USDT' and bucket = 'available' returning id",
+      [userId],
+    );
+    const bad = await cli("reconcile");
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain(
+      `MISMATCH account ${account?.id}: balance 1001.000000000000000000, postings sum 1000.000000000000000000`,
+    );
+    expect(bad.stdout).toContain("UNBALANCED real USDT: sums to 1.000000000000000000");
+    expect(bad.stdout.trim().split("\n").at(-1)).toBe("LEDGER DOES NOT BALANCE");
+  });
+});

@@ -1,0 +1,113 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { Button, Result } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate, Route, Routes, useLocation, useNavigate } from "react-router";
+import { TRPCProvider, useTRPCClient } from "../../lib/trpc.ts";
+import { AdminLayout, useOperator } from "./admin-layout.tsx";
+import { type AdminPageKey, pagesFor } from "./admin-nav.ts";
+import { createAdminQueryClient } from "./admin-query-client.ts";
+import { AuditPage } from "./audit-page.tsx";
+import { DepositAddressesPage } from "./deposit-addresses-page.tsx";
+import { DepositsPage } from "./deposits-page.tsx";
+import { LedgerPage } from "./ledger-page.tsx";
+import { AdminLoginPage } from "./login-page.tsx";
+import { useOperatorToken } from "./operator-session.ts";
+import { PolicyPage } from "./policy-page.tsx";
+import { UsersPage } from "./users-page.tsx";
+import { WithdrawalsPage } from "./withdrawals-page.tsx";
+
+/**
+ * The back office, under /admin, outside the user layout and guards. It shares the app's providers
+ * (theme, language, antd feedback, the tRPC client, which sends the operator token) but keeps its
+ * own query cache and error rules (see admin-query-client.ts).
+ *
+ * Honest by construction (DESIGN.md section 1): nothing here sets a price, an outcome or a balance.
+ * Operators review deposits and withdrawals, set deposit addresses and policy values, and read users,
+ * the ledger and the audit log; the server writes every action to the audit log.
+ */
+export function AdminApp() {
+  const trpcClient = useTRPCClient();
+  const [queryClient] = useState(createAdminQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+        <Routes>
+          <Route path="/admin/login" element={<AdminLoginPage />} />
+          <Route
+            path="/admin"
+            element={
+              <RequireOperator>
+                <AdminLayout />
+              </RequireOperator>
+            }
+          >
+            <Route index element={<AdminHome />} />
+            <Route path="deposits" element={<RoleGate page="deposits" element={<DepositsPage />} />} />
+            <Route
+              path="withdrawals"
+              element={<RoleGate page="withdrawals" element={<WithdrawalsPage />} />}
+            />
+            <Route
+              path="deposit-addresses"
+              element={<RoleGate page="deposit-addresses" element={<DepositAddressesPage />} />}
+            />
+            <Route path="users" element={<RoleGate page="users" element={<UsersPage />} />} />
+            <Route path="ledger" element={<RoleGate page="ledger" element={<LedgerPage />} />} />
+            <Route path="policy" element={<RoleGate page="policy" element={<PolicyPage />} />} />
+            <Route path="audit" element={<RoleGate page="audit" element={<AuditPage />} />} />
+            <Route path="*" element={<AdminNotFound />} />
+          </Route>
+        </Routes>
+      </TRPCProvider>
+    </QueryClientProvider>
+  );
+}
+
+/** Every /admin page needs an operator token; without one the operator signs in first. */
+function RequireOperator({ children }: { children: React.ReactNode }) {
+  const token = useOperatorToken();
+  const location = useLocation();
+  if (!token) {
+    const back =
+      location.pathname === "/admin"
+        ? ""
+        : `?redirect=${encodeURIComponent(location.pathname + location.search)}`;
+    return <Navigate to={`/admin/login${back}`} replace />;
+  }
+  return children;
+}
+
+/** /admin opens the first page the operator's role may see. */
+function AdminHome() {
+  const operator = useOperator();
+  const first = pagesFor(operator.role)[0];
+  return first ? <Navigate to={`/admin/${first.key}`} replace /> : <Forbidden />;
+}
+
+function RoleGate({ page, element }: { page: AdminPageKey; element: React.ReactElement }) {
+  const operator = useOperator();
+  return pagesFor(operator.role).some((p) => p.key === page) ? element : <Forbidden />;
+}
+
+function Forbidden() {
+  const { t } = useTranslation();
+  return <Result status="403" title={t("errors.FORBIDDEN")} subTitle={t("admin.forbiddenPage")} />;
+}
+
+function AdminNotFound() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Result
+      status="404"
+      title="404"
+      subTitle={t("common.notFound")}
+      extra={
+        <Button type="primary" onClick={() => void navigate("/admin")}>
+          {t("admin.backToDashboard")}
+        </Button>
+      }
+    />
+  );
+}

@@ -1,0 +1,270 @@
+import {
+  AccountBookOutlined,
+  AuditOutlined,
+  ControlOutlined,
+  DownloadOutlined,
+  GlobalOutlined,
+  LogoutOutlined,
+  MoonOutlined,
+  SunOutlined,
+  TeamOutlined,
+  UploadOutlined,
+  UserOutlined,
+  WalletOutlined,
+} from "@ant-design/icons";
+import { LANGUAGE_INFO, LANGUAGES, type Language } from "@northstar/shared/languages";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  Badge,
+  Button,
+  Dropdown,
+  Flex,
+  Layout,
+  Menu,
+  Space,
+  Spin,
+  Tag,
+  Tooltip,
+  Typography,
+  theme,
+} from "antd";
+import { createContext, type ReactNode, useContext, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Outlet, useLocation, useNavigate } from "react-router";
+import { setLanguage } from "../../i18n/index.ts";
+import { feedback } from "../../lib/feedback.ts";
+import { themeStore, useLanguage, useThemeMode } from "../../lib/session.ts";
+import { useTRPC } from "../../lib/trpc.ts";
+import { type AdminPageKey, menuLabelKey, pagesFor } from "./admin-nav.ts";
+import type { Operator } from "./admin-types.ts";
+import { QueryError } from "./admin-ui.tsx";
+import { operatorTokenStore } from "./operator-session.ts";
+import "./admin.css";
+
+const OperatorContext = createContext<Operator | null>(null);
+
+/** The signed-in operator; only inside the admin layout. */
+export function useOperator(): Operator {
+  const operator = useContext(OperatorContext);
+  if (!operator) {
+    throw new Error("useOperator outside the admin layout");
+  }
+  return operator;
+}
+
+const ICONS: Record<AdminPageKey, ReactNode> = {
+  deposits: <DownloadOutlined />,
+  withdrawals: <UploadOutlined />,
+  "deposit-addresses": <WalletOutlined />,
+  users: <TeamOutlined />,
+  ledger: <AccountBookOutlined />,
+  policy: <ControlOutlined />,
+  audit: <AuditOutlined />,
+};
+
+/** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */
+export function AdminLayout() {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const trpc = useTRPC();
+  const me = useQuery(trpc.admin.me.queryOptions(undefined, { staleTime: 60_000 }));
+  const [collapsed, setCollapsed] = useState(false);
+  const location = useLocation();
+  const navigate = useNavigate();
+
+  if (me.isPending) {
+    return (
+      <Flex align="center" justify="center" style={{ minHeight: "100vh" }}>
+        <Spin size="large" />
+      </Flex>
+    );
+  }
+  if (me.isError) {
+    return (
+      <Flex align="center" justify="center" style={{ minHeight: "100vh" }}>
+        <QueryError error={me.error} onRetry={() => void me.refetch()} />
+      </Flex>
+    );
+  }
+
+  const operator = me.data;
+  const pages = pagesFor(operator.role);
+  const selected = location.pathname.split("/")[2] ?? "";
+
+  return (
+    <OperatorContext.Provider value={operator}>
+      <Layout style={{ minHeight: "100vh" }} className="admin-shell">
+        <Layout.Sider
+          breakpoint="lg"
+          collapsible
+          collapsed={collapsed}
+          onCollapse={setCollapsed}
+          collapsedWidth={64}
+          width={220}
+          theme="light"
+          style={{
+            background: token.colorBgContainer,
+            borderInlineEnd: `1px solid ${token.colorBorderSecondary}`,
+          }}
+        >
+          <Flex
+            align="center"
+            gap={8}
+            style={{
+              height: 64,
+              paddingInline: collapsed ? 18 : 20,
+              overflow: "hidden",
+              whiteSpace: "nowrap",
+            }}
+          >
+            <img src="/logo.svg" alt="" width={28} height={28} />
+            {!collapsed && (
+              <Typography.Text strong style={{ fontSize: 16 }}>
+                {t("admin.title")}
+              </Typography.Text>
+            )}
+          </Flex>
+          <Menu
+            mode="inline"
+            selectedKeys={[selected]}
+            style={{ borderInlineEnd: "none", background: "transparent" }}
+            items={pages.map((p) => ({
+              key: p.key,
+              icon: ICONS[p.key],
+              label: <MenuLabel page={p.key} />,
+              "data-testid": `admin-nav-${p.key}`,
+            }))}
+            onClick={({ key }) => void navigate(`/admin/${key}`)}
+          />
+        </Layout.Sider>
+        <Layout>
+          <Layout.Header
+            style={{
+              position: "sticky",
+              top: 0,
+              zIndex: 10,
+              display: "flex",
+              alignItems: "center",
+              justifyContent: "flex-end",
+              gap: 12,
+              paddingInline: 24,
+              background: token.colorBgContainer,
+              borderBottom: `1px solid ${token.colorBorderSecondary}`,
+            }}
+          >
+            <span className="admin-operator">
+              <Space size="small" data-testid="admin-operator">
+                <UserOutlined />
+                <Typography.Text strong>{operator.username}</Typography.Text>
+                <Tag color="blue" style={{ marginInlineEnd: 0 }}>
+                  {t(`admin.role.${operator.role}`)}
+                </Tag>
+              </Space>
+            </span>
+            <HeaderTools />
+            <LogoutButton />
+          </Layout.Header>
+          <Layout.Content className="admin-content">
+            <Outlet />
+          </Layout.Content>
+        </Layout>
+      </Layout>
+    </OperatorContext.Provider>
+  );
+}
+
+/** A queue's menu entry carries the number of pending items (the newest 200, as the queue lists). */
+function MenuLabel({ page }: { page: AdminPageKey }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const deposits = useQuery(
+    trpc.admin.deposits.queryOptions(
+      { status: "pending" },
+      { enabled: page === "deposits", refetchInterval: 30_000 },
+    ),
+  );
+  const withdrawals = useQuery(
+    trpc.admin.withdrawals.queryOptions(
+      { status: "pending" },
+      { enabled: page === "withdrawals", refetchInterval: 30_000 },
+    ),
+  );
+  const count =
+    page === "deposits"
+      ? deposits.data?.length
+      : page === "withdrawals"
+        ? withdrawals.data?.length
+        : undefined;
+  return (
+    <Flex align="center" justify="space-between" gap={8}>
+      <span>{t(menuLabelKey(page))}</span>
+      {count ? <Badge count={count} overflowCount={199} size="small" /> : null}
+    </Flex>
+  );
+}
+
+/** Language and theme, the same stores as the user app. */
+export function HeaderTools() {
+  const { t } = useTranslation();
+  const lang = useLanguage();
+  const mode = useThemeMode();
+  return (
+    <Space size="small">
+      <Dropdown
+        trigger={["click"]}
+        menu={{
+          selectable: true,
+          selectedKeys: [lang],
+          items: LANGUAGES.map((l) => ({
+            key: l,
+            label: LANGUAGE_INFO[l].nativeName,
+            "data-testid": `lang-${l}`,
+          })),
+          onClick: ({ key }) => setLanguage(key as Language),
+        }}
+      >
+        <Button
+          type="text"
+          icon={<GlobalOutlined />}
+          aria-label={t("common.language")}
+          data-testid="language-switcher"
+        >
+          {LANGUAGE_INFO[lang].nativeName}
+        </Button>
+      </Dropdown>
+      <Tooltip title={t("common.theme")}>
+        <Button
+          type="text"
+          aria-label={t("common.theme")}
+          data-testid="theme-toggle"
+          icon={mode === "dark" ? <SunOutlined /> : <MoonOutlined />}
+          onClick={() => themeStore.set(mode === "dark" ? "light" : "dark")}
+        />
+      </Tooltip>
+    </Space>
+  );
+}
+
+/**
+ * Signs out: forgets the operator token in this tab and clears the back office's cache. (The API
+ * has no operator logout call yet; the server session lapses after its 12 hours.)
+ */
+function LogoutButton() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  return (
+    <Button
+      icon={<LogoutOutlined />}
+      data-testid="admin-logout"
+      onClick={() => {
+        void navigate("/admin/login", { replace: true });
+        operatorTokenStore.clear();
+        queryClient.clear();
+        feedback.success(t("admin.session.loggedOut"));
+      }}
+    >
+      {t("common.logout")}
+    </Button>
+  );
+}

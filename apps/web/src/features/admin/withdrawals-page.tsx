@@ -1,0 +1,244 @@
+import { CheckOutlined, CloseOutlined } from "@ant-design/icons";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { TableColumnsType } from "antd";
+import { Button, Card, Flex, Table, Typography } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { feedback } from "../../lib/feedback.ts";
+import { useTRPC } from "../../lib/trpc.ts";
+import type { WithdrawalRow } from "./admin-types.ts";
+import {
+  AdminPage,
+  Amount,
+  Code,
+  ConfirmActionDialog,
+  DateTime,
+  EmptyText,
+  QueryError,
+  RefreshButton,
+  ReviewState,
+  rowTestId,
+  StatusFilter,
+  tableWidth,
+  trimAmount,
+  useStatusFilter,
+  useTablePagination,
+} from "./admin-ui.tsx";
+
+const STATUSES = ["pending", "success", "failed", "cancelled"] as const;
+
+/**
+ * The withdrawal queue. The amount is held from the user's balance when they apply; approving
+ * settles the hold (the user receives the amount less the fee) and rejecting releases it back to
+ * their available balance. Both are ledger entries and audited.
+ */
+export function WithdrawalsPage() {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const pagination = useTablePagination();
+  const [status, setStatus] = useStatusFilter(STATUSES);
+  const list = useQuery(
+    trpc.admin.withdrawals.queryOptions(status === "all" ? {} : { status }, {
+      refetchInterval: status === "pending" ? 30_000 : false,
+    }),
+  );
+  const approve = useMutation(trpc.admin.approveWithdrawal.mutationOptions({ meta: { inline: true } }));
+  const reject = useMutation(trpc.admin.rejectWithdrawal.mutationOptions({ meta: { inline: true } }));
+  const [action, setAction] = useState<{ kind: "approve" | "reject"; row: WithdrawalRow } | null>(null);
+
+  const run = async (work: () => Promise<unknown>) => {
+    try {
+      await work();
+    } finally {
+      void queryClient.invalidateQueries();
+    }
+  };
+
+  const columns: TableColumnsType<WithdrawalRow> = [
+    { title: t("fields.id"), dataIndex: "id", width: 56, fixed: "left" },
+    { title: t("admin.columns.user"), dataIndex: "userId", width: 72 },
+    {
+      title: t("fields.currency"),
+      dataIndex: "currency",
+      width: 90,
+      render: (value: string) => <Typography.Text strong>{value}</Typography.Text>,
+    },
+    {
+      title: t("fields.amount"),
+      dataIndex: "amount",
+      width: 110,
+      align: "right",
+      render: (value: string) => <Amount value={value} />,
+    },
+    {
+      title: t("admin.columns.fee"),
+      dataIndex: "fee",
+      width: 90,
+      align: "right",
+      render: (value: string) => <Amount value={value} />,
+    },
+    {
+      title: t("admin.columns.received"),
+      dataIndex: "received",
+      width: 110,
+      align: "right",
+      render: (value: string) => <Amount value={value} />,
+    },
+    {
+      title: t("admin.columns.destination"),
+      key: "destination",
+      width: 220,
+      render: (_, row) => <Destination row={row} />,
+    },
+    {
+      title: t("admin.columns.time"),
+      dataIndex: "createdAt",
+      width: 130,
+      render: (value: string) => <DateTime value={value} stacked />,
+    },
+    ...(status === "pending"
+      ? []
+      : [
+          {
+            title: t("fields.status"),
+            key: "status",
+            width: 210,
+            render: (_: unknown, row: WithdrawalRow) => <ReviewState row={row} />,
+          },
+        ]),
+    ...(status === "pending" || status === "all"
+      ? [
+          {
+            title: t("admin.columns.actions"),
+            key: "actions",
+            width: 120,
+            fixed: "right" as const,
+            render: (_: unknown, row: WithdrawalRow) =>
+              row.status === "pending" ? (
+                <Flex vertical gap={6} align="stretch">
+                  <Button
+                    type="primary"
+                    size="small"
+                    icon={<CheckOutlined />}
+                    onClick={() => setAction({ kind: "approve", row })}
+                    data-testid={`admin-withdrawal-approve-${row.id}`}
+                  >
+                    {t("admin.withdrawals.approve")}
+                  </Button>
+                  <Button
+                    danger
+                    size="small"
+                    icon={<CloseOutlined />}
+                    onClick={() => setAction({ kind: "reject", row })}
+                    data-testid={`admin-withdrawal-reject-${row.id}`}
+                  >
+                    {t("admin.review.reject")}
+                  </Button>
+                </Flex>
+              ) : (
+                <Typography.Text type="secondary">—</Typography.Text>
+              ),
+          },
+        ]
+      : []),
+  ];
+
+  const row = action?.row;
+  const amounts = row && {
+    userId: row.userId,
+    amount: trimAmount(row.amount),
+    fee: trimAmount(row.fee),
+    received: trimAmount(row.received),
+    currency: row.currency,
+  };
+  return (
+    <AdminPage
+      title={t("admin.withdrawals.title")}
+      extra={
+        <>
+          <StatusFilter statuses={STATUSES} value={status} onChange={setStatus} />
+          <RefreshButton onClick={() => void list.refetch()} loading={list.isFetching} />
+        </>
+      }
+    >
+      <Card styles={{ body: { padding: 0 } }}>
+        {list.isError ? (
+          <QueryError error={list.error} onRetry={() => void list.refetch()} />
+        ) : (
+          <Table<WithdrawalRow>
+            rowKey="id"
+            size="middle"
+            columns={columns}
+            dataSource={list.data}
+            loading={list.isPending}
+            scroll={{ x: tableWidth(columns) }}
+            pagination={pagination}
+            onRow={(r) => rowTestId(`admin-withdrawal-row-${r.id}`)}
+            locale={{ emptyText: list.isPending ? " " : <EmptyText text={t("admin.withdrawals.empty")} /> }}
+            data-testid="admin-withdrawals-table"
+          />
+        )}
+      </Card>
+      <Typography.Text type="secondary">{t("admin.table.newest")}</Typography.Text>
+      <ConfirmActionDialog
+        open={action !== null}
+        title={
+          action?.kind === "reject"
+            ? t("admin.withdrawals.rejectTitle", { id: row?.id })
+            : t("admin.withdrawals.approveTitle", { id: row?.id })
+        }
+        description={
+          row &&
+          amounts && (
+            <Flex vertical gap={8}>
+              <span>
+                {action?.kind === "reject"
+                  ? t("admin.withdrawals.rejectBody", amounts)
+                  : t("admin.withdrawals.approveBody", amounts)}
+              </span>
+              <Destination row={row} />
+            </Flex>
+          )
+        }
+        okText={action?.kind === "reject" ? t("admin.review.reject") : t("admin.withdrawals.approve")}
+        danger={action?.kind === "reject"}
+        reasonRequired={action?.kind === "reject"}
+        onClose={() => setAction(null)}
+        onSubmit={(reason) =>
+          run(async () => {
+            if (!row) {
+              return;
+            }
+            if (action?.kind === "reject") {
+              await reject.mutateAsync({ id: row.id, reason });
+              feedback.success(t("admin.withdrawals.rejected", { id: row.id }));
+            } else {
+              await approve.mutateAsync({ id: row.id });
+              feedback.success(t("admin.withdrawals.approved", { id: row.id }));
+            }
+          })
+        }
+      />
+    </AdminPage>
+  );
+}
+
+/** Where the money goes: an address on a chain (with its memo), or one of the user's bank cards. */
+function Destination({ row }: { row: WithdrawalRow }) {
+  const { t } = useTranslation();
+  if (row.method === "bank") {
+    return (
+      <Typography.Text>{t("admin.withdrawals.bankCard", { id: row.bankCardId ?? "—" })}</Typography.Text>
+    );
+  }
+  return (
+    <Flex vertical gap={2}>
+      <Code value={row.address} width={200} />
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {row.chain ?? "—"}
+        {row.memo ? ` · ${t("fields.memo")}: ${row.memo}` : ""}
+      </Typography.Text>
+    </Flex>
+  );
+}

@@ -1,0 +1,401 @@
+import { BankOutlined, HistoryOutlined, WalletOutlined } from "@ant-design/icons";
+import { zAmount } from "@northstar/shared/contracts/funding";
+import { money } from "@northstar/shared/money";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { FormRule } from "antd";
+import { Alert, Button, Flex, Form, Input, Modal, Result, Select, Tabs, Typography, theme } from "antd";
+import { QRCodeSVG } from "qrcode.react";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router";
+import { feedback } from "../../lib/feedback.ts";
+import { useAppNavigate } from "../../lib/navigation.tsx";
+import { usePolicy } from "../../lib/policy.ts";
+import { useTRPC } from "../../lib/trpc.ts";
+import { markRefusedField } from "../account/account-helpers.ts";
+import { Page } from "../common/page.tsx";
+import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
+import {
+  Amount,
+  type DepositOption,
+  fieldRule,
+  KeyValue,
+  RealAccountOnly,
+  requiredRule,
+} from "./funding-shared.tsx";
+import { ProofUpload } from "./proof-upload.tsx";
+
+type Tab = "crypto" | "bank";
+
+/** /authenticationrj: deposit by crypto (address, QR code, report the transfer) or by bank card. */
+export function DepositPage() {
+  const { t } = useTranslation();
+  const go = useAppNavigate();
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = params.get("tab") === "bank" ? "bank" : "crypto";
+  return (
+    <Page
+      title={t("nav.deposit")}
+      width={720}
+      extra={
+        <Button
+          icon={<HistoryOutlined />}
+          onClick={() => go("/rechargeRecord")}
+          data-testid="deposit-records"
+        >
+          {t("funding.common.records")}
+        </Button>
+      }
+    >
+      <RealAccountOnly>
+        <Tabs
+          activeKey={tab}
+          onChange={(key) => setParams(key === "bank" ? { tab: "bank" } : {}, { replace: true })}
+          items={[
+            {
+              key: "crypto",
+              icon: <WalletOutlined />,
+              label: <span data-testid="deposit-tab-crypto">{t("funding.deposit.tabCrypto")}</span>,
+              children: <CryptoDeposit />,
+            },
+            {
+              key: "bank",
+              icon: <BankOutlined />,
+              label: <span data-testid="deposit-tab-bank">{t("funding.deposit.tabBank")}</span>,
+              children: <BankDeposit />,
+            },
+          ]}
+        />
+      </RealAccountOnly>
+    </Page>
+  );
+}
+
+/** Bank deposits: closed while policy keeps the channel closed (the server refuses the same way). */
+function BankDeposit() {
+  const { t } = useTranslation();
+  const go = useAppNavigate();
+  const policy = usePolicy();
+  if (!policy["funding.deposit.channels"].bank) {
+    return (
+      <Result status="info" title={t("errors.RECHARGE_CHANNEL_CLOSED")} data-testid="deposit-bank-closed" />
+    );
+  }
+  return (
+    <Result
+      status="info"
+      title={t("funding.deposit.bankTitle")}
+      subTitle={t("funding.deposit.bankContact")}
+      extra={
+        <Button type="primary" onClick={() => go("/service")}>
+          {t("nav.service")}
+        </Button>
+      }
+    />
+  );
+}
+
+interface DepositForm {
+  currency: string;
+  chain: string;
+  amount: string;
+  tx_hash: string;
+  proof_upload_id: string;
+  description?: string;
+}
+
+function CryptoDeposit() {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const options = useQuery(trpc.deposit.options.queryOptions());
+  if (options.isPending) {
+    return <LoadingState rows={6} />;
+  }
+  if (options.isError) {
+    return <ErrorState onRetry={() => void options.refetch()} />;
+  }
+  if (!options.data.channels.crypto) {
+    return <Result status="info" title={t("errors.RECHARGE_CHANNEL_CLOSED")} />;
+  }
+  if (options.data.addresses.length === 0) {
+    return (
+      <div data-testid="deposit-empty">
+        <EmptyState>{t("funding.deposit.noAddress")}</EmptyState>
+      </div>
+    );
+  }
+  return <CryptoDepositForm addresses={options.data.addresses} />;
+}
+
+function CryptoDepositForm({ addresses }: { addresses: DepositOption[] }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const go = useAppNavigate();
+  const [form] = Form.useForm<DepositForm>();
+  const [confirming, setConfirming] = useState<DepositForm | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const create = useMutation(trpc.deposit.create.mutationOptions());
+  const maxMb = Math.floor(usePolicy()["uploads.maxBytes"] / 1024 / 1024);
+
+  const currencies = useMemo(() => [...new Set(addresses.map((a) => a.currency))], [addresses]);
+  const first = addresses[0];
+  const currency = Form.useWatch("currency", form) ?? first?.currency ?? "";
+  const chains = addresses.filter((a) => a.currency === currency).map((a) => a.chain);
+  const chainWatched = Form.useWatch("chain", form);
+  const chain = chainWatched && chains.includes(chainWatched) ? chainWatched : (chains[0] ?? "");
+  const target = addresses.find((a) => a.currency === currency && a.chain === chain);
+  const minimum = target?.minimum ?? "0";
+
+  // The same minimum the server enforces (policy funding.deposit.minimums), checked as decimals.
+  const minimumRule: FormRule = {
+    validator: async (_, value: string | undefined) => {
+      if (value && zAmount.safeParse(value).success && money(value).lessThan(minimum)) {
+        throw new Error(t("errors.DEPOSIT_BELOW_MINIMUM", { min: minimum, currency }));
+      }
+    },
+  };
+
+  const review = (values: DepositForm) => setConfirming({ ...values, currency, chain });
+
+  const submit = () => {
+    if (!confirming) {
+      return;
+    }
+    create.mutate(
+      {
+        channel: "crypto",
+        currency: confirming.currency,
+        chain: confirming.chain,
+        amount: confirming.amount.trim(),
+        tx_hash: confirming.tx_hash.trim(),
+        proof_upload_id: confirming.proof_upload_id,
+        description: confirming.description?.trim() || undefined,
+      },
+      {
+        onSuccess: () => {
+          setConfirming(null);
+          feedback.success(t("funding.deposit.submitted"));
+          void queryClient.invalidateQueries({ queryKey: trpc.deposit.getMany.pathKey() });
+          go("/rechargeRecord");
+        },
+        onError: (error) => {
+          setConfirming(null);
+          markRefusedField(form, error);
+        },
+      },
+    );
+  };
+
+  return (
+    <>
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        initialValues={{ currency: first?.currency, chain: first?.chain }}
+        onFinish={review}
+        disabled={create.isPending}
+        onValuesChange={(changed: Partial<DepositForm>) => {
+          if (changed.currency) {
+            const next = addresses.find((a) => a.currency === changed.currency);
+            form.setFieldValue("chain", next?.chain);
+            if (form.getFieldValue("amount")) {
+              void form.validateFields(["amount"]).catch(() => undefined);
+            }
+          }
+        }}
+      >
+        <Flex gap={16} wrap>
+          <Form.Item name="currency" label={t("fields.currency")} style={{ flex: "1 1 160px" }}>
+            <Select
+              options={currencies.map((c) => ({ value: c, label: c }))}
+              data-testid="deposit-currency"
+              aria-label={t("fields.currency")}
+            />
+          </Form.Item>
+          <Form.Item name="chain" label={t("fields.chain")} style={{ flex: "1 1 160px" }}>
+            <Select
+              options={chains.map((c) => ({ value: c, label: c }))}
+              data-testid="deposit-chain"
+              aria-label={t("fields.chain")}
+            />
+          </Form.Item>
+        </Flex>
+
+        {target && <DepositTarget target={target} />}
+
+        <Form.Item
+          name="amount"
+          label={t("fields.amount")}
+          rules={[fieldRule(zAmount, t, t("fields.amount")), minimumRule]}
+          normalize={(v: string) => v.replace(/[^\d.]/g, "")}
+          extra={t("funding.deposit.amountHelp", { min: minimum, currency })}
+        >
+          <Input
+            inputMode="decimal"
+            autoComplete="off"
+            suffix={currency}
+            placeholder={t("funding.deposit.minimumShort", { min: minimum })}
+            className="ns-num"
+            data-testid="deposit-amount"
+          />
+        </Form.Item>
+        <Form.Item
+          name="tx_hash"
+          label={t("fields.txHash")}
+          rules={[requiredRule(t, t("fields.txHash"))]}
+          extra={t("funding.deposit.hashHelp")}
+        >
+          <Input autoComplete="off" spellCheck={false} maxLength={200} data-testid="deposit-hash" />
+        </Form.Item>
+        <Form.Item
+          name="proof_upload_id"
+          label={t("fields.proof")}
+          rules={[{ required: true, message: t("errors.PROOF_REQUIRED") }]}
+          extra={t("funding.deposit.proofHelp", { mb: maxMb })}
+        >
+          <ProofUpload
+            testId="deposit-proof"
+            onBusy={setUploading}
+            onReject={(message) => form.setFields([{ name: "proof_upload_id", errors: [message] }])}
+          />
+        </Form.Item>
+        <Form.Item name="description" label={t("fields.description")}>
+          <Input.TextArea
+            autoSize={{ minRows: 2, maxRows: 5 }}
+            maxLength={500}
+            showCount
+            data-testid="deposit-description"
+          />
+        </Form.Item>
+        <Button
+          type="primary"
+          htmlType="submit"
+          block
+          size="large"
+          loading={create.isPending}
+          disabled={uploading}
+          data-testid="deposit-submit"
+        >
+          {t("funding.deposit.submit")}
+        </Button>
+      </Form>
+      <Modal
+        open={confirming !== null}
+        title={t("funding.deposit.confirmTitle")}
+        okText={t("common.confirm")}
+        cancelText={t("common.cancel")}
+        onOk={submit}
+        onCancel={() => !create.isPending && setConfirming(null)}
+        confirmLoading={create.isPending}
+        okButtonProps={{ "data-testid": "deposit-confirm" }}
+        cancelButtonProps={{ disabled: create.isPending }}
+        maskClosable={false}
+        destroyOnHidden
+      >
+        {confirming && (
+          <Flex vertical gap={8} data-testid="deposit-summary">
+            <KeyValue label={t("fields.currency")}>
+              {confirming.currency} · {confirming.chain}
+            </KeyValue>
+            <KeyValue label={t("fields.amount")}>
+              <Amount value={confirming.amount} currency={confirming.currency} strong />
+            </KeyValue>
+            <KeyValue label={t("fields.txHash")}>
+              <Typography.Text className="ns-break">{confirming.tx_hash}</Typography.Text>
+            </KeyValue>
+            {confirming.description && (
+              <KeyValue label={t("fields.description")}>
+                <Typography.Text>{confirming.description}</Typography.Text>
+              </KeyValue>
+            )}
+            <Alert type="info" showIcon title={t("funding.deposit.reviewNote")} style={{ marginTop: 8 }} />
+          </Flex>
+        )}
+      </Modal>
+    </>
+  );
+}
+
+/** Where to send: QR code, address with copy, memo, and the minimum, all before the form. */
+function DepositTarget({ target }: { target: DepositOption }) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const copyTips = [t("common.copy"), t("common.copied")];
+  return (
+    <Flex
+      vertical
+      gap={12}
+      style={{
+        padding: token.padding,
+        marginBottom: token.marginLG,
+        borderRadius: token.borderRadiusLG,
+        background: token.colorFillQuaternary,
+      }}
+    >
+      <div className="ns-deposit-target">
+        <div
+          style={{
+            padding: 8,
+            borderRadius: token.borderRadius,
+            // A QR code must be dark on light for scanners, in the dark theme too.
+            background: token.colorWhite,
+            lineHeight: 0,
+            flex: "none",
+          }}
+        >
+          <QRCodeSVG
+            value={target.address}
+            size={148}
+            bgColor={token.colorWhite}
+            fgColor="#000000"
+            aria-label={t("funding.deposit.qr")}
+            data-testid="deposit-qr"
+          />
+        </div>
+        <Flex vertical gap={8}>
+          <Typography.Text type="secondary">
+            {t("funding.deposit.addressLabel", { currency: target.currency, chain: target.chain })}
+          </Typography.Text>
+          <Typography.Text
+            strong
+            className="ns-break"
+            copyable={{ text: target.address, tooltips: copyTips }}
+            data-testid="deposit-address"
+            style={{ fontFamily: token.fontFamilyCode, fontSize: token.fontSizeLG }}
+          >
+            {target.address}
+          </Typography.Text>
+          {target.memo && (
+            <KeyValue label={t("fields.memo")}>
+              <Typography.Text
+                strong
+                className="ns-break"
+                copyable={{ text: target.memo, tooltips: copyTips }}
+                data-testid="deposit-memo"
+              >
+                {target.memo}
+              </Typography.Text>
+            </KeyValue>
+          )}
+          <KeyValue label={t("funding.deposit.minimum")}>
+            <span data-testid="deposit-minimum">
+              <Amount value={target.minimum} currency={target.currency} strong />
+            </span>
+          </KeyValue>
+        </Flex>
+      </div>
+      <Alert
+        type="warning"
+        showIcon
+        title={t("funding.deposit.warning", {
+          currency: target.currency,
+          chain: target.chain,
+          min: target.minimum,
+        })}
+        description={target.memo ? t("funding.deposit.memoWarning") : undefined}
+      />
+    </Flex>
+  );
+}
