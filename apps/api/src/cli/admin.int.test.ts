@@ -24,7 +24,8 @@ afterAll(async () => {
 
 const cli = (...args: string[]) => runAdminCli(h, ...args);
 
-describe("pnpm admin", () => {
+// Each command starts node with tsx; on a busy machine that alone can take seconds.
+describe("pnpm admin", { timeout: 120_000 }, () => {
   it("confirms a deposit from the command line, audited as the cli operator", async () => {
     const op = await operatorToken(h, "finance");
     await setDepositAddress(h, op, "USDT", "ERC20", ADDR.ERC20);

@@ -183,7 +183,8 @@ describe("the withdrawal window, 12:00 to 24:00 Hong Kong time (UTC+8)", () => {
   });
 });
 
-describe("concurrent applications", () => {
+// 50 scrypt checks of the trade password at once: allow for a busy machine.
+describe("concurrent applications", { timeout: 90_000 }, () => {
   it("holds exactly 3 of 50 simultaneous applications when the balance covers 3", async () => {
     await setPolicy(db, "funding.withdraw.perDay", 100, "test");
     await setPolicy(db, "funding.withdraw.window", { start: 0, end: 24, timeZone: "Asia/Hong_Kong" }, "test");

@@ -92,9 +92,14 @@ export const ZApplyWithdrawalRequestSchema = z
       .optional()
       .transform((v) => v || undefined),
   })
-  .refine((v) => (v.method === "crypto" ? v.address_id !== undefined : v.bank_card_id !== undefined), {
-    message: "FIELD_REQUIRED",
-    path: ["address_id"],
+  .superRefine((v, ctx) => {
+    // Crypto withdrawals go to a saved address, bank ones to a saved card: name the one missing.
+    if (v.method === "crypto" && v.address_id === undefined) {
+      ctx.addIssue({ code: "custom", message: "FIELD_REQUIRED", path: ["address_id"] });
+    }
+    if (v.method === "bank" && v.bank_card_id === undefined) {
+      ctx.addIssue({ code: "custom", message: "FIELD_REQUIRED", path: ["bank_card_id"] });
+    }
   });
 export type TApplyWithdrawalRequest = z.output<typeof ZApplyWithdrawalRequestSchema>;
 

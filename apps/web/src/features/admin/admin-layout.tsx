@@ -28,7 +28,7 @@ import {
   Typography,
   theme,
 } from "antd";
-import { createContext, type ReactNode, useContext, useState } from "react";
+import { createContext, type ReactNode, useContext, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation, useNavigate } from "react-router";
 import { setLanguage } from "../../i18n/index.ts";
@@ -71,6 +71,10 @@ export function AdminLayout() {
   const [collapsed, setCollapsed] = useState(false);
   const location = useLocation();
   const navigate = useNavigate();
+  // Each page keeps its filters (?status=, ?q=) when the operator comes back to it from the menu.
+  const lastSearch = useRef<Record<string, string>>({});
+  const current = location.pathname.split("/")[2] ?? "";
+  lastSearch.current[current] = location.search;
 
   if (me.isPending) {
     return (
@@ -89,7 +93,6 @@ export function AdminLayout() {
 
   const operator = me.data;
   const pages = pagesFor(operator.role);
-  const selected = location.pathname.split("/")[2] ?? "";
 
   return (
     <OperatorContext.Provider value={operator}>
@@ -103,6 +106,10 @@ export function AdminLayout() {
           width={220}
           theme="light"
           style={{
+            position: "sticky",
+            top: 0,
+            height: "100vh",
+            overflow: "auto",
             background: token.colorBgContainer,
             borderInlineEnd: `1px solid ${token.colorBorderSecondary}`,
           }}
@@ -126,7 +133,7 @@ export function AdminLayout() {
           </Flex>
           <Menu
             mode="inline"
-            selectedKeys={[selected]}
+            selectedKeys={[current]}
             style={{ borderInlineEnd: "none", background: "transparent" }}
             items={pages.map((p) => ({
               key: p.key,
@@ -134,7 +141,7 @@ export function AdminLayout() {
               label: <MenuLabel page={p.key} />,
               "data-testid": `admin-nav-${p.key}`,
             }))}
-            onClick={({ key }) => void navigate(`/admin/${key}`)}
+            onClick={({ key }) => void navigate(`/admin/${key}${lastSearch.current[key] ?? ""}`)}
           />
         </Layout.Sider>
         <Layout>

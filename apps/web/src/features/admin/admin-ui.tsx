@@ -439,6 +439,7 @@ export function useTablePagination() {
   const { t } = useTranslation();
   return {
     defaultPageSize: 20,
+    style: { marginInline: 16 },
     showSizeChanger: true,
     pageSizeOptions: [20, 50, 100, 200],
     showTotal: (total: number) => t("admin.table.total", { count: total }),
@@ -457,12 +458,13 @@ export function ReviewState({
   row: { status: string; rejectReason: string | null; reviewedAt: string | null };
 }) {
   const { t } = useTranslation();
+  const format = useFormatDateTime();
   return (
     <Flex vertical gap={2} align="flex-start">
       <StatusTag status={row.status} reason={row.rejectReason} />
       {row.reviewedAt && (
-        <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: "nowrap" }}>
-          {t("admin.review.reviewedAt")} <DateTime value={row.reviewedAt} />
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {t("admin.review.reviewedAt")} {format.dateTime(row.reviewedAt)}
         </Typography.Text>
       )}
       {row.rejectReason && (

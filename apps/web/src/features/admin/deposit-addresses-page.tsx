@@ -71,8 +71,8 @@ export function DepositAddressesPage() {
     {
       title: t("fields.address"),
       dataIndex: "address",
-      width: 360,
-      render: (value: string) => <Code value={value} width={340} />,
+      width: 390,
+      render: (value: string) => <Code value={value} width={370} />,
     },
     {
       title: t("fields.memo"),

@@ -84,8 +84,8 @@ export function DepositsPage() {
     {
       title: t("fields.txHash"),
       dataIndex: "txHash",
-      width: 150,
-      render: (value: string) => <Code value={value} width={130} />,
+      width: 140,
+      render: (value: string) => <Code value={value} width={120} />,
     },
     {
       title: t("admin.columns.time"),
@@ -102,7 +102,7 @@ export function DepositsPage() {
     {
       title: t("fields.description"),
       dataIndex: "description",
-      width: 160,
+      width: 130,
       render: (value: string | null) =>
         value ? (
           <Typography.Paragraph ellipsis={{ rows: 2, tooltip: value }} style={{ margin: 0 }}>
@@ -112,51 +112,38 @@ export function DepositsPage() {
           <Typography.Text type="secondary">—</Typography.Text>
         ),
     },
-    ...(status === "pending"
-      ? []
-      : [
-          {
-            title: t("fields.status"),
-            key: "status",
-            width: 210,
-            render: (_: unknown, row: DepositRow) => <ReviewState row={row} />,
-          },
-        ]),
-    ...(status === "pending" || status === "all"
-      ? [
-          {
-            title: t("admin.columns.actions"),
-            key: "actions",
-            width: 120,
-            fixed: "right" as const,
-            render: (_: unknown, row: DepositRow) =>
-              row.status === "pending" ? (
-                <Flex vertical gap={6} align="stretch">
-                  <Button
-                    type="primary"
-                    size="small"
-                    icon={<CheckOutlined />}
-                    onClick={() => setAction({ kind: "confirm", row })}
-                    data-testid={`admin-deposit-confirm-${row.id}`}
-                  >
-                    {t("admin.deposits.confirm")}
-                  </Button>
-                  <Button
-                    danger
-                    size="small"
-                    icon={<CloseOutlined />}
-                    onClick={() => setAction({ kind: "reject", row })}
-                    data-testid={`admin-deposit-reject-${row.id}`}
-                  >
-                    {t("admin.review.reject")}
-                  </Button>
-                </Flex>
-              ) : (
-                <Typography.Text type="secondary">—</Typography.Text>
-              ),
-          },
-        ]
-      : []),
+    {
+      // Pending rows get the review buttons; reviewed ones show how they ended.
+      title: status === "pending" ? t("admin.columns.actions") : t("fields.status"),
+      key: "review",
+      width: status === "pending" ? 120 : 190,
+      fixed: "right",
+      render: (_, row) =>
+        row.status === "pending" ? (
+          <Flex vertical gap={6} align="stretch" style={{ maxWidth: 120 }}>
+            <Button
+              type="primary"
+              size="small"
+              icon={<CheckOutlined />}
+              onClick={() => setAction({ kind: "confirm", row })}
+              data-testid={`admin-deposit-confirm-${row.id}`}
+            >
+              {t("admin.deposits.confirm")}
+            </Button>
+            <Button
+              danger
+              size="small"
+              icon={<CloseOutlined />}
+              onClick={() => setAction({ kind: "reject", row })}
+              data-testid={`admin-deposit-reject-${row.id}`}
+            >
+              {t("admin.review.reject")}
+            </Button>
+          </Flex>
+        ) : (
+          <ReviewState row={row} />
+        ),
+    },
   ];
 
   const row = action?.row;

@@ -61,34 +61,34 @@ export function WithdrawalsPage() {
     {
       title: t("fields.currency"),
       dataIndex: "currency",
-      width: 90,
+      width: 80,
       render: (value: string) => <Typography.Text strong>{value}</Typography.Text>,
     },
     {
       title: t("fields.amount"),
       dataIndex: "amount",
-      width: 110,
+      width: 100,
       align: "right",
       render: (value: string) => <Amount value={value} />,
     },
     {
       title: t("admin.columns.fee"),
       dataIndex: "fee",
-      width: 90,
+      width: 80,
       align: "right",
       render: (value: string) => <Amount value={value} />,
     },
     {
       title: t("admin.columns.received"),
       dataIndex: "received",
-      width: 110,
+      width: 100,
       align: "right",
       render: (value: string) => <Amount value={value} />,
     },
     {
       title: t("admin.columns.destination"),
       key: "destination",
-      width: 220,
+      width: 200,
       render: (_, row) => <Destination row={row} />,
     },
     {
@@ -97,51 +97,38 @@ export function WithdrawalsPage() {
       width: 130,
       render: (value: string) => <DateTime value={value} stacked />,
     },
-    ...(status === "pending"
-      ? []
-      : [
-          {
-            title: t("fields.status"),
-            key: "status",
-            width: 210,
-            render: (_: unknown, row: WithdrawalRow) => <ReviewState row={row} />,
-          },
-        ]),
-    ...(status === "pending" || status === "all"
-      ? [
-          {
-            title: t("admin.columns.actions"),
-            key: "actions",
-            width: 120,
-            fixed: "right" as const,
-            render: (_: unknown, row: WithdrawalRow) =>
-              row.status === "pending" ? (
-                <Flex vertical gap={6} align="stretch">
-                  <Button
-                    type="primary"
-                    size="small"
-                    icon={<CheckOutlined />}
-                    onClick={() => setAction({ kind: "approve", row })}
-                    data-testid={`admin-withdrawal-approve-${row.id}`}
-                  >
-                    {t("admin.withdrawals.approve")}
-                  </Button>
-                  <Button
-                    danger
-                    size="small"
-                    icon={<CloseOutlined />}
-                    onClick={() => setAction({ kind: "reject", row })}
-                    data-testid={`admin-withdrawal-reject-${row.id}`}
-                  >
-                    {t("admin.review.reject")}
-                  </Button>
-                </Flex>
-              ) : (
-                <Typography.Text type="secondary">—</Typography.Text>
-              ),
-          },
-        ]
-      : []),
+    {
+      // Pending rows get the review buttons; reviewed ones show how they ended.
+      title: status === "pending" ? t("admin.columns.actions") : t("fields.status"),
+      key: "review",
+      width: status === "pending" ? 120 : 190,
+      fixed: "right",
+      render: (_, row) =>
+        row.status === "pending" ? (
+          <Flex vertical gap={6} align="stretch" style={{ maxWidth: 120 }}>
+            <Button
+              type="primary"
+              size="small"
+              icon={<CheckOutlined />}
+              onClick={() => setAction({ kind: "approve", row })}
+              data-testid={`admin-withdrawal-approve-${row.id}`}
+            >
+              {t("admin.withdrawals.approve")}
+            </Button>
+            <Button
+              danger
+              size="small"
+              icon={<CloseOutlined />}
+              onClick={() => setAction({ kind: "reject", row })}
+              data-testid={`admin-withdrawal-reject-${row.id}`}
+            >
+              {t("admin.review.reject")}
+            </Button>
+          </Flex>
+        ) : (
+          <ReviewState row={row} />
+        ),
+    },
   ];
 
   const row = action?.row;
@@ -197,7 +184,7 @@ export function WithdrawalsPage() {
                   ? t("admin.withdrawals.rejectBody", amounts)
                   : t("admin.withdrawals.approveBody", amounts)}
               </span>
-              <Destination row={row} />
+              <Destination row={row} full />
             </Flex>
           )
         }
@@ -225,7 +212,7 @@ export function WithdrawalsPage() {
 }
 
 /** Where the money goes: an address on a chain (with its memo), or one of the user's bank cards. */
-function Destination({ row }: { row: WithdrawalRow }) {
+function Destination({ row, full = false }: { row: WithdrawalRow; full?: boolean }) {
   const { t } = useTranslation();
   if (row.method === "bank") {
     return (
@@ -234,7 +221,18 @@ function Destination({ row }: { row: WithdrawalRow }) {
   }
   return (
     <Flex vertical gap={2}>
-      <Code value={row.address} width={200} />
+      {full && row.address ? (
+        <Typography.Text
+          code
+          copyable
+          style={{ wordBreak: "break-all" }}
+          data-testid="admin-withdrawal-address"
+        >
+          {row.address}
+        </Typography.Text>
+      ) : (
+        <Code value={row.address} width={180} />
+      )}
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {row.chain ?? "—"}
         {row.memo ? ` · ${t("fields.memo")}: ${row.memo}` : ""}

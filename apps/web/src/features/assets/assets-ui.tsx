@@ -18,12 +18,12 @@ export function CurrencyMark({ code, size = 32 }: { code: string; size?: number 
         borderRadius: "50%",
         background: token.colorPrimaryBg,
         color: token.colorPrimary,
-        fontSize: Math.round(size * (code.length > 3 ? 0.28 : 0.34)),
+        fontSize: Math.round(size * (size < 24 ? 0.5 : code.length > 3 ? 0.28 : 0.34)),
         fontWeight: token.fontWeightStrong,
         letterSpacing: -0.3,
       }}
     >
-      {code.slice(0, 4)}
+      {size < 24 ? code.slice(0, 1) : code.slice(0, 4)}
     </Flex>
   );
 }

@@ -7,7 +7,7 @@ import {
   zAmount,
 } from "@northstar/shared/contracts/funding";
 import { MoneyDecimal } from "@northstar/shared/money";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   Alert,
   Button,
@@ -423,6 +423,7 @@ function ConvertForm({ assets, currencies }: { assets: AssetsData; currencies: C
   const [form] = Form.useForm<ConvertValues>();
   const format = useMoneyFormat();
   const policy = usePolicy();
+  const queryClient = useQueryClient();
   const invalidateAssets = useInvalidateAssets();
   const convert = useMutation(trpc.conversion.create.mutationOptions());
   const [confirming, setConfirming] = useState<ConversionQuote | null>(null);
@@ -444,7 +445,10 @@ function ConvertForm({ assets, currencies }: { assets: AssetsData; currencies: C
   const fromInfo = currencies.find((c) => c.code === from);
   const toInfo = currencies.find((c) => c.code === to);
   const balance = available(assets, "exchange", from);
-  const spreadPercent = new MoneyDecimal(policy["funding.convert.spread"]).times(100).toFixed();
+  // The spread users are told about is the policy value the server applies; a quote carries the
+  // value it used, which wins if the policy changed since this page loaded it.
+  const percent = (spread: string | number) => new MoneyDecimal(spread).times(100).toFixed();
+  const spreadPercent = percent(policy["funding.convert.spread"]);
 
   // Quote only what the server could accept, once the user has stopped typing.
   const quotable = (f: string, t2: string, a: string) =>
@@ -510,6 +514,7 @@ function ConvertForm({ assets, currencies }: { assets: AssetsData; currencies: C
         onError: async (error) => {
           if (toApiError(error).errorCode === "PRICE_CHANGED") {
             // The client rules already said so; show the new quote here and ask again.
+            void queryClient.invalidateQueries(trpc.policy.getPublic.queryFilter());
             const fresh = await quote.refetch();
             setPriceMoved(fresh.data !== undefined);
             setConfirming(fresh.data ?? null);
@@ -541,7 +546,7 @@ function ConvertForm({ assets, currencies }: { assets: AssetsData; currencies: C
     {
       key: "spread",
       label: t("assets.convert.spread"),
-      value: <span data-testid={`${id}-spread`}>{`${spreadPercent}%`}</span>,
+      value: <span data-testid={`${id}-spread`}>{`${q ? percent(q.spread) : spreadPercent}%`}</span>,
     },
     {
       key: "received",
@@ -634,7 +639,7 @@ function ConvertForm({ assets, currencies }: { assets: AssetsData; currencies: C
             type="secondary"
             style={{ fontSize: 12, marginTop: token.marginSM, marginBottom: 0 }}
           >
-            {t("assets.convert.note", { percent: spreadPercent })}
+            {t("assets.convert.note", { percent: current ? percent(current.spread) : spreadPercent })}
           </Typography.Paragraph>
         </div>
         <Button
@@ -671,7 +676,7 @@ function ConvertForm({ assets, currencies }: { assets: AssetsData; currencies: C
               ]}
             />
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {t("assets.convert.note", { percent: spreadPercent })}
+              {t("assets.convert.note", { percent: percent(confirming.spread) })}
             </Typography.Text>
           </Flex>
         )}

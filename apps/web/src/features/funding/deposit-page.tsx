@@ -18,10 +18,12 @@ import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx"
 import {
   Amount,
   type DepositOption,
+  decimalsRule,
   fieldRule,
   KeyValue,
   RealAccountOnly,
   requiredRule,
+  useCurrencyDecimals,
 } from "./funding-shared.tsx";
 import { ProofUpload } from "./proof-upload.tsx";
 
@@ -137,6 +139,7 @@ function CryptoDepositForm({ addresses }: { addresses: DepositOption[] }) {
   const [uploading, setUploading] = useState(false);
   const create = useMutation(trpc.deposit.create.mutationOptions());
   const maxMb = Math.floor(usePolicy()["uploads.maxBytes"] / 1024 / 1024);
+  const decimalsOf = useCurrencyDecimals();
 
   const currencies = useMemo(() => [...new Set(addresses.map((a) => a.currency))], [addresses]);
   const first = addresses[0];
@@ -228,7 +231,11 @@ function CryptoDepositForm({ addresses }: { addresses: DepositOption[] }) {
         <Form.Item
           name="amount"
           label={t("fields.amount")}
-          rules={[fieldRule(zAmount, t, t("fields.amount")), minimumRule]}
+          rules={[
+            fieldRule(zAmount, t, t("fields.amount")),
+            decimalsRule(t, currency, decimalsOf(currency)),
+            minimumRule,
+          ]}
           normalize={(v: string) => v.replace(/[^\d.]/g, "")}
           extra={t("funding.deposit.amountHelp", { min: minimum, currency })}
         >

@@ -3,6 +3,7 @@ import type { AppRouter } from "@northstar/api/trpc";
 import { isErrorCode } from "@northstar/shared/errors";
 import { LANGUAGE_INFO } from "@northstar/shared/languages";
 import { money } from "@northstar/shared/money";
+import { useQuery } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { FormRule } from "antd";
 import { Button, Flex, Result, Tag, Typography, theme } from "antd";
@@ -13,6 +14,7 @@ import type { z } from "zod";
 import { exitDemo } from "../../lib/demo.ts";
 import { useSession } from "../../lib/queries.ts";
 import { useLanguage } from "../../lib/session.ts";
+import { useTRPC } from "../../lib/trpc.ts";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
 import "./funding.css";
 
@@ -231,4 +233,33 @@ export function fieldRule(schema: z.ZodType, t: TFunction, label: string): FormR
 /** A required text field: "{{field}} cannot be empty", as the server says it. */
 export function requiredRule(t: TFunction, label: string): FormRule {
   return { required: true, whitespace: true, message: t("errors.FIELD_REQUIRED", { field: label }) };
+}
+
+/**
+ * The decimals each currency is held to (`currencies.decimals`): the server refuses a deposit or
+ * withdrawal amount finer than that (AMOUNT_INVALID) and rounds the withdrawal fee up to it.
+ * Undefined while the list is loading or for an unknown currency.
+ */
+export function useCurrencyDecimals(): (currency: string) => number | undefined {
+  const trpc = useTRPC();
+  const currencies = useQuery(trpc.asset.currencies.queryOptions(undefined, { staleTime: 10 * 60_000 }));
+  const data = currencies.data;
+  return useMemo(() => {
+    const byCode = new Map((data ?? []).map((c) => [c.code, c.decimals]));
+    return (currency: string) => byCode.get(currency);
+  }, [data]);
+}
+
+/** An amount with more decimals than its currency allows: refused as the server refuses it. */
+export function decimalsRule(t: TFunction, currency: string, decimals: number | undefined): FormRule {
+  return {
+    validator: async (_, value: string | undefined) => {
+      if (decimals === undefined || !value || !/^\d+(\.\d+)?$/.test(value.trim())) {
+        return;
+      }
+      if (money(value.trim()).decimalPlaces() > decimals) {
+        throw new Error(t("funding.common.tooManyDecimals", { currency, decimals }));
+      }
+    },
+  };
 }

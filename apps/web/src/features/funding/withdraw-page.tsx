@@ -41,6 +41,7 @@ import { ErrorState, LoadingState } from "../common/page-states.tsx";
 import {
   Amount,
   type BankCard,
+  decimalsRule,
   fieldRule,
   groupDigits,
   KeyValue,
@@ -48,6 +49,7 @@ import {
   plainAmount,
   RealAccountOnly,
   shorten,
+  useCurrencyDecimals,
   type WithdrawalAddress,
   type WithdrawalTerms,
 } from "./funding-shared.tsx";
@@ -279,12 +281,23 @@ interface WithdrawForm {
   google_code?: string;
 }
 
-/** Fee and amount received exactly as the server computes them: fee rounded up to 8 decimals. */
-function quote(amount: string | undefined, feeRate: string): { fee: string; received: string } | null {
-  if (!amount || !zAmount.safeParse(amount).success) {
+/**
+ * Fee and amount received exactly as the server computes them (`withdrawalFee`): the fee is
+ * amount × rate rounded UP to the currency's decimals, and the user receives the rest. Null until
+ * the amount is valid and the currency's decimals are known.
+ */
+function quote(
+  amount: string | undefined,
+  feeRate: string,
+  decimals: number | undefined,
+): { fee: string; received: string } | null {
+  if (!amount || decimals === undefined || !zAmount.safeParse(amount).success) {
     return null;
   }
-  const fee = money(amount).times(feeRate).toDecimalPlaces(8, MoneyDecimal.ROUND_UP);
+  if (money(amount).decimalPlaces() > decimals) {
+    return null;
+  }
+  const fee = money(amount).times(feeRate).toDecimalPlaces(decimals, MoneyDecimal.ROUND_UP);
   return { fee: fee.toFixed(), received: money(amount).minus(fee).toFixed() };
 }
 
@@ -312,7 +325,9 @@ function WithdrawForm({ terms }: { terms: WithdrawalTerms }) {
     (a) => a.currency === currency && allowedChains.includes(a.chain),
   );
   const available = exchangeRows.find((r) => r.currency === currency)?.available ?? "0";
-  const fees = quote(amount?.trim(), terms.feeRate);
+  const decimalsOf = useCurrencyDecimals();
+  const decimals = decimalsOf(currency);
+  const fees = quote(amount?.trim(), terms.feeRate, decimals);
 
   const blockers = [
     !terms.windowOpen &&
@@ -521,7 +536,11 @@ function WithdrawForm({ terms }: { terms: WithdrawalTerms }) {
             <Form.Item
               name="amount"
               noStyle
-              rules={[fieldRule(zAmount, t, t("fields.amount")), amountRule]}
+              rules={[
+                fieldRule(zAmount, t, t("fields.amount")),
+                decimalsRule(t, currency, decimals),
+                amountRule,
+              ]}
               normalize={(v: string) => v.replace(/[^\d.]/g, "")}
             >
               <Input
@@ -546,7 +565,13 @@ function WithdrawForm({ terms }: { terms: WithdrawalTerms }) {
           </Space.Compact>
         </Form.Item>
 
-        <Flex vertical gap={6} style={{ marginBottom: 24 }} aria-live="polite" data-testid="withdraw-quote">
+        <Flex
+          vertical
+          gap={6}
+          style={{ marginTop: 8, marginBottom: 24 }}
+          aria-live="polite"
+          data-testid="withdraw-quote"
+        >
           <KeyValue label={t("funding.withdraw.feeLabel", { rate: percentOf(terms.feeRate) })}>
             <span data-testid="withdraw-fee">
               {fees ? <Amount value={fees.fee} currency={currency} /> : "—"}
@@ -625,13 +650,18 @@ function WithdrawForm({ terms }: { terms: WithdrawalTerms }) {
             </KeyValue>
             <KeyValue label={t("funding.withdraw.feeLabel", { rate: percentOf(terms.feeRate) })}>
               <Amount
-                value={quote(confirming.amount.trim(), terms.feeRate)?.fee ?? "0"}
+                value={
+                  quote(confirming.amount.trim(), terms.feeRate, decimalsOf(confirming.currency))?.fee ?? "0"
+                }
                 currency={confirming.currency}
               />
             </KeyValue>
             <KeyValue label={t("funding.records.received")}>
               <Amount
-                value={quote(confirming.amount.trim(), terms.feeRate)?.received ?? "0"}
+                value={
+                  quote(confirming.amount.trim(), terms.feeRate, decimalsOf(confirming.currency))?.received ??
+                  "0"
+                }
                 currency={confirming.currency}
                 strong
               />
