@@ -1,5 +1,4 @@
 import { Alert, Button, Space } from "antd";
-import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { exitDemo } from "../../lib/demo.ts";
 import { useSession } from "../../lib/queries.ts";
@@ -11,7 +10,12 @@ export function DemoBanner() {
   if (session.data?.account_kind !== "demo") {
     return null;
   }
-  const expires = session.data.demo_expires_at ? dayjs.unix(session.data.demo_expires_at).format("LLL") : "";
+  const expires = session.data.demo_expires_at
+    ? new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
+        dateStyle: "medium",
+        timeStyle: "short",
+      }).format(new Date(session.data.demo_expires_at * 1000))
+    : "";
   return (
     <Alert
       banner
