@@ -43,7 +43,7 @@ function SecurityRows() {
   const s = session.data;
   const tradeSet = s.transaction_password === 1;
   const questionsSet = s.security_questions === 1;
-  const googleBound = false; // Google Authenticator arrives with the funding module (/googleCode).
+  const googleBound = s.google_bound === 1;
   const enabled = [true, tradeSet, s.email !== "", s.phone !== "", questionsSet, googleBound].filter(
     Boolean,
   ).length;
@@ -128,9 +128,9 @@ function SecurityRows() {
           testId="security-row-google-authenticator"
           icon={<GoogleOutlined />}
           title={t("nav.googleCode")}
-          status={<StatusTag ok={googleBound}>{t("common.notBound")}</StatusTag>}
+          status={<StatusTag ok={googleBound}>{t(googleBound ? "common.bound" : "common.notBound")}</StatusTag>}
           description={t("account.security.googleDesc")}
-          action={action(t("common.bind"), "/googleCode", false)}
+          action={action(t(googleBound ? "common.more" : "common.bind"), "/googleCode", false)}
         />
       </SettingGroup>
     </Flex>
