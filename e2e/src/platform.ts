@@ -97,11 +97,25 @@ export async function startPlatform() {
     ],
   });
 
+  /** Runs the operator CLI (`pnpm admin …`) against this platform. */
+  const admin = (...args: string[]) => {
+    const r = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/admin.ts", ...args], {
+      cwd: ROOT,
+      env,
+      encoding: "utf8",
+    });
+    if (r.status !== 0) {
+      throw new Error(`pnpm admin ${args.join(" ")} failed: ${r.stderr}${r.stdout}`);
+    }
+    return r.stdout;
+  };
+
   return {
     baseUrl,
     mailbox,
     operatorPassword,
     browser,
+    admin,
     async newContext(options: { width?: number; height?: number } = {}): Promise<BrowserContext> {
       return browser.newContext({
         baseURL: baseUrl,

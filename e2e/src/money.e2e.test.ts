@@ -1,0 +1,150 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Platform, startPlatform } from "./platform.ts";
+import { registerUser, trpcMutation } from "./users.ts";
+
+// A 1×1 PNG, the smallest proof image the server accepts by content.
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
+const TRADE_PASSWORD = "246810";
+
+let platform: Platform;
+let user: Page;
+let operator: Page;
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  // The operator configures the USDT deposit address, and opens withdrawals all day because this
+  // suite runs at any hour (the 12:00–24:00 Hong Kong window is tested at fixed instants elsewhere).
+  platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
+  platform.admin("policy:set", "funding.withdraw.window", '{"start":0,"end":24,"timeZone":"Asia/Hong_Kong"}');
+
+  const token = await registerUser(platform, `money-${Date.now()}@example.com`, "Secret123");
+  await trpcMutation(platform, token, "identity.setTradePassword", {
+    login_password: "Secret123",
+    trade_password: TRADE_PASSWORD,
+    confirm_password: TRADE_PASSWORD,
+  });
+  const userContext = await platform.newContext();
+  await userContext.addInitScript((t) => localStorage.setItem("token", t), token);
+  user = await userContext.newPage();
+  operator = await (await platform.newContext()).newPage();
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+async function confirmModal(page: Page, testId: string) {
+  await page.getByTestId(testId).click();
+}
+
+describe("money in the browser", () => {
+  it("the user reports a USDT deposit with a proof image and sees it pending", async () => {
+    await user.goto("/authenticationrj");
+    await user.getByTestId("deposit-address").waitFor();
+    await user.getByTestId("deposit-amount").fill("1500");
+    await user.getByTestId("deposit-hash").fill(`0x${"1f".repeat(32)}`);
+    await user
+      .locator('input[type="file"]')
+      .setInputFiles({ name: "proof.png", mimeType: "image/png", buffer: PNG });
+    await user.locator(".ant-upload-list-item-done, .ant-upload-list-item").first().waitFor();
+    await user.getByTestId("deposit-submit").click();
+    await confirmModal(user, "deposit-confirm");
+    await user.waitForURL(/\/rechargeRecord/);
+    await expect
+      .poll(() => user.getByTestId("record-status").first().getAttribute("data-status"))
+      .toBe("pending");
+  });
+
+  it("an operator confirms it in the back office", async () => {
+    await operator.goto("/admin/login");
+    await operator.getByTestId("admin-login-username").fill("admin");
+    await operator.getByTestId("admin-login-password").fill(platform.operatorPassword);
+    await operator.getByTestId("admin-login-submit").click();
+    await operator.waitForURL(/\/admin(\/deposits)?$/);
+    await operator.goto("/admin/deposits");
+    const confirm = operator.locator('[data-testid^="admin-deposit-confirm-"]').first();
+    await confirm.click();
+    await operator.getByTestId("admin-confirm-ok").click();
+    await expect
+      .poll(() => operator.locator('[data-testid^="admin-deposit-confirm-"]').count(), { timeout: 10_000 })
+      .toBe(0);
+  });
+
+  it("the user sees the balance", async () => {
+    await user.goto("/table1");
+    await expect
+      .poll(async () => (await user.getByTestId("asset-row-USDT").first().textContent()) ?? "", {
+        timeout: 10_000,
+      })
+      .toMatch(/1,?500/);
+  });
+
+  it("converts USDT to BTC (trading volume for the withdrawal rule) and moves part to the contract account", async () => {
+    await user.goto("/transfer");
+    await user.getByTestId("transfer-tab-convert").click();
+    await user.getByTestId("convert-amount").fill("1350");
+    await expect
+      .poll(async () => (await user.getByTestId("convert-received").first().textContent()) ?? "")
+      .toMatch(/0\.01/);
+    await user.getByTestId("convert-submit").click();
+    await confirmModal(user, "convert-confirm");
+    await expect
+      .poll(async () => (await user.getByTestId("convert-available").textContent()) ?? "", {
+        timeout: 10_000,
+      })
+      .toMatch(/150/);
+
+    await user.getByTestId("transfer-tab-transfer").click();
+    await user.getByTestId("transfer-amount").fill("20");
+    await user.getByTestId("transfer-submit").click();
+    await confirmModal(user, "transfer-confirm");
+    await user.goto("/table2");
+    await expect
+      .poll(async () => (await user.getByTestId("asset-row-USDT").first().textContent()) ?? "", {
+        timeout: 10_000,
+      })
+      .toMatch(/20/);
+  });
+
+  it("adds a withdrawal address and withdraws; the record is pending", async () => {
+    await user.goto("/walletAdd");
+    await user.getByTestId("address-input").fill(`0x${"cd".repeat(20)}`);
+    await user.getByTestId("address-remark").fill("my wallet");
+    await user.getByTestId("address-submit").click();
+    await user.waitForURL(/\/address/);
+
+    await user.goto("/authenticationcj");
+    await user.getByTestId("withdraw-terms").waitFor();
+    await user.getByTestId("withdraw-address").click();
+    await user.locator(".ant-select-item-option").first().click();
+    await user.getByTestId("withdraw-amount").fill("100");
+    await expect
+      .poll(async () => (await user.getByTestId("withdraw-received").textContent()) ?? "")
+      .toMatch(/95/);
+    await user.getByTestId("withdraw-trade-password").fill(TRADE_PASSWORD);
+    await user.getByTestId("withdraw-submit").click();
+    await confirmModal(user, "withdraw-confirm");
+    await user.waitForURL(/\/tbjl/);
+    await expect
+      .poll(() => user.getByTestId("record-status").first().getAttribute("data-status"))
+      .toBe("pending");
+  });
+
+  it("the operator approves; the user sees it succeed and the ledger balances", async () => {
+    await operator.goto("/admin/withdrawals");
+    await operator.locator('[data-testid^="admin-withdrawal-approve-"]').first().click();
+    await operator.getByTestId("admin-confirm-ok").click();
+    await expect
+      .poll(() => operator.locator('[data-testid^="admin-withdrawal-approve-"]').count(), { timeout: 10_000 })
+      .toBe(0);
+
+    await user.goto("/tbjl");
+    await expect
+      .poll(() => user.getByTestId("record-status").first().getAttribute("data-status"), { timeout: 10_000 })
+      .toBe("success");
+    expect(platform.admin("reconcile")).toContain("ledger balances");
+  });
+});
