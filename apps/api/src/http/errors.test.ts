@@ -28,9 +28,11 @@ function fieldNames(schema: unknown, out = new Set<string>()): Set<string> {
   return out;
 }
 
-const requestSchemas = Object.entries({ ...identityContracts, ...contentContracts, ...fundingContracts }).filter(([name]) =>
-  name.endsWith("RequestSchema"),
-);
+const requestSchemas = Object.entries({
+  ...identityContracts,
+  ...contentContracts,
+  ...fundingContracts,
+}).filter(([name]) => name.endsWith("RequestSchema"));
 
 describe("field names in refusals", () => {
   it("finds the request schemas to check", () => {

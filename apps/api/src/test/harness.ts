@@ -54,11 +54,20 @@ export async function createHarness(options: { authRatePerMinute?: number } = {}
   });
 
   /** Calls a legacy endpoint with form-encoded fields (POST) or a query string (GET). */
-  async function call(name: string, fields: Record<string, string> = {}, method: "GET" | "POST" = "POST"): Promise<Envelope> {
+  async function call(
+    name: string,
+    fields: Record<string, string> = {},
+    method: "GET" | "POST" = "POST",
+  ): Promise<Envelope> {
     const body = new URLSearchParams(fields).toString();
     const response =
       method === "POST"
-        ? await app.inject({ method, url: `/web/${name}`, payload: body, headers: { "content-type": "application/x-www-form-urlencoded" } })
+        ? await app.inject({
+            method,
+            url: `/web/${name}`,
+            payload: body,
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+          })
         : await app.inject({ method, url: `/web/${name}?${body}` });
     if (response.statusCode !== 200) {
       throw new Error(`HTTP ${response.statusCode} from web/${name}: ${response.body}`);
@@ -71,9 +80,24 @@ export async function createHarness(options: { authRatePerMinute?: number } = {}
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
     const response =
       kind === "mutation"
-        ? await app.inject({ method: "POST", url: `/trpc/${path}`, payload: input === undefined ? "" : JSON.stringify(input), headers: { ...headers, "content-type": "application/json" } })
-        : await app.inject({ method: "GET", url: `/trpc/${path}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, headers });
-    return { status: response.statusCode, body: response.json() as { result?: { data: unknown }; error?: { message: string; data: { responseCode: number; errorCode: string; field: string | null } } } };
+        ? await app.inject({
+            method: "POST",
+            url: `/trpc/${path}`,
+            payload: input === undefined ? "" : JSON.stringify(input),
+            headers: { ...headers, "content-type": "application/json" },
+          })
+        : await app.inject({
+            method: "GET",
+            url: `/trpc/${path}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`,
+            headers,
+          });
+    return {
+      status: response.statusCode,
+      body: response.json() as {
+        result?: { data: unknown };
+        error?: { message: string; data: { responseCode: number; errorCode: string; field: string | null } };
+      },
+    };
   }
 
   let emailSeq = 0;

@@ -21,10 +21,11 @@ export function zodRule(
         return;
       }
       const code = result.error.issues[0]?.message;
+      const fieldName = field ? t(`fields.${field}`) : "";
       throw new Error(
         isErrorCode(code)
-          ? t(`errors.${code}`)
-          : t("errors.FIELD_INVALID", { field: field ? t(`fields.${field}`) : "" }),
+          ? t(`errors.${code}`, { field: fieldName, ...params })
+          : t("errors.FIELD_INVALID", { field: fieldName }),
       );
     },
   };

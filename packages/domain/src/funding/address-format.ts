@@ -16,6 +16,5 @@ const FORMATS: Record<string, RegExp> = {
 export const CHAINS = Object.keys(FORMATS);
 
 export function isValidAddress(chain: string, address: string): boolean {
-  const format = FORMATS[chain];
-  return format !== undefined && format.test(address);
+  return FORMATS[chain]?.test(address) ?? false;
 }

@@ -128,7 +128,9 @@ function SecurityRows() {
           testId="security-row-google-authenticator"
           icon={<GoogleOutlined />}
           title={t("nav.googleCode")}
-          status={<StatusTag ok={googleBound}>{t(googleBound ? "common.bound" : "common.notBound")}</StatusTag>}
+          status={
+            <StatusTag ok={googleBound}>{t(googleBound ? "common.bound" : "common.notBound")}</StatusTag>
+          }
           description={t("account.security.googleDesc")}
           action={action(t(googleBound ? "common.more" : "common.bind"), "/googleCode", false)}
         />

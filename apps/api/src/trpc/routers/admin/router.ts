@@ -44,15 +44,13 @@ export const adminRouter = router({
   deposits: finance
     .input(z.object({ status: z.enum(["pending", "success", "failed"]).optional() }))
     .query(({ ctx, input }) => listDepositsForReview(ctx.deps.db, input.status)),
-  confirmDeposit: finance
-    .input(zReview)
-    .mutation(({ ctx, input }) =>
-      confirmDeposit(ctx.deps.db, ctx.deps.prices, {
-        depositId: input.id,
-        operatorId: ctx.operator.id,
-        actor: actor(ctx.operator),
-      }),
-    ),
+  confirmDeposit: finance.input(zReview).mutation(({ ctx, input }) =>
+    confirmDeposit(ctx.deps.db, ctx.deps.prices, {
+      depositId: input.id,
+      operatorId: ctx.operator.id,
+      actor: actor(ctx.operator),
+    }),
+  ),
   rejectDeposit: finance.input(zReject).mutation(async ({ ctx, input }) => {
     await rejectDeposit(ctx.deps.db, {
       depositId: input.id,
