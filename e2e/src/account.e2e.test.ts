@@ -98,9 +98,24 @@ describe("accounts in the browser", () => {
     await page.goto("/");
     const seen = new Set<string>();
     for (const lang of LANGUAGES) {
-      await page.getByTestId("language-switcher").click();
-      await page.getByTestId(`lang-${lang}`).click();
-      await expect.poll(() => page.evaluate(() => localStorage.getItem("lang"))).toBe(lang);
+      // Open the menu and pick the language, again if a still-closing menu swallowed the click.
+      await expect
+        .poll(
+          async () => {
+            await page.getByTestId("language-switcher").click();
+            await page
+              .getByTestId(`lang-${lang}`)
+              .click({ timeout: 3_000 })
+              .catch(() => undefined);
+            await page
+              .locator(".ant-dropdown:not(.ant-dropdown-hidden)")
+              .waitFor({ state: "hidden", timeout: 3_000 })
+              .catch(() => undefined);
+            return page.evaluate(() => localStorage.getItem("lang"));
+          },
+          { timeout: 20_000 },
+        )
+        .toBe(lang);
       const home = (await page.getByTestId("main-nav").locator("li").first().textContent()) ?? "";
       expect(seen.has(home)).toBe(false);
       seen.add(home);

@@ -101,6 +101,12 @@ describe("money in the browser", () => {
     await user.getByTestId("transfer-amount").fill("20");
     await user.getByTestId("transfer-submit").click();
     await confirmModal(user, "transfer-confirm");
+    // Wait for the transfer to land before leaving the page, or the request would be cut off.
+    await expect
+      .poll(async () => (await user.getByTestId("transfer-available").textContent()) ?? "", {
+        timeout: 10_000,
+      })
+      .toMatch(/130/);
     await user.goto("/table2");
     await expect
       .poll(async () => (await user.getByTestId("asset-row-USDT").first().textContent()) ?? "", {

@@ -12,7 +12,7 @@ import { DepositAddressesPage } from "./deposit-addresses-page.tsx";
 import { DepositsPage } from "./deposits-page.tsx";
 import { LedgerPage } from "./ledger-page.tsx";
 import { AdminLoginPage } from "./login-page.tsx";
-import { useOperatorToken } from "./operator-session.ts";
+import { operatorTokenStore, useOperatorToken } from "./operator-session.ts";
 import { PolicyPage } from "./policy-page.tsx";
 import { UsersPage } from "./users-page.tsx";
 import { WithdrawalsPage } from "./withdrawals-page.tsx";
@@ -69,8 +69,9 @@ function RequireOperator({ children }: { children: React.ReactNode }) {
   const token = useOperatorToken();
   const location = useLocation();
   if (!token) {
+    // After signing out the operator starts afresh; after an expiry they come back to this page.
     const back =
-      location.pathname === "/admin"
+      operatorTokenStore.signedOut() || location.pathname === "/admin"
         ? ""
         : `?redirect=${encodeURIComponent(location.pathname + location.search)}`;
     return <Navigate to={`/admin/login${back}`} replace />;

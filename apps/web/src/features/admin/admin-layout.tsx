@@ -258,16 +258,15 @@ export function HeaderTools() {
  */
 function LogoutButton() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   return (
     <Button
       icon={<LogoutOutlined />}
       data-testid="admin-logout"
       onClick={() => {
-        void navigate("/admin/login", { replace: true });
-        operatorTokenStore.clear();
-        queryClient.clear();
+        operatorTokenStore.clear("signout");
+        // After the guard has left the layout, so no query refetches on the way out.
+        setTimeout(() => queryClient.clear(), 0);
         feedback.success(t("admin.session.loggedOut"));
       }}
     >

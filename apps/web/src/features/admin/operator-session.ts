@@ -7,6 +7,8 @@ import { useSyncExternalStore } from "react";
  */
 const KEY = "operatorToken";
 const listeners = new Set<() => void>();
+/** Whether the token was last dropped by the operator signing out (rather than by expiry). */
+let signedOut = false;
 
 function read(): string {
   try {
@@ -25,13 +27,16 @@ function notify(): void {
 export const operatorTokenStore = {
   get: read,
   set(token: string): void {
+    signedOut = false;
     sessionStorage.setItem(KEY, token);
     notify();
   },
-  clear(): void {
+  clear(reason: "signout" | "expired" = "expired"): void {
+    signedOut = reason === "signout";
     sessionStorage.removeItem(KEY);
     notify();
   },
+  signedOut: (): boolean => signedOut,
   subscribe(listener: () => void): () => void {
     listeners.add(listener);
     return () => {
