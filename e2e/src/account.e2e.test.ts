@@ -146,4 +146,21 @@ describe("accounts in the browser", () => {
     await page.goto("/editPassword");
     await page.waitForURL(/\/login\?redirect=/);
   });
+  it("opens a demo account with a chosen simulated amount, shows it as demo, and exits it", async () => {
+    await page.goto("/login");
+    await page.getByTestId("demo-open").click();
+    await page.getByTestId("demo-amount-50000").click();
+    await page.getByTestId("demo-start").click();
+    await page.waitForURL(/\/table1/);
+    await page.getByTestId("demo-banner").waitFor();
+    await page.getByTestId("assets-demo-tag").waitFor();
+    await expect
+      .poll(async () => (await page.getByTestId("asset-row-USDT").first().textContent()) ?? "", {
+        timeout: 10_000,
+      })
+      .toMatch(/50,?000/);
+    await page.getByTestId("demo-exit").click();
+    await page.waitForURL(/\/login/);
+    expect(await token()).toBeNull();
+  });
 });

@@ -1,6 +1,6 @@
 import { zPassword } from "@northstar/shared/contracts/common";
 import { useQueryClient } from "@tanstack/react-query";
-import { Flex, Form, Input, Typography } from "antd";
+import { Divider, Flex, Form, Input, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate, useSearchParams } from "react-router";
@@ -9,6 +9,7 @@ import { legacyCall } from "../../lib/legacy.ts";
 import { AppLink } from "../../lib/navigation.tsx";
 import { languageStore, tokenStore } from "../../lib/session.ts";
 import { Page } from "../common/page.tsx";
+import { DemoEntry } from "../demo/demo-entry.tsx";
 import {
   AccountField,
   type AccountType,
@@ -107,7 +108,9 @@ export function LoginPage() {
           </SubmitButton>
         </Form.Item>
       </Form>
-      <Flex justify="center" gap={4} wrap>
+      <Divider plain>{t("auth.login.or")}</Divider>
+      <DemoEntry />
+      <Flex justify="center" gap={4} wrap style={{ marginTop: 16 }}>
         <Typography.Text type="secondary">{t("auth.login.noAccount")}</Typography.Text>
         <AppLink to="/register">
           <span data-testid="login-register">{t("auth.login.createAccount")}</span>
