@@ -29,10 +29,10 @@ const { data } = await ask("userRegister", {
 try {
   for (const lang of ["en", "zh", "ty"]) {
     for (const theme of ["light", "dark"]) {
-      for (const [name, path, loggedIn] of [
-        ["login", "/login", false],
-        ["register", "/register", false],
-        ["security", "/security", true],
+      for (const [name, path, loggedIn, ready] of [
+        ["login", "/login", false, "login-submit"],
+        ["register", "/register", false, "register-submit"],
+        ["security", "/security", true, "security-row-login-password"],
       ] as const) {
         const context = await platform.newContext({ width: 1280, height: 900 });
         await context.addInitScript(
@@ -47,6 +47,7 @@ try {
         );
         const page = await context.newPage();
         await page.goto(path);
+        await page.getByTestId(ready).waitFor();
         await page.waitForLoadState("networkidle");
         await page.waitForTimeout(300);
         await page.screenshot({ path: join(out, `${name}-${lang}-${theme}.png`), fullPage: true });

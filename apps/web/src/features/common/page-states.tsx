@@ -4,7 +4,11 @@ import { useTranslation } from "react-i18next";
 
 /** Loading, error and empty states every page uses, so they look and read the same everywhere. */
 export function LoadingState({ rows = 4 }: { rows?: number }) {
-  return <Skeleton active paragraph={{ rows }} data-testid="loading" />;
+  return (
+    <div style={{ maxWidth: 960, margin: "24px auto", padding: "0 16px" }}>
+      <Skeleton active paragraph={{ rows }} data-testid="loading" />
+    </div>
+  );
 }
 
 export function ErrorState({ onRetry, message }: { onRetry?: () => void; message?: string }) {
