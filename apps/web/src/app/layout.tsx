@@ -1,22 +1,14 @@
-import {
-  GlobalOutlined,
-  LogoutOutlined,
-  MoonOutlined,
-  SafetyOutlined,
-  SunOutlined,
-  UserOutlined,
-} from "@ant-design/icons";
-import { LANGUAGE_INFO, LANGUAGES, type Language } from "@northstar/shared/languages";
+import { LogoutOutlined, SafetyOutlined, UserOutlined } from "@ant-design/icons";
 import { CONTENT_PAGE } from "@northstar/shared/routes";
 import { Avatar, Button, Dropdown, Flex, Layout, Menu, Space, Typography, theme } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
+import { LanguageSwitcher, ThemeToggle } from "../features/common/preference-controls.tsx";
 import { DemoBanner } from "../features/demo/demo-banner.tsx";
-import { setLanguage } from "../i18n/index.ts";
 import { AppLink, useAppNavigate } from "../lib/navigation.tsx";
 import { useLogout, useSession, useSiteSettings } from "../lib/queries.ts";
-import { themeStore, useIsLoggedIn, useLanguage, useThemeMode } from "../lib/session.ts";
+import { useIsLoggedIn } from "../lib/session.ts";
 
 /** The main navigation: home, markets, trade, earn, assets, me. */
 const NAV = [
@@ -92,41 +84,12 @@ export function AppLayout({ children }: { children: ReactNode }) {
 
 function HeaderTools() {
   const { t } = useTranslation();
-  const lang = useLanguage();
-  const mode = useThemeMode();
   const loggedIn = useIsLoggedIn();
   const go = useAppNavigate();
   return (
     <Space size="small">
-      <Dropdown
-        trigger={["click"]}
-        menu={{
-          selectable: true,
-          selectedKeys: [lang],
-          items: LANGUAGES.map((l) => ({
-            key: l,
-            label: LANGUAGE_INFO[l].nativeName,
-            "data-testid": `lang-${l}`,
-          })),
-          onClick: ({ key }) => setLanguage(key as Language),
-        }}
-      >
-        <Button
-          type="text"
-          icon={<GlobalOutlined />}
-          aria-label={t("common.language")}
-          data-testid="language-switcher"
-        >
-          {LANGUAGE_INFO[lang].nativeName}
-        </Button>
-      </Dropdown>
-      <Button
-        type="text"
-        aria-label={t("common.theme")}
-        data-testid="theme-toggle"
-        icon={mode === "dark" ? <SunOutlined /> : <MoonOutlined />}
-        onClick={() => themeStore.set(mode === "dark" ? "light" : "dark")}
-      />
+      <LanguageSwitcher />
+      <ThemeToggle />
       {loggedIn ? (
         <UserMenu />
       ) : (

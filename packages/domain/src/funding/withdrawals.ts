@@ -38,6 +38,21 @@ function zonedClock(now: Date, timeZone: string): { hour: number; dayStart: Date
   return { hour, dayStart: new Date(Math.floor(now.getTime() / 1000) * 1000 - secondsIntoDay * 1000) };
 }
 
+/** Applications since the start of the user's day; a cancelled one does not count. */
+async function countToday(db: DbOrTx, userId: number, dayStart: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(withdrawals)
+    .where(
+      and(
+        eq(withdrawals.userId, userId),
+        gte(withdrawals.createdAt, dayStart),
+        ne(withdrawals.status, "cancelled"),
+      ),
+    );
+  return row?.n ?? 0;
+}
+
 /** Everything the withdrawal form shows before the user tries: the same values the server checks. */
 export async function getWithdrawalTerms(db: DbOrTx, user: User, now = new Date()) {
   const [perDay, minUsdt, maxUsdt, window, chains, feeRate, turnover, google] = await Promise.all([
@@ -51,19 +66,10 @@ export async function getWithdrawalTerms(db: DbOrTx, user: User, now = new Date(
     isGoogleBound(db, user.id),
   ]);
   const clock = zonedClock(now, window.timeZone);
-  const [today] = await db
-    .select({ n: count() })
-    .from(withdrawals)
-    .where(
-      and(
-        eq(withdrawals.userId, user.id),
-        gte(withdrawals.createdAt, clock.dayStart),
-        ne(withdrawals.status, "cancelled"),
-      ),
-    );
+  const usedToday = await countToday(db, user.id, clock.dayStart);
   return {
     perDay,
-    usedToday: today?.n ?? 0,
+    usedToday,
     minUsdt,
     maxUsdt,
     window,
@@ -178,17 +184,7 @@ export async function applyWithdrawal(
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('withdraw:' || ${user.id}::text, 0))`);
     const clock = zonedClock(now, terms.window.timeZone);
-    const [today] = await tx
-      .select({ n: count() })
-      .from(withdrawals)
-      .where(
-        and(
-          eq(withdrawals.userId, user.id),
-          gte(withdrawals.createdAt, clock.dayStart),
-          ne(withdrawals.status, "cancelled"),
-        ),
-      );
-    if ((today?.n ?? 0) >= terms.perDay) {
+    if ((await countToday(tx, user.id, clock.dayStart)) >= terms.perDay) {
       throw new AppError("WITHDRAW_DAILY_LIMIT", { count: terms.perDay });
     }
     const [row] = await tx

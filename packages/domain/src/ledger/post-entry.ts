@@ -190,38 +190,29 @@ export async function postEntry(
   }
 }
 
-/** Moves a user's funds from `available` to `held` (a freeze), e.g. for a withdrawal or an order. */
-export function holdFunds(
-  db: DbOrTx,
-  params: { userId: number; book: Book; wallet: Wallet; currency: string; amount: string } & Omit<
-    EntryInput,
-    "postings"
-  >,
-) {
+type BucketMove = { userId: number; book: Book; wallet: Wallet; currency: string; amount: string } & Omit<
+  EntryInput,
+  "postings"
+>;
+
+/** Moves an amount between a user's two buckets of one wallet and currency. */
+function moveBetweenBuckets(db: DbOrTx, params: BucketMove, from: Bucket, to: Bucket) {
   const base = { userId: params.userId, book: params.book, wallet: params.wallet, currency: params.currency };
   return postEntry(db, {
     ...params,
     postings: [
-      { account: { ...base, bucket: "available" }, amount: `-${params.amount}` },
-      { account: { ...base, bucket: "held" }, amount: params.amount },
+      { account: { ...base, bucket: from }, amount: `-${params.amount}` },
+      { account: { ...base, bucket: to }, amount: params.amount },
     ],
   });
 }
 
+/** Moves a user's funds from `available` to `held` (a freeze), e.g. for a withdrawal or an order. */
+export function holdFunds(db: DbOrTx, params: BucketMove) {
+  return moveBetweenBuckets(db, params, "available", "held");
+}
+
 /** Returns held funds to `available` (a release), e.g. when a withdrawal is rejected. */
-export function releaseFunds(
-  db: DbOrTx,
-  params: { userId: number; book: Book; wallet: Wallet; currency: string; amount: string } & Omit<
-    EntryInput,
-    "postings"
-  >,
-) {
-  const base = { userId: params.userId, book: params.book, wallet: params.wallet, currency: params.currency };
-  return postEntry(db, {
-    ...params,
-    postings: [
-      { account: { ...base, bucket: "held" }, amount: `-${params.amount}` },
-      { account: { ...base, bucket: "available" }, amount: params.amount },
-    ],
-  });
+export function releaseFunds(db: DbOrTx, params: BucketMove) {
+  return moveBetweenBuckets(db, params, "held", "available");
 }

@@ -3,38 +3,20 @@ import {
   AuditOutlined,
   ControlOutlined,
   DownloadOutlined,
-  GlobalOutlined,
   LogoutOutlined,
-  MoonOutlined,
-  SunOutlined,
   TeamOutlined,
   UploadOutlined,
   UserOutlined,
   WalletOutlined,
 } from "@ant-design/icons";
-import { LANGUAGE_INFO, LANGUAGES, type Language } from "@northstar/shared/languages";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  Badge,
-  Button,
-  Dropdown,
-  Flex,
-  Layout,
-  Menu,
-  Space,
-  Spin,
-  Tag,
-  Tooltip,
-  Typography,
-  theme,
-} from "antd";
+import { Badge, Button, Flex, Layout, Menu, Space, Spin, Tag, Typography, theme } from "antd";
 import { createContext, type ReactNode, useContext, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation, useNavigate } from "react-router";
-import { setLanguage } from "../../i18n/index.ts";
 import { feedback } from "../../lib/feedback.ts";
-import { themeStore, useLanguage, useThemeMode } from "../../lib/session.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { LanguageSwitcher, ThemeToggle } from "../common/preference-controls.tsx";
 import { type AdminPageKey, menuLabelKey, pagesFor } from "./admin-nav.ts";
 import type { Operator } from "./admin-types.ts";
 import { QueryError } from "./admin-ui.tsx";
@@ -212,42 +194,10 @@ function MenuLabel({ page }: { page: AdminPageKey }) {
 
 /** Language and theme, the same stores as the user app. */
 export function HeaderTools() {
-  const { t } = useTranslation();
-  const lang = useLanguage();
-  const mode = useThemeMode();
   return (
     <Space size="small">
-      <Dropdown
-        trigger={["click"]}
-        menu={{
-          selectable: true,
-          selectedKeys: [lang],
-          items: LANGUAGES.map((l) => ({
-            key: l,
-            label: LANGUAGE_INFO[l].nativeName,
-            "data-testid": `lang-${l}`,
-          })),
-          onClick: ({ key }) => setLanguage(key as Language),
-        }}
-      >
-        <Button
-          type="text"
-          icon={<GlobalOutlined />}
-          aria-label={t("common.language")}
-          data-testid="language-switcher"
-        >
-          {LANGUAGE_INFO[lang].nativeName}
-        </Button>
-      </Dropdown>
-      <Tooltip title={t("common.theme")}>
-        <Button
-          type="text"
-          aria-label={t("common.theme")}
-          data-testid="theme-toggle"
-          icon={mode === "dark" ? <SunOutlined /> : <MoonOutlined />}
-          onClick={() => themeStore.set(mode === "dark" ? "light" : "dark")}
-        />
-      </Tooltip>
+      <LanguageSwitcher />
+      <ThemeToggle />
     </Space>
   );
 }
