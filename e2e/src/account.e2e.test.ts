@@ -80,7 +80,7 @@ describe("accounts in the browser", () => {
   it("logs out, then logs in again by email and password", async () => {
     const old = await token();
     await page.getByTestId("user-menu").click();
-    await page.getByRole("menuitem").last().click();
+    await page.getByTestId("user-menu-logout").click();
     await page.waitForURL(/\/login/);
     expect(await token()).toBeNull();
     // The server revoked the old token too: it now answers 2000.
@@ -141,7 +141,7 @@ describe("accounts in the browser", () => {
 
   it("after logging out, protected routes go to /login again", async () => {
     await page.getByTestId("user-menu").click();
-    await page.getByRole("menuitem").last().click();
+    await page.getByTestId("user-menu-logout").click();
     await page.waitForURL(/\/login/);
     await page.goto("/editPassword");
     await page.waitForURL(/\/login\?redirect=/);

@@ -122,7 +122,13 @@ function UserMenu() {
           { key: "/info", icon: <UserOutlined />, label: t("nav.profile") },
           { key: "/security", icon: <SafetyOutlined />, label: t("nav.security") },
           { type: "divider" },
-          { key: "logout", icon: <LogoutOutlined />, label: t("common.logout"), danger: true },
+          {
+            key: "logout",
+            icon: <LogoutOutlined />,
+            label: t("common.logout"),
+            danger: true,
+            "data-testid": "user-menu-logout",
+          },
         ],
         onClick: ({ key }) => {
           if (key === "logout") {
