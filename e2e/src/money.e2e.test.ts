@@ -36,8 +36,11 @@ afterAll(async () => {
   await platform?.close();
 });
 
+/** Confirms a dialog, and waits until it has closed, so the action has been taken before going on. */
 async function confirmModal(page: Page, testId: string) {
-  await page.getByTestId(testId).click();
+  const ok = page.getByTestId(testId);
+  await ok.click();
+  await ok.waitFor({ state: "hidden", timeout: 15_000 });
 }
 
 describe("money in the browser", () => {
@@ -46,10 +49,13 @@ describe("money in the browser", () => {
     await user.getByTestId("deposit-address").waitFor();
     await user.getByTestId("deposit-amount").fill("1500");
     await user.getByTestId("deposit-hash").fill(`0x${"1f".repeat(32)}`);
-    await user
-      .locator('input[type="file"]')
-      .setInputFiles({ name: "proof.png", mimeType: "image/png", buffer: PNG });
-    await user.locator(".ant-upload-list-item-done, .ant-upload-list-item").first().waitFor();
+    // The form may be submitted only once the proof has finished uploading.
+    await Promise.all([
+      user.waitForResponse((r) => r.url().includes("/uploads/proof") && r.ok()),
+      user
+        .locator('input[type="file"]')
+        .setInputFiles({ name: "proof.png", mimeType: "image/png", buffer: PNG }),
+    ]);
     await user.getByTestId("deposit-submit").click();
     await confirmModal(user, "deposit-confirm");
     await user.waitForURL(/\/rechargeRecord/);
