@@ -1,6 +1,7 @@
 import { authenticateOperator } from "@northstar/domain/admin";
 import { AppError } from "@northstar/domain/errors";
 import { authenticate, type User, updateAvatar } from "@northstar/domain/identity";
+import { getPolicy } from "@northstar/domain/policy";
 import { readUpload, storeUpload } from "@northstar/domain/uploads";
 import { toLanguage } from "@northstar/shared/languages";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -27,8 +28,10 @@ export function registerUploadRoutes(app: FastifyInstance, deps: AppDeps): void 
         if (!file) {
           throw new AppError("UPLOAD_MISSING", {}, field);
         }
-        const bytes = await file.toBuffer().catch(() => {
-          throw new AppError("UPLOAD_TOO_LARGE", { mb: 8 }, field);
+        // Past the multipart limit the stream is cut off; the refusal names the policy's limit.
+        const bytes = await file.toBuffer().catch(async () => {
+          const maxBytes = await getPolicy(deps.db, "uploads.maxBytes");
+          throw new AppError("UPLOAD_TOO_LARGE", { mb: Math.floor(maxBytes / 1024 / 1024) }, field);
         });
         const id = await store(auth.user, bytes);
         return { code: 0, message: "", data: { id, url: `/uploads/${id}` }, time: now() };

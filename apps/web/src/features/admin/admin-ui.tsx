@@ -1,9 +1,10 @@
-import { FileImageOutlined, ReloadOutlined } from "@ant-design/icons";
+import { CheckOutlined, CloseOutlined, FileImageOutlined, ReloadOutlined } from "@ant-design/icons";
 import { LANGUAGE_INFO } from "@northstar/shared/languages";
 import { money } from "@northstar/shared/money";
 import {
   Alert,
   Button,
+  Card,
   Empty,
   Flex,
   Form,
@@ -13,6 +14,8 @@ import {
   Result,
   Segmented,
   Skeleton,
+  Table,
+  type TableColumnsType,
   Tag,
   Tooltip,
   Typography,
@@ -477,5 +480,86 @@ export function ReviewState({
         </Typography.Text>
       )}
     </Flex>
+  );
+}
+
+/** The two review buttons of a pending row in a queue: accept (confirm or approve) and reject. */
+export function ReviewButtons({
+  acceptLabel,
+  testIdPrefix,
+  onAccept,
+  onReject,
+}: {
+  acceptLabel: string;
+  /** e.g. "admin-deposit-confirm" and "admin-deposit-reject" come from ("admin-deposit", "confirm"). */
+  testIdPrefix: { accept: string; reject: string };
+  onAccept: () => void;
+  onReject: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Flex vertical gap={6} align="stretch" style={{ maxWidth: 120 }}>
+      <Button
+        type="primary"
+        size="small"
+        icon={<CheckOutlined />}
+        onClick={onAccept}
+        data-testid={testIdPrefix.accept}
+      >
+        {acceptLabel}
+      </Button>
+      <Button
+        danger
+        size="small"
+        icon={<CloseOutlined />}
+        onClick={onReject}
+        data-testid={testIdPrefix.reject}
+      >
+        {t("admin.review.reject")}
+      </Button>
+    </Flex>
+  );
+}
+
+/** A review queue's table in its card, with the error, loading and empty states. */
+export function QueueTable<T extends { id: number }>({
+  list,
+  columns,
+  rowTestIdPrefix,
+  emptyText,
+  testId,
+}: {
+  list: {
+    data: T[] | undefined;
+    isPending: boolean;
+    isError: boolean;
+    error: unknown;
+    refetch: () => unknown;
+  };
+  columns: TableColumnsType<T>;
+  rowTestIdPrefix: string;
+  emptyText: string;
+  testId: string;
+}) {
+  const pagination = useTablePagination();
+  return (
+    <Card styles={{ body: { padding: 0 } }}>
+      {list.isError ? (
+        <QueryError error={list.error} onRetry={() => void list.refetch()} />
+      ) : (
+        <Table<T>
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={list.data}
+          loading={list.isPending}
+          scroll={{ x: tableWidth(columns) }}
+          pagination={pagination}
+          onRow={(r) => rowTestId(`${rowTestIdPrefix}${r.id}`)}
+          locale={{ emptyText: list.isPending ? " " : <EmptyText text={emptyText} /> }}
+          data-testid={testId}
+        />
+      )}
+    </Card>
   );
 }

@@ -1,7 +1,6 @@
-import { CheckOutlined, CloseOutlined } from "@ant-design/icons";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { TableColumnsType } from "antd";
-import { Button, Card, Flex, Table, Typography } from "antd";
+import { Flex, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
@@ -13,17 +12,14 @@ import {
   Code,
   ConfirmActionDialog,
   DateTime,
-  EmptyText,
   ProofImage,
-  QueryError,
+  QueueTable,
   RefreshButton,
+  ReviewButtons,
   ReviewState,
-  rowTestId,
   StatusFilter,
-  tableWidth,
   trimAmount,
   useStatusFilter,
-  useTablePagination,
 } from "./admin-ui.tsx";
 
 const STATUSES = ["pending", "success", "failed"] as const;
@@ -38,7 +34,6 @@ export function DepositsPage() {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const pagination = useTablePagination();
   const [status, setStatus] = useStatusFilter(STATUSES);
   const list = useQuery(
     trpc.admin.deposits.queryOptions(status === "all" ? {} : { status }, {
@@ -120,26 +115,15 @@ export function DepositsPage() {
       fixed: "right",
       render: (_, row) =>
         row.status === "pending" ? (
-          <Flex vertical gap={6} align="stretch" style={{ maxWidth: 120 }}>
-            <Button
-              type="primary"
-              size="small"
-              icon={<CheckOutlined />}
-              onClick={() => setAction({ kind: "confirm", row })}
-              data-testid={`admin-deposit-confirm-${row.id}`}
-            >
-              {t("admin.deposits.confirm")}
-            </Button>
-            <Button
-              danger
-              size="small"
-              icon={<CloseOutlined />}
-              onClick={() => setAction({ kind: "reject", row })}
-              data-testid={`admin-deposit-reject-${row.id}`}
-            >
-              {t("admin.review.reject")}
-            </Button>
-          </Flex>
+          <ReviewButtons
+            acceptLabel={t("admin.deposits.confirm")}
+            testIdPrefix={{
+              accept: `admin-deposit-confirm-${row.id}`,
+              reject: `admin-deposit-reject-${row.id}`,
+            }}
+            onAccept={() => setAction({ kind: "confirm", row })}
+            onReject={() => setAction({ kind: "reject", row })}
+          />
         ) : (
           <ReviewState row={row} />
         ),
@@ -157,24 +141,13 @@ export function DepositsPage() {
         </>
       }
     >
-      <Card styles={{ body: { padding: 0 } }}>
-        {list.isError ? (
-          <QueryError error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
-          <Table<DepositRow>
-            rowKey="id"
-            size="middle"
-            columns={columns}
-            dataSource={list.data}
-            loading={list.isPending}
-            scroll={{ x: tableWidth(columns) }}
-            pagination={pagination}
-            onRow={(r) => rowTestId(`admin-deposit-row-${r.id}`)}
-            locale={{ emptyText: list.isPending ? " " : <EmptyText text={t("admin.deposits.empty")} /> }}
-            data-testid="admin-deposits-table"
-          />
-        )}
-      </Card>
+      <QueueTable<DepositRow>
+        list={list}
+        columns={columns}
+        rowTestIdPrefix="admin-deposit-row-"
+        emptyText={t("admin.deposits.empty")}
+        testId="admin-deposits-table"
+      />
       <Typography.Text type="secondary">{t("admin.table.newest")}</Typography.Text>
       <ConfirmActionDialog
         open={action !== null}

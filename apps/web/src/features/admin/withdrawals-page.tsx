@@ -1,7 +1,6 @@
-import { CheckOutlined, CloseOutlined } from "@ant-design/icons";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { TableColumnsType } from "antd";
-import { Button, Card, Flex, Table, Typography } from "antd";
+import { Flex, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
@@ -13,16 +12,13 @@ import {
   Code,
   ConfirmActionDialog,
   DateTime,
-  EmptyText,
-  QueryError,
+  QueueTable,
   RefreshButton,
+  ReviewButtons,
   ReviewState,
-  rowTestId,
   StatusFilter,
-  tableWidth,
   trimAmount,
   useStatusFilter,
-  useTablePagination,
 } from "./admin-ui.tsx";
 
 const STATUSES = ["pending", "success", "failed", "cancelled"] as const;
@@ -36,7 +32,6 @@ export function WithdrawalsPage() {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const pagination = useTablePagination();
   const [status, setStatus] = useStatusFilter(STATUSES);
   const list = useQuery(
     trpc.admin.withdrawals.queryOptions(status === "all" ? {} : { status }, {
@@ -105,26 +100,15 @@ export function WithdrawalsPage() {
       fixed: "right",
       render: (_, row) =>
         row.status === "pending" ? (
-          <Flex vertical gap={6} align="stretch" style={{ maxWidth: 120 }}>
-            <Button
-              type="primary"
-              size="small"
-              icon={<CheckOutlined />}
-              onClick={() => setAction({ kind: "approve", row })}
-              data-testid={`admin-withdrawal-approve-${row.id}`}
-            >
-              {t("admin.withdrawals.approve")}
-            </Button>
-            <Button
-              danger
-              size="small"
-              icon={<CloseOutlined />}
-              onClick={() => setAction({ kind: "reject", row })}
-              data-testid={`admin-withdrawal-reject-${row.id}`}
-            >
-              {t("admin.review.reject")}
-            </Button>
-          </Flex>
+          <ReviewButtons
+            acceptLabel={t("admin.withdrawals.approve")}
+            testIdPrefix={{
+              accept: `admin-withdrawal-approve-${row.id}`,
+              reject: `admin-withdrawal-reject-${row.id}`,
+            }}
+            onAccept={() => setAction({ kind: "approve", row })}
+            onReject={() => setAction({ kind: "reject", row })}
+          />
         ) : (
           <ReviewState row={row} />
         ),
@@ -149,24 +133,13 @@ export function WithdrawalsPage() {
         </>
       }
     >
-      <Card styles={{ body: { padding: 0 } }}>
-        {list.isError ? (
-          <QueryError error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
-          <Table<WithdrawalRow>
-            rowKey="id"
-            size="middle"
-            columns={columns}
-            dataSource={list.data}
-            loading={list.isPending}
-            scroll={{ x: tableWidth(columns) }}
-            pagination={pagination}
-            onRow={(r) => rowTestId(`admin-withdrawal-row-${r.id}`)}
-            locale={{ emptyText: list.isPending ? " " : <EmptyText text={t("admin.withdrawals.empty")} /> }}
-            data-testid="admin-withdrawals-table"
-          />
-        )}
-      </Card>
+      <QueueTable<WithdrawalRow>
+        list={list}
+        columns={columns}
+        rowTestIdPrefix="admin-withdrawal-row-"
+        emptyText={t("admin.withdrawals.empty")}
+        testId="admin-withdrawals-table"
+      />
       <Typography.Text type="secondary">{t("admin.table.newest")}</Typography.Text>
       <ConfirmActionDialog
         open={action !== null}
