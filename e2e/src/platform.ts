@@ -68,75 +68,91 @@ export async function startPlatform() {
     }),
   ];
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      const res = await fetch(`${baseUrl}/health`);
-      if (res.ok) {
-        break;
-      }
-    } catch {
-      // not up yet
+  // If anything below fails, the processes must not outlive the test run.
+  const stop = () => {
+    for (const p of processes) {
+      p.kill("SIGTERM");
     }
-    if (Date.now() > deadline) {
-      throw new Error("platform did not start in 60 s");
-    }
-    await new Promise((r) => setTimeout(r, 250));
+  };
+  process.once("exit", stop);
+  try {
+    return await connect();
+  } catch (error) {
+    stop();
+    throw error;
   }
 
-  const browser: Browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-
-  /** Runs the operator CLI (`pnpm admin …`) against this platform. */
-  const admin = (...args: string[]) => {
-    const r = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/admin.ts", ...args], {
-      cwd: ROOT,
-      env,
-      encoding: "utf8",
-    });
-    if (r.status !== 0) {
-      throw new Error(`pnpm admin ${args.join(" ")} failed: ${r.stderr}${r.stdout}`);
-    }
-    return r.stdout;
-  };
-
-  return {
-    baseUrl,
-    mailbox,
-    operatorPassword,
-    browser,
-    admin,
-    async newContext(options: { width?: number; height?: number } = {}): Promise<BrowserContext> {
-      return browser.newContext({
-        baseURL: baseUrl,
-        viewport: { width: options.width ?? 1280, height: options.height ?? 860 },
-      });
-    },
-    async close() {
-      await browser.close();
-      for (const p of processes) {
-        p.kill("SIGTERM");
+  async function connect() {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        const res = await fetch(`${baseUrl}/health`);
+        if (res.ok) {
+          break;
+        }
+      } catch {
+        // not up yet
       }
-      await Promise.all(
-        processes.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once("exit", r)))),
-      );
-      await mailbox.close();
-      const client = new pg.Client({ connectionString: databaseUrl("postgres") });
-      await client.connect();
-      await client.query(`drop database if exists "${dbName}" with (force)`);
-      await client.end();
-    },
-  };
+      if (Date.now() > deadline) {
+        throw new Error("platform did not start in 60 s");
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+
+    const browser: Browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+
+    /** Runs the operator CLI (`pnpm admin …`) against this platform. */
+    const admin = (...args: string[]) => {
+      const r = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/admin.ts", ...args], {
+        cwd: ROOT,
+        env,
+        encoding: "utf8",
+      });
+      if (r.status !== 0) {
+        throw new Error(`pnpm admin ${args.join(" ")} failed: ${r.stderr}${r.stdout}`);
+      }
+      return r.stdout;
+    };
+
+    return {
+      baseUrl,
+      mailbox,
+      operatorPassword,
+      browser,
+      admin,
+      async newContext(options: { width?: number; height?: number } = {}): Promise<BrowserContext> {
+        return browser.newContext({
+          baseURL: baseUrl,
+          viewport: { width: options.width ?? 1280, height: options.height ?? 860 },
+        });
+      },
+      async close() {
+        await browser.close();
+        for (const p of processes) {
+          p.kill("SIGTERM");
+        }
+        await Promise.all(
+          processes.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once("exit", r)))),
+        );
+        await mailbox.close();
+        const client = new pg.Client({ connectionString: databaseUrl("postgres") });
+        await client.connect();
+        await client.query(`drop database if exists "${dbName}" with (force)`);
+        await client.end();
+      },
+    };
+  }
 }
 
 export type Platform = Awaited<ReturnType<typeof startPlatform>>;

@@ -12,6 +12,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { AppDeps } from "./http/deps.ts";
 import { registerUploadRoutes } from "./http/uploads.ts";
 import { registerLegacyApi } from "./legacy/index.ts";
+import { attachMarketSocket } from "./realtime/market-socket.ts";
 import { createContextFactory } from "./trpc/init.ts";
 import { appRouter } from "./trpc/router.ts";
 
@@ -76,6 +77,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerUploadRoutes(app, deps);
   app.get("/health", async () => ({ ok: true }));
+
+  const marketSocket = attachMarketSocket(app, deps);
+  // preClose: open sockets would otherwise keep the server's close waiting for them.
+  app.addHook("preClose", () => marketSocket.close());
 
   await registerWeb(app, deps.config.webDist);
 

@@ -3,7 +3,9 @@ import { createDb } from "@northstar/domain/db";
 import { createMailTransport, createSmsProvider } from "@northstar/domain/notifications";
 import { Redis } from "ioredis";
 import { env as loadEnv } from "./env.ts";
+import { startMarketData } from "./market-data.ts";
 import { startNotificationsWorker } from "./queues/notifications.ts";
+import { startSpot } from "./spot.ts";
 
 /** The worker process: runs every queue's processors until SIGINT/SIGTERM, then drains and exits. */
 const env = loadEnv();
@@ -12,21 +14,27 @@ const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
 const { db, close } = createDb(env.DATABASE_URL, { max: 5 });
 const site = await getSiteSettings(db);
 
-const workers = [
-  startNotificationsWorker(connection, env.REDIS_PREFIX, {
-    mail: createMailTransport(env.SMTP_URL, log),
-    sms: createSmsProvider(env.SMS_PROVIDER, log),
-    mailFrom: env.MAIL_FROM,
-    siteName: site.name,
-  }),
-];
+const workers = env.WORKER_ROLES.has("notifications")
+  ? [
+      startNotificationsWorker(connection, env.REDIS_PREFIX, {
+        mail: createMailTransport(env.SMTP_URL, log),
+        sms: createSmsProvider(env.SMS_PROVIDER, log),
+        mailFrom: env.MAIL_FROM,
+        siteName: site.name,
+      }),
+    ]
+  : [];
 for (const worker of workers) {
   worker.on("failed", (job, err) => log(`job ${job?.name ?? "?"} failed: ${err.message}`));
 }
 log(`started ${workers.length} queue worker(s)`);
+const marketData = env.WORKER_ROLES.has("market-feed")
+  ? startMarketData(db, connection, env, log)
+  : { close: async () => {} };
+const spot = startSpot(db, connection, env, log);
 
 const shutdown = async () => {
-  await Promise.all(workers.map((w) => w.close()));
+  await Promise.all([...workers.map((w) => w.close()), marketData.close(), spot.close()]);
   connection.disconnect();
   await close();
   process.exit(0);

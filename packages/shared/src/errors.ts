@@ -88,6 +88,16 @@ export const ERROR_CODES = {
   GOOGLE_ALREADY_BOUND: ResponseCode.Refused,
   REAL_ACCOUNT_REQUIRED: ResponseCode.Refused,
   ALREADY_REVIEWED: ResponseCode.Refused,
+  INSTRUMENT_NOT_FOUND: ResponseCode.Refused,
+  MARKET_CLOSED: ResponseCode.Refused,
+  SPOT_NOT_AVAILABLE: ResponseCode.Refused,
+  PRICE_OFF_TICK: ResponseCode.Refused,
+  QUANTITY_OFF_LOT: ResponseCode.Refused,
+  POST_ONLY_WOULD_TAKE: ResponseCode.Refused,
+  NO_LIQUIDITY: ResponseCode.Refused,
+  TOO_MANY_OPEN_ORDERS: ResponseCode.Refused,
+  ORDER_NOT_FOUND: ResponseCode.Refused,
+  ORDER_NOT_OPEN: ResponseCode.Refused,
   REQUEST_ERROR: ResponseCode.ServerError,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;

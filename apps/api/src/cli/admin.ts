@@ -22,6 +22,7 @@ const USAGE = `usage: pnpm admin <command>
   deposits:list [pending|success|failed] | deposits:confirm <id> | deposits:reject <id> <reason>
   withdrawals:list [pending|success|failed|cancelled] | withdrawals:approve <id> | withdrawals:reject <id> <reason>
   deposit-address:list | deposit-address:set <currency> <chain> <address> [memo]
+  instruments:list [search] | instrument:save <json> | instrument:enable <symbol> | instrument:disable <symbol>
   user <uid|email|phone>              balances and recent ledger lines
   reconcile                           recompute balances from postings; exits 0 only when the ledger balances`;
 
@@ -105,6 +106,24 @@ async function main(): Promise<number> {
         enabled: true,
       });
       console.log("saved");
+      return 0;
+    case "instruments:list": {
+      const { items, total } = await admin.instruments({ search: args[0], page: 1, page_size: 200 });
+      for (const i of items) {
+        console.log(
+          `${i.symbol.padEnd(10)} ${i.category.padEnd(8)} tick ${i.tickSize} lot ${i.lotSize} ${i.enabled ? "" : "(disabled)"}`,
+        );
+      }
+      console.log(`${items.length} of ${total}`);
+      return 0;
+    }
+    case "instrument:save":
+      print(await admin.saveInstrument(JSON.parse(args[0] ?? "{}")));
+      return 0;
+    case "instrument:enable":
+    case "instrument:disable":
+      await admin.setInstrumentEnabled({ symbol: args[0] ?? "", enabled: command === "instrument:enable" });
+      console.log(command === "instrument:enable" ? "enabled" : "disabled");
       return 0;
     case "user":
       print(await admin.user({ query: args[0] ?? "" }));

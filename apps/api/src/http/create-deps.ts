@@ -1,5 +1,5 @@
 import { createDb } from "@northstar/domain/db";
-import { createFixedPriceProvider } from "@northstar/domain/markets";
+import { createTickerPriceProvider, readTickers } from "@northstar/domain/markets";
 import { createQueueNotifier } from "@northstar/domain/notifications";
 import { Redis } from "ioredis";
 import type { ApiEnv } from "../env.ts";
@@ -15,8 +15,8 @@ export function createDeps(env: ApiEnv): AppDeps & { close(): Promise<void> } {
     db,
     redis,
     notifier,
-    // Until the market-data module feeds live prices, money screens value assets at reference levels.
-    prices: createFixedPriceProvider(),
+    // Money screens value assets at the feed's last prices, read from the worker's ticker snapshot.
+    prices: createTickerPriceProvider(() => readTickers(redis, env.REDIS_PREFIX)),
     config: {
       uploadDir: env.UPLOAD_DIR,
       publicUrl: env.PUBLIC_URL,

@@ -11,6 +11,7 @@ import { startNotificationsWorker } from "@northstar/worker/processors";
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 import { buildApp } from "../app.ts";
+import type { AppDeps } from "../http/deps.ts";
 import type { Envelope } from "../legacy/define.ts";
 
 /**
@@ -37,7 +38,7 @@ export async function createHarness(options: { authRatePerMinute?: number } = {}
   });
   const notifier = createQueueNotifier(redis, prefix);
   const uploadDir = await mkdtemp(join(tmpdir(), "northstar-uploads-"));
-  const app: FastifyInstance = await buildApp({
+  const deps: AppDeps = {
     db,
     redis,
     notifier,
@@ -51,7 +52,8 @@ export async function createHarness(options: { authRatePerMinute?: number } = {}
       authRatePerMinute: options.authRatePerMinute ?? 1000,
       logLevel: "silent",
     },
-  });
+  };
+  const app: FastifyInstance = await buildApp(deps);
 
   /** Calls a legacy endpoint with form-encoded fields (POST) or a query string (GET). */
   async function call(
@@ -128,6 +130,7 @@ export async function createHarness(options: { authRatePerMinute?: number } = {}
 
   return {
     app,
+    deps,
     db,
     redis,
     /** For a child process (the operator CLI) that must reach this test's database and Redis keys. */

@@ -98,12 +98,32 @@ describe("conversion", () => {
     await expectLedgerBalanced(h);
   });
 
+  it("converts at the price of the moment when it moved against the user within the tolerance", async () => {
+    const u = await h.registerByEmail();
+    const userId = await userIdOf(h, u.token);
+    await grant(h, userId, "200");
+    // A 0.1% move against the user (the spread from 0.2% to 0.3%) is within the 0.5% tolerance:
+    // the conversion goes through at the new price, which the answer reports.
+    const before = await quote(u.token, "USDT", "ETH", "100");
+    await policy(h, "funding.convert.spread", "0.003");
+    const now = await quote(u.token, "USDT", "ETH", "100");
+    const done = await h.trpc(
+      "conversion.create",
+      { from: "USDT", to: "ETH", amount: "100", price: before.price },
+      u.token,
+    );
+    expectOk(done);
+    expect(dataOf<{ price: string }>(done).price).toBe(now.price);
+    await policy(h, "funding.convert.spread", "0.002");
+  });
+
   it("refuses a stale or altered price with PRICE_CHANGED, and more than the balance", async () => {
     const u = await h.registerByEmail();
     const userId = await userIdOf(h, u.token);
     await grant(h, userId, "100");
     const q = await quote(u.token, "USDT", "ETH", "100");
-    await policy(h, "funding.convert.spread", "0.003");
+    // A 1.8% move against the user: beyond the 0.5% tolerance.
+    await policy(h, "funding.convert.spread", "0.02");
     const stale = await h.trpc(
       "conversion.create",
       { from: "USDT", to: "ETH", amount: "100", price: q.price },

@@ -11,7 +11,9 @@ import {
   withdrawalRouter,
 } from "./routers/funding/router.ts";
 import { identityRouter } from "./routers/identity/router.ts";
+import { marketRouter } from "./routers/markets/router.ts";
 import { policyRouter } from "./routers/policy/router.ts";
+import { spotRouter } from "./routers/spot/router.ts";
 
 export const appRouter = router({
   identity: identityRouter,
@@ -24,6 +26,8 @@ export const appRouter = router({
   transfer: transferRouter,
   conversion: conversionRouter,
   googleAuth: googleAuthRouter,
+  market: marketRouter,
+  spot: spotRouter,
   admin: adminRouter,
 });
 

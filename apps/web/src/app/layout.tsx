@@ -17,7 +17,7 @@ const NAV = [
   {
     key: "/currency",
     label: "nav.trade",
-    match: ["/currency", "/currencyTrade", "/exchange", "/preciousMetal"],
+    match: ["/currency", "/currencyTrade", "/exchange", "/currencyRecord", "/preciousMetal"],
   },
   { key: "/profit_index", label: "nav.earn", match: ["/profit_index", "/vip_index", "/etflow_buy"] },
   { key: "/table1", label: "nav.assets", match: ["/table1", "/table2", "/record", "/transfer", "/address"] },

@@ -114,6 +114,18 @@ const GoogleCode = page(
   () => import("../features/funding/google-code-page.tsx"),
   (m) => m.GoogleCodePage,
 );
+const Market = page(
+  () => import("../features/markets/market-page.tsx"),
+  (m) => m.MarketPage,
+);
+const SpotTrade = page(
+  () => import("../features/spot/spot-trade-page.tsx"),
+  (m) => m.SpotTradePage,
+);
+const SpotRecord = page(
+  () => import("../features/spot/spot-record-page.tsx"),
+  (m) => m.SpotRecordPage,
+);
 
 export const PAGES: Record<string, Page> = {
   "/": Home,
@@ -159,4 +171,9 @@ export const PAGES: Record<string, Page> = {
   "/bank": BankCards,
   "/bankAdd": BankCardAdd,
   "/googleCode": GoogleCode,
+  "/market": Market,
+  "/currency": SpotTrade,
+  "/currencyTrade": SpotTrade,
+  "/exchange": SpotTrade,
+  "/currencyRecord": SpotRecord,
 };

@@ -19,3 +19,19 @@ export function createDb(url: string, options: { max?: number } = {}) {
 }
 
 export { schema };
+
+/**
+ * Something built once per database handle (a cache, a prepared query, a batching writer), kept as
+ * long as the handle lives. Keyed by the handle, so tests with a database each never share it.
+ */
+export function perHandle<T>(create: (db: DbOrTx) => T): (db: DbOrTx) => T {
+  const made = new WeakMap<DbOrTx, T>();
+  return (db) => {
+    let value = made.get(db);
+    if (value === undefined) {
+      value = create(db);
+      made.set(db, value);
+    }
+    return value;
+  };
+}

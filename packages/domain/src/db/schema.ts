@@ -5,5 +5,7 @@ export * from "../currencies/currencies.table.ts";
 export * from "../funding/funding.table.ts";
 export * from "../identity/identity.table.ts";
 export * from "../ledger/ledger.table.ts";
+export * from "../markets/markets.table.ts";
 export * from "../policy/policy.table.ts";
+export * from "../spot/spot.table.ts";
 export * from "../uploads/uploads.table.ts";

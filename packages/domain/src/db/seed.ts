@@ -6,6 +6,7 @@ import { contentTexts, type LocalizedText } from "../content/content.table.ts";
 import { getSiteSettings, saveContentText, saveSiteSettings } from "../content/content-texts.ts";
 import { SEED_CONTENT } from "../content/seed/index.ts";
 import { currencies } from "../currencies/currencies.table.ts";
+import { seedCatalogue } from "../markets/catalogue.ts";
 import type { Db } from "./client.ts";
 
 /** Currencies held on the platform: code, name, stored decimals, display decimals. */
@@ -25,7 +26,7 @@ const CURRENCIES: [string, string, number, number][] = [
 ];
 
 /**
- * Makes a fresh database a usable site: currencies, site settings, content pages, and one operator.
+ * Makes a fresh database a usable site: currencies, the instrument catalogue, site settings, content pages, and one operator.
  * Idempotent: running it again changes nothing that exists. Returns the operator password when it
  * created the operator, so the caller can print it once; it is stored only as a hash.
  */
@@ -42,6 +43,8 @@ export async function seedDatabase(db: Db): Promise<{ operatorPassword?: string 
       })),
     )
     .onConflictDoNothing();
+
+  await seedCatalogue(db);
 
   const [existingSite] = await db
     .execute<{ n: number }>(sql`select count(*)::int as n from site_config where key = 'site'`)

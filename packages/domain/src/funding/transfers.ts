@@ -121,7 +121,11 @@ export async function quoteConversion(
   };
 }
 
-/** Converts in the exchange wallet at the price the user confirmed; a moved price refuses. */
+/**
+ * Converts in the exchange wallet at the price of the moment. The user confirmed a quoted price; if
+ * the price has since moved against them by more than `funding.convert.priceTolerance`, the
+ * conversion is refused with PRICE_CHANGED and re-quoted; a move in their favour is theirs.
+ */
 export async function convertCurrency(
   db: Db,
   prices: PriceProvider,
@@ -129,7 +133,9 @@ export async function convertCurrency(
   input: { from: string; to: string; amount: string; price: string },
 ) {
   const quote = await quoteConversion(db, prices, input);
-  if (!new MoneyDecimal(quote.price).equals(input.price)) {
+  const tolerance = await getPolicy(db, "funding.convert.priceTolerance");
+  const worst = new MoneyDecimal(input.price).times(new MoneyDecimal(1).minus(tolerance));
+  if (new MoneyDecimal(quote.price).lt(worst)) {
     throw new AppError("PRICE_CHANGED");
   }
   const book = bookOf(user);

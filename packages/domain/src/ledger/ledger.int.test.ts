@@ -1,11 +1,12 @@
 import { MoneyDecimal } from "@northstar/shared/money";
+import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { createTestDatabase } from "../test-support/databases.ts";
 import { getUserBalances } from "./balances.ts";
-import { type AccountRef, holdFunds, postEntry, releaseFunds } from "./post-entry.ts";
+import { type AccountRef, holdFunds, postEntries, postEntry, releaseFunds } from "./post-entry.ts";
 import { reconcileLedger } from "./reconcile.ts";
 
 let db: Db;
@@ -93,6 +94,47 @@ describe("postEntry", () => {
     expect(await getUserBalances(db, 2, "real")).toEqual([
       { wallet: "exchange", currency: "USDT", available: "100.500000000000000000", held: "0" },
     ]);
+  });
+
+  it("posts a batch all or nothing, applying each key once and writing each balance_after in order", async () => {
+    const house = { system: "house" as const, book: "real" as const, currency: "ETH" };
+    const grant = (idempotencyKey: string, userId: number, amount: string) => ({
+      idempotencyKey,
+      kind: "test",
+      reference: { type: "t", id: userId },
+      postings: [
+        { account: house, amount: `-${amount}` },
+        { account: user(userId, "ETH"), amount },
+      ],
+    });
+    const used = key("batch");
+    await postEntries(db, [grant(used, 7, "1")]);
+    const results = await postEntries(db, [
+      grant(used, 7, "5"),
+      grant(key("batch"), 7, "2"),
+      grant(key("batch"), 8, "3"),
+    ]);
+    expect(results.map((r) => r.applied)).toEqual([false, true, true]);
+    // A batch with one entry that would overdraw a user writes nothing at all.
+    await expect(
+      postEntries(db, [
+        grant(key("batch"), 8, "10"),
+        {
+          ...grant(key("batch"), 7, "1"),
+          postings: [
+            { account: user(7, "ETH"), amount: "-4" },
+            { account: house, amount: "4" },
+          ],
+        },
+      ]),
+    ).rejects.toThrow(AppError);
+    expect((await getUserBalances(db, 7, "real"))[0]?.available).toBe("3.000000000000000000");
+    expect((await getUserBalances(db, 8, "real"))[0]?.available).toBe("3.000000000000000000");
+    const afters = await db.execute<{ balance_after: string }>(sql`
+      select p.balance_after from postings p join ledger_accounts a on a.id = p.account_id
+      where a.user_id = 7 and a.currency = 'ETH' order by p.id`);
+    expect(afters.rows.map((r) => r.balance_after)).toEqual(["1.000000000000000000", "3.000000000000000000"]);
+    expect((await reconcileLedger(db)).ok).toBe(true);
   });
 
   it("keeps exact decimals where floats would drift", async () => {

@@ -1,1 +1,5 @@
+export * from "./candle-store.ts";
+export * from "./candles/index.ts";
+export * from "./catalogue.ts";
 export * from "./prices.ts";
+export * from "./realtime.ts";

@@ -1,3 +1,4 @@
+import type { Ticker } from "@northstar/shared/markets";
 import { MoneyDecimal } from "@northstar/shared/money";
 
 /**
@@ -43,4 +44,28 @@ export async function valueInUsdt(
 ): Promise<string | null> {
   const price = await prices.priceInUsdt(currency);
   return price === null ? null : new MoneyDecimal(amount).times(price).toFixed();
+}
+
+/**
+ * The feed-backed provider: a currency's price is the last price of its USDT market on the ticker
+ * snapshot the worker keeps in Redis. Stablecoins pegged by the platform are 1. Reads are cached for
+ * a second, the feed's own update interval.
+ */
+export function createTickerPriceProvider(
+  readTickers: () => Promise<Map<string, Ticker>>,
+  pegged: readonly string[] = ["USDT", "USD", "USDC"],
+): PriceProvider {
+  let cached: { at: number; tickers: Promise<Map<string, Ticker>> } | null = null;
+  return {
+    async priceInUsdt(currency) {
+      if (pegged.includes(currency)) {
+        return "1";
+      }
+      if (!cached || Date.now() - cached.at > 1000) {
+        cached = { at: Date.now(), tickers: readTickers() };
+      }
+      const ticker = (await cached.tickers).get(`${currency}USDT`);
+      return ticker ? ticker.p : null;
+    },
+  };
 }

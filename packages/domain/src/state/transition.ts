@@ -1,5 +1,5 @@
 import { type Actor, findTransition, type StateMachine } from "@northstar/shared/state-machines";
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -31,4 +31,58 @@ export async function transition<S extends string>(
     .where(where)
     .returning({ id: params.table.id });
   return updated.length === 1;
+}
+
+/** One row of a batched transition: `values` go to the named columns in the same statement. */
+export interface BatchTransition<S extends string> {
+  id: number;
+  from: S;
+  to: S;
+  values?: Record<string, string | number | boolean | null>;
+}
+
+/**
+ * Many transitions of one table in one statement, for a busy writer (the spot matcher settling a
+ * batch). Each row is checked against the machine like `transition` (a row whose state does not
+ * change only updates its columns) and compare-and-set on its old status. `columns` names the extra
+ * columns and their SQL types. Returns the ids that were updated; callers treat a missing id as a
+ * lost race.
+ */
+export async function transitionMany<S extends string>(
+  db: DbOrTx,
+  params: {
+    machine: StateMachine<S>;
+    table: string;
+    by: Actor;
+    columns: Record<string, "numeric" | "text" | "boolean" | "bigint">;
+    rows: BatchTransition<S>[];
+  },
+): Promise<Set<number>> {
+  if (params.rows.length === 0) {
+    return new Set();
+  }
+  for (const row of params.rows) {
+    if (row.from !== row.to && !findTransition(params.machine, row.from, row.to, params.by)) {
+      throw new AppError("FORBIDDEN");
+    }
+  }
+  const names = Object.keys(params.columns);
+  for (const name of [params.table, ...names]) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(name)) {
+      throw new Error(`transitionMany: bad identifier ${name}`);
+    }
+  }
+  const json = JSON.stringify(
+    params.rows.map((r) => ({ ...r.values, id: r.id, from_status: r.from, to_status: r.to })),
+  );
+  const assignments = names.map((n) => `${n} = v.${n}`).join(", ");
+  const types = names.map((n) => `${n} ${params.columns[n]}`).join(", ");
+  const updated = await db.execute<{ id: number }>(sql`
+    update ${sql.raw(params.table)} t
+    set status = v.to_status, updated_at = now()${sql.raw(assignments ? `, ${assignments}` : "")}
+    from jsonb_to_recordset(${json}::jsonb)
+      as v(id bigint, from_status text, to_status text${sql.raw(types ? `, ${types}` : "")})
+    where t.id = v.id and t.status = v.from_status
+    returning t.id`);
+  return new Set(updated.rows.map((r) => Number(r.id)));
 }

@@ -1,2 +1,3 @@
 export * from "./databases.ts";
 export * from "./mailbox.ts";
+export * from "./redis.ts";

@@ -108,7 +108,7 @@ export const ZTransferRequestSchema = z
   .refine((v) => v.from !== v.to, { message: "SAME_WALLET", path: ["to"] });
 
 export const ZConvertQuoteRequestSchema = z.object({ from: zCurrency, to: zCurrency, amount: zAmount });
-/** The user confirms the price they were shown; a moved price refuses with PRICE_CHANGED. */
+/** The price the user was shown; one that has since moved against them beyond the tolerance refuses. */
 export const ZConvertRequestSchema = ZConvertQuoteRequestSchema.extend({
   price: z.string().regex(DECIMAL_STRING),
 });

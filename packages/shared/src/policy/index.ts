@@ -74,9 +74,47 @@ export const POLICY = {
   "funding.withdraw.feeRate": { schema: zDecimal, default: "0.05", public: true },
   /** Spread on currency conversion, against the user, shown before confirming. */
   "funding.convert.spread": { schema: zDecimal, default: "0.002", public: true },
+  /**
+   * Prices move every second: a conversion goes through at the price of the moment unless that price
+   * is worse for the user than the one they confirmed by more than this share; then it is re-quoted.
+   */
+  "funding.convert.priceTolerance": { schema: zDecimal, default: "0.005", public: true },
   /** Demo accounts: the simulated amounts offered, and how long a demo account lives. */
   "demo.amounts": { schema: z.array(zDecimal).min(1), default: ["10000", "50000", "100000"], public: true },
   "demo.ttlDays": { schema: z.number().int().min(1).max(90), default: 7, public: true },
+
+  // Spot trading (issue: spot order book). Fees are taken from what each side receives.
+  "spot.fee.maker": { schema: zDecimal, default: "0.001", public: true },
+  "spot.fee.taker": { schema: zDecimal, default: "0.001", public: true },
+  /** Ask for the 6-digit trade password with every order. */
+  "spot.tradePassword.required": { schema: z.boolean(), default: false, public: true },
+  /** A market buy by quantity pays at most this share above the best ask; the rest is cancelled. */
+  "spot.marketProtection": { schema: zDecimal, default: "0.05", public: true },
+  /** Open orders one user may have in one market. */
+  "spot.maxOpenOrders": { schema: z.number().int().min(1).max(10_000), default: 200, public: true },
+  /**
+   * The built-in market maker: `levels` quotes a side, the first `spread` away from the feed price,
+   * each next one `step` further, each worth about `levelNotionalUsdt`; refreshed every `refreshMs`.
+   */
+  "spot.marketMaker": {
+    schema: z.object({
+      enabled: z.boolean(),
+      levels: z.number().int().min(1).max(50),
+      spread: zDecimal,
+      step: zDecimal,
+      levelNotionalUsdt: zDecimal,
+      refreshMs: z.number().int().min(200).max(60_000),
+    }),
+    default: {
+      enabled: true,
+      levels: 10,
+      spread: "0.0005",
+      step: "0.0005",
+      levelNotionalUsdt: "20000",
+      refreshMs: 1000,
+    },
+    public: false,
+  },
 } as const;
 
 export type PolicyKey = keyof typeof POLICY;

@@ -83,3 +83,31 @@ export const withdrawalMachine = defineMachine({
 });
 export type DepositStatus = (typeof depositMachine.states)[number];
 export type WithdrawalStatus = (typeof withdrawalMachine.states)[number];
+
+/**
+ * Spot orders. The API records an order as `pending` with its funds held; the matcher (system) takes
+ * it: it rests (`open`), trades (`partial`, then `filled`), or ends `cancelled` (by the user's cancel
+ * request, an immediate-or-cancel or market remainder, or self-trade prevention) or `rejected` (the
+ * book refused it). A user never changes an order's state directly: a cancel is a request the matcher
+ * applies in order with the other commands of its market.
+ */
+export const spotOrderMachine = defineMachine({
+  name: "spot-order",
+  states: ["pending", "open", "partial", "filled", "cancelled", "rejected"],
+  initial: "pending",
+  transitions: [
+    { from: "pending", to: "open", by: ["system"] },
+    { from: "pending", to: "partial", by: ["system"] },
+    { from: "pending", to: "filled", by: ["system"] },
+    { from: "pending", to: "cancelled", by: ["system"] },
+    { from: "pending", to: "rejected", by: ["system"] },
+    { from: "open", to: "partial", by: ["system"] },
+    { from: "open", to: "filled", by: ["system"] },
+    { from: "open", to: "cancelled", by: ["system"] },
+    { from: "partial", to: "filled", by: ["system"] },
+    { from: "partial", to: "cancelled", by: ["system"] },
+  ],
+});
+export type SpotOrderStatus = (typeof spotOrderMachine.states)[number];
+/** Orders that may still trade. */
+export const SPOT_OPEN_STATUSES: readonly SpotOrderStatus[] = ["pending", "open", "partial"];

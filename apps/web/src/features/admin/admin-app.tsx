@@ -10,6 +10,7 @@ import { createAdminQueryClient } from "./admin-query-client.ts";
 import { AuditPage } from "./audit-page.tsx";
 import { DepositAddressesPage } from "./deposit-addresses-page.tsx";
 import { DepositsPage } from "./deposits-page.tsx";
+import { InstrumentsPage } from "./instruments-page.tsx";
 import { LedgerPage } from "./ledger-page.tsx";
 import { AdminLoginPage } from "./login-page.tsx";
 import { operatorTokenStore, useOperatorToken } from "./operator-session.ts";
@@ -23,8 +24,9 @@ import { WithdrawalsPage } from "./withdrawals-page.tsx";
  * own query cache and error rules (see admin-query-client.ts).
  *
  * Honest by construction (DESIGN.md section 1): nothing here sets a price, an outcome or a balance.
- * Operators review deposits and withdrawals, set deposit addresses and policy values, and read users,
- * the ledger and the audit log; the server writes every action to the audit log.
+ * Operators review deposits and withdrawals, set deposit addresses, the instrument catalogue and
+ * policy values, and read users, the ledger and the audit log; the server writes every action to
+ * the audit log.
  */
 export function AdminApp() {
   const trpcClient = useTRPCClient();
@@ -51,6 +53,10 @@ export function AdminApp() {
             <Route
               path="deposit-addresses"
               element={<RoleGate page="deposit-addresses" element={<DepositAddressesPage />} />}
+            />
+            <Route
+              path="instruments"
+              element={<RoleGate page="instruments" element={<InstrumentsPage />} />}
             />
             <Route path="users" element={<RoleGate page="users" element={<UsersPage />} />} />
             <Route path="ledger" element={<RoleGate page="ledger" element={<LedgerPage />} />} />

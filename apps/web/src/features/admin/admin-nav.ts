@@ -9,6 +9,7 @@ export const ADMIN_PAGES = [
   { key: "deposits", roles: ["admin", "finance"] },
   { key: "withdrawals", roles: ["admin", "finance"] },
   { key: "deposit-addresses", roles: ["admin", "finance"] },
+  { key: "instruments", roles: ["admin"] },
   { key: "users", roles: ["admin", "finance", "support", "content"] },
   { key: "ledger", roles: ["admin", "finance"] },
   { key: "policy", roles: ["admin", "finance"] },

@@ -678,6 +678,9 @@ function ConvertForm({ assets, currencies }: { assets: AssetsData; currencies: C
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {t("assets.convert.note", { percent: percent(confirming.spread) })}
             </Typography.Text>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="convert-tolerance">
+              {t("assets.convert.tolerance", { percent: percent(policy["funding.convert.priceTolerance"]) })}
+            </Typography.Text>
           </Flex>
         )}
       </ConfirmModal>

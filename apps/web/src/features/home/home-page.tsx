@@ -1,19 +1,11 @@
 import {
-  DollarCircleOutlined,
-  FireOutlined,
-  FundOutlined,
-  GoldOutlined,
-  LineChartOutlined,
-  PieChartOutlined,
   RightOutlined,
   SafetyOutlined,
   SettingOutlined,
   SoundOutlined,
-  StockOutlined,
-  TransactionOutlined,
   UserOutlined,
 } from "@ant-design/icons";
-import { Button, Card, Col, Flex, Grid, Row, Skeleton, Tag, Typography, theme } from "antd";
+import { Button, Card, Col, Flex, Grid, Row, Skeleton, Typography, theme } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
@@ -21,8 +13,10 @@ import { useSession, useSiteSettings, useTexts } from "../../lib/queries.ts";
 import { useIsLoggedIn } from "../../lib/session.ts";
 import { EmptyState, ErrorState } from "../common/page-states.tsx";
 import { ArticleList } from "../content/article-list.tsx";
+import { HomeMarkets } from "./home-markets.tsx";
+import { HomePromo } from "./home-promo.tsx";
 
-/** / and /index: welcome, the latest announcements, what the markets will hold, and the latest news. */
+/** / and /index: welcome, the latest announcements, the market table with live prices, promotions and the latest news. */
 export function HomePage() {
   const { token } = theme.useToken();
   return (
@@ -36,10 +30,13 @@ export function HomePage() {
       <AnnouncementStrip />
       <Row gutter={[token.marginLG, token.marginLG]}>
         <Col xs={24} lg={15}>
-          <MarketsComing />
+          <HomeMarkets />
         </Col>
         <Col xs={24} lg={9}>
-          <LatestNews />
+          <Flex vertical gap={token.marginLG} style={{ height: "100%" }}>
+            <HomePromo />
+            <LatestNews />
+          </Flex>
         </Col>
       </Row>
     </Flex>
@@ -232,74 +229,6 @@ function AnnouncementStrip() {
   );
 }
 
-const MARKETS = [
-  { key: "crypto", icon: <DollarCircleOutlined /> },
-  { key: "forex", icon: <TransactionOutlined /> },
-  { key: "stocks", icon: <StockOutlined /> },
-  { key: "indices", icon: <FundOutlined /> },
-  { key: "etfs", icon: <PieChartOutlined /> },
-  { key: "metals", icon: <GoldOutlined /> },
-  { key: "energy", icon: <FireOutlined /> },
-] as const;
-
-/** Until the market-data module arrives: what it will bring, instead of an empty table. */
-function MarketsComing() {
-  const { t } = useTranslation();
-  const { token } = theme.useToken();
-  return (
-    <Card
-      title={
-        <Flex align="center" gap={8}>
-          <LineChartOutlined style={{ color: token.colorPrimary }} />
-          {t("nav.market")}
-        </Flex>
-      }
-      extra={<Tag color="processing">{t("content.home.markets.badge")}</Tag>}
-      style={{ height: "100%" }}
-      data-testid="home-markets"
-    >
-      <Flex vertical gap={16}>
-        <div>
-          <Typography.Title level={4} style={{ marginTop: 0 }}>
-            {t("content.home.markets.title")}
-          </Typography.Title>
-          <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-            {t("content.home.markets.text")}
-          </Typography.Paragraph>
-        </div>
-        <Row gutter={[12, 12]}>
-          {MARKETS.map((m) => (
-            <Col xs={12} sm={8} md={6} key={m.key}>
-              <Flex
-                vertical
-                align="center"
-                gap={6}
-                style={{
-                  padding: `${token.paddingSM}px ${token.paddingXS}px`,
-                  borderRadius: token.borderRadiusLG,
-                  background: token.colorFillQuaternary,
-                  textAlign: "center",
-                  height: "100%",
-                }}
-              >
-                <span style={{ fontSize: 22, color: token.colorPrimary }} aria-hidden>
-                  {m.icon}
-                </span>
-                <Typography.Text style={{ fontSize: token.fontSizeSM }}>
-                  {t(`content.home.markets.${m.key}`)}
-                </Typography.Text>
-              </Flex>
-            </Col>
-          ))}
-        </Row>
-        <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
-          {t("content.home.markets.meanwhile")}
-        </Typography.Text>
-      </Flex>
-    </Card>
-  );
-}
-
 function LatestNews() {
   const { t } = useTranslation();
   const texts = useTexts({ kind: "news", page: 1, pageSize: 5 });
@@ -307,7 +236,7 @@ function LatestNews() {
     <Card
       title={t("content.home.latestNews")}
       extra={<AppLink to="/notice?tab=news">{t("common.more")}</AppLink>}
-      style={{ height: "100%" }}
+      style={{ flex: 1 }}
       data-testid="home-news"
     >
       {texts.isPending ? (

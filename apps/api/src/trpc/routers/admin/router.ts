@@ -11,8 +11,14 @@ import {
   upsertDepositAddress,
 } from "@northstar/domain/funding";
 import { reconcileLedger } from "@northstar/domain/ledger";
+import { listInstruments, saveInstrument, setInstrumentEnabled } from "@northstar/domain/markets";
 import { getPolicySnapshot, setPolicy } from "@northstar/domain/policy";
 import { zChain, zCurrency } from "@northstar/shared/contracts/funding";
+import {
+  ZInstrumentEnabledRequestSchema,
+  ZMarketListRequestSchema,
+  ZSaveInstrumentRequestSchema,
+} from "@northstar/shared/contracts/markets";
 import { isPolicyKey } from "@northstar/shared/policy";
 import { z } from "zod";
 import { operatorProcedure, publicProcedure, router } from "../../init.ts";
@@ -38,6 +44,21 @@ export const adminRouter = router({
         throw new AppError("FIELD_INVALID", {}, "key");
       }
       await setPolicy(ctx.deps.db, input.key, input.value, actor(ctx.operator));
+      return { ok: true };
+    }),
+
+  instruments: operatorProcedure(["admin"])
+    .input(ZMarketListRequestSchema.pick({ category: true, search: true, page: true, page_size: true }))
+    .query(({ ctx, input }) =>
+      listInstruments(ctx.deps.db, { ...input, pageSize: input.page_size, includeDisabled: true }),
+    ),
+  saveInstrument: operatorProcedure(["admin"])
+    .input(ZSaveInstrumentRequestSchema)
+    .mutation(({ ctx, input }) => saveInstrument(ctx.deps.db, input, actor(ctx.operator))),
+  setInstrumentEnabled: operatorProcedure(["admin"])
+    .input(ZInstrumentEnabledRequestSchema)
+    .mutation(async ({ ctx, input }) => {
+      await setInstrumentEnabled(ctx.deps.db, input.symbol, input.enabled, actor(ctx.operator));
       return { ok: true };
     }),
 

@@ -1,0 +1,279 @@
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import { ChannelPublisher, pubsubChannel, snapshotKey, userChannel } from "@northstar/domain/markets";
+import {
+  type ChannelEvent,
+  channel,
+  MAIN_TYPE,
+  MarketSocket,
+  type SocketLike,
+  type Ticker,
+} from "@northstar/shared/markets";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { buildApp } from "../app.ts";
+import { query } from "../test/fixtures.ts";
+import { createHarness, type Harness } from "../test/harness.ts";
+
+let h: Harness;
+let url: string;
+let publisher: ChannelPublisher;
+const sockets: WebSocket[] = [];
+const clients: MarketSocket[] = [];
+
+/** A client whose underlying `ws` sockets the test can reach, to cut the connection. */
+function client(options: { token?: string; onGap?: (ch: string) => void; reconnectMs?: number } = {}) {
+  const opened: number[] = [];
+  const socket = new MarketSocket({
+    url,
+    connect: (address) => {
+      const ws = new WebSocket(address);
+      sockets.push(ws);
+      ws.on("open", () => opened.push(Date.now()));
+      return ws as unknown as SocketLike;
+    },
+    token: () => options.token ?? null,
+    ...(options.reconnectMs ? { reconnectMs: options.reconnectMs } : {}),
+    onGap: (ch) => options.onGap?.(ch),
+  });
+  clients.push(socket);
+  return { socket, opened, current: () => sockets.at(-1) };
+}
+
+/** Collects a channel's events; `next(n)` waits until n more arrived. */
+function collect<T>(socket: MarketSocket, ch: string) {
+  const events: ChannelEvent<T>[] = [];
+  let waiter: (() => void) | null = null;
+  socket.subscribe<T>(ch, (event) => {
+    events.push(event);
+    waiter?.();
+  });
+  return {
+    events,
+    async until(predicate: (events: ChannelEvent<T>[]) => boolean, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate(events)) {
+        if (Date.now() > deadline) {
+          throw new Error(`timed out on ${ch}: ${JSON.stringify(events.slice(-3))}`);
+        }
+        await new Promise<void>((resolve) => {
+          waiter = resolve;
+          setTimeout(resolve, 50);
+        });
+      }
+    },
+  };
+}
+
+const ticker = (s: string, p: string): Ticker => ({
+  s,
+  p,
+  o: p,
+  h: p,
+  l: p,
+  v: "0",
+  q: "0",
+  c: "0.00",
+  t: Date.now(),
+  x: true,
+});
+
+async function publish(ch: string, data: unknown, full: unknown = data, route?: string) {
+  publisher.publish(ch, data, full, route ? { route } : {});
+  await publisher.flush();
+}
+
+beforeAll(async () => {
+  h = await createHarness();
+  await h.app.listen({ port: 0, host: "127.0.0.1" });
+  url = `ws://127.0.0.1:${(h.app.server.address() as AddressInfo).port}/ws`;
+  publisher = new ChannelPublisher(h.redis, h.redisPrefix);
+  await publish("tickers", [ticker("BTCUSDT", "90000")]);
+});
+
+afterAll(async () => {
+  for (const c of clients) {
+    c.close();
+  }
+  await h.close();
+});
+
+describe("market socket", () => {
+  it("answers heartbeats, with main_type and utime on every message", async () => {
+    const ws = new WebSocket(url);
+    await once(ws, "open");
+    const replies: Record<string, unknown>[] = [];
+    ws.on("message", (raw) => replies.push(JSON.parse(String(raw))));
+    ws.send(JSON.stringify({ main_type: MAIN_TYPE.heartbeat, time: Math.floor(Date.now() / 1000) }));
+    ws.send("not json");
+    ws.send(JSON.stringify({ main_type: MAIN_TYPE.subscribe, sub: ["nonsense:channel"] }));
+    ws.send(JSON.stringify({ main_type: MAIN_TYPE.subscribe, sub: ["user"] }));
+    const deadline = Date.now() + 3000;
+    while (replies.length < 4 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    ws.close();
+    expect(replies).toHaveLength(4);
+    for (const reply of replies) {
+      expect(typeof reply.main_type).toBe("number");
+      expect(Math.abs((reply.utime as number) - Date.now() / 1000)).toBeLessThan(5);
+    }
+    expect(replies[0]).toMatchObject({ main_type: MAIN_TYPE.heartbeat });
+    expect(replies.slice(1).map((r) => r.code)).toEqual(["BAD_MESSAGE", "CHANNEL_UNKNOWN", "LOGIN_REQUIRED"]);
+  });
+
+  it("sends each client a snapshot, then only the updates of the channels it subscribed to, in order", async () => {
+    const a = client();
+    const b = client();
+    const c = client();
+    const aTickers = collect<Ticker[]>(a.socket, "tickers");
+    const bKline = collect(b.socket, channel.kline("BTCUSDT", "1m"));
+    const cTickers = collect<Ticker[]>(c.socket, "tickers");
+    const cKline = collect(c.socket, channel.kline("BTCUSDT", "1m"));
+    await aTickers.until((e) => e.length === 1);
+    await bKline.until((e) => e.length === 1);
+    await cTickers.until((e) => e.length === 1);
+    await cKline.until((e) => e.length === 1);
+    expect(aTickers.events[0]).toMatchObject({ snapshot: true, data: [{ s: "BTCUSDT", p: "90000" }] });
+    // Nothing published on the kline channel yet: an empty snapshot at seq 0.
+    expect(bKline.events[0]).toMatchObject({ snapshot: true, seq: 0, data: null });
+
+    for (let i = 1; i <= 5; i++) {
+      await publish("tickers", [ticker("BTCUSDT", `${90000 + i}`)]);
+      await publish(channel.kline("BTCUSDT", "1m"), {
+        time: 0,
+        open: "1",
+        high: "1",
+        low: "1",
+        close: `${i}`,
+        volume: "0",
+      });
+    }
+    await aTickers.until((e) => e.length === 6);
+    await bKline.until((e) => e.length === 6);
+    await cKline.until((e) => e.length === 6);
+    await cTickers.until((e) => e.length === 6);
+    expect(aTickers.events.slice(1).map((e) => (e.data as Ticker[])[0]?.p)).toEqual([
+      "90001",
+      "90002",
+      "90003",
+      "90004",
+      "90005",
+    ]);
+    const seqs = aTickers.events.map((e) => e.seq);
+    expect(seqs.slice(1)).toEqual(seqs.slice(1).map((_, i) => (seqs[0] as number) + i + 1));
+    expect(bKline.events.slice(1).map((e) => (e.data as { close: string }).close)).toEqual([
+      "1",
+      "2",
+      "3",
+      "4",
+      "5",
+    ]);
+    // a subscribed only to tickers, b only to the kline: neither got the other's messages.
+    expect(aTickers.events.every((e) => e.ch === "tickers")).toBe(true);
+    expect(bKline.events.every((e) => e.ch === "kline:BTCUSDT:1m")).toBe(true);
+  });
+
+  it("frames updates of every size intact (7-, 16- and 64-bit payload lengths)", async () => {
+    const { socket } = client();
+    const depth = collect<{ bids: [string, string][] }>(socket, channel.depth("BIGUSDT"));
+    await depth.until((e) => e.length === 1);
+    const sizes = [1, 2000, 9000];
+    for (const levels of sizes) {
+      const bids = Array.from({ length: levels }, (_, i): [string, string] => [`${100000 - i}.5`, `${i}.25`]);
+      await publish(channel.depth("BIGUSDT"), { bids, asks: [] });
+    }
+    await depth.until((e) => e.length === 1 + sizes.length);
+    expect(depth.events.slice(1).map((e) => e.data.bids.length)).toEqual(sizes);
+    expect(depth.events.at(-1)?.data.bids.at(-1)).toEqual([`${100000 - 8999}.5`, "8999.25"]);
+  });
+
+  it("resubscribes for a fresh snapshot when an update arrives out of sequence", async () => {
+    const gaps: string[] = [];
+    const { socket } = client({ onGap: (ch) => gaps.push(ch) });
+    const depth = collect(socket, channel.depth("ETHUSDT"));
+    await depth.until((e) => e.length === 1);
+    await publish(channel.depth("ETHUSDT"), { bids: [["3000", "1"]], asks: [] });
+    await depth.until((e) => e.length === 2);
+    const last = depth.events[1]?.seq as number;
+    // Force a gap: an update five ahead, as if four were lost between Redis and this server.
+    const full = { bids: [["2999", "2"]], asks: [["3001", "1"]] };
+    await h.redis.set(
+      snapshotKey(h.redisPrefix, channel.depth("ETHUSDT")),
+      JSON.stringify({ ch: "depth:ETHUSDT", seq: last + 5, ts: Date.now(), data: full }),
+    );
+    await h.redis.publish(
+      pubsubChannel(h.redisPrefix, channel.depth("ETHUSDT")),
+      JSON.stringify({ ch: "depth:ETHUSDT", seq: last + 5, ts: Date.now(), data: full }),
+    );
+    await depth.until((e) => e.some((x) => x.snapshot && x.seq === last + 5));
+    expect(gaps).toEqual(["depth:ETHUSDT"]);
+    const fresh = depth.events.at(-1);
+    expect(fresh).toMatchObject({ snapshot: true, seq: last + 5, data: full });
+    // The out-of-sequence update itself was not delivered as an update.
+    expect(depth.events.filter((e) => !e.snapshot).map((e) => e.seq)).toEqual([last]);
+  });
+
+  it("reconnects about a second after the connection drops, and resumes from a fresh snapshot", async () => {
+    const probe = client();
+    const tickers = collect<Ticker[]>(probe.socket, "tickers");
+    await tickers.until((e) => e.length === 1);
+    const dropped = Date.now();
+    // Cut the TCP connection under the client, as a network failure would.
+    (probe.current() as unknown as { _socket: { destroy(): void } })._socket.destroy();
+    await tickers.until((e) => e.filter((x) => x.snapshot).length === 2, 5000);
+    const reopened = probe.opened.at(-1) as number;
+    expect(probe.opened).toHaveLength(2);
+    expect(reopened - dropped).toBeGreaterThanOrEqual(900);
+    expect(reopened - dropped).toBeLessThan(2500);
+    await publish("tickers", [ticker("BTCUSDT", "91234")]);
+    await tickers.until((e) => e.some((x) => !x.snapshot && (x.data as Ticker[])[0]?.p === "91234"));
+  });
+
+  it("delivers a user's own events only to that user's sockets", async () => {
+    const alice = await h.registerByEmail();
+    const bob = await h.registerByEmail();
+    const aliceSocket = client({ token: alice.token });
+    const bobSocket = client({ token: bob.token });
+    const aliceEvents = collect(aliceSocket.socket, "user");
+    const bobEvents = collect(bobSocket.socket, "user");
+    await aliceEvents.until((e) => e.length === 1);
+    await bobEvents.until((e) => e.length === 1);
+    const [row] = await query<{ id: number }>(h, "select id::int as id from users where email = $1", [
+      alice.email,
+    ]);
+    await publish("user", { kind: "order", id: 1 }, null, userChannel(row?.id as number));
+    await aliceEvents.until((e) => e.length === 2);
+    expect(aliceEvents.events[1]).toMatchObject({
+      ch: "user",
+      snapshot: false,
+      data: { kind: "order", id: 1 },
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(bobEvents.events).toHaveLength(1);
+  });
+
+  it("fans out through Redis: a second API instance serves the same updates", async () => {
+    const second = await buildApp({ ...h.deps, config: { ...h.deps.config } });
+    await second.listen({ port: 0, host: "127.0.0.1" });
+    const secondUrl = `ws://127.0.0.1:${(second.server.address() as AddressInfo).port}/ws`;
+    try {
+      const one = client();
+      const two = new MarketSocket({
+        url: secondUrl,
+        connect: (u) => new WebSocket(u) as unknown as SocketLike,
+      });
+      clients.push(two);
+      const oneTrades = collect(one.socket, channel.trades("SOLUSDT"));
+      const twoTrades = collect(two, channel.trades("SOLUSDT"));
+      await oneTrades.until((e) => e.length === 1);
+      await twoTrades.until((e) => e.length === 1);
+      await publish(channel.trades("SOLUSDT"), [{ id: "t1", p: "140", q: "2", side: "buy", t: Date.now() }]);
+      await oneTrades.until((e) => e.length === 2);
+      await twoTrades.until((e) => e.length === 2);
+      expect(twoTrades.events[1]).toEqual(oneTrades.events[1]);
+    } finally {
+      await second.close();
+    }
+  });
+});

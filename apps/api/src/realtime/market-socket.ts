@@ -1,0 +1,291 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { authenticate } from "@northstar/domain/identity";
+import { pubsubChannel, readSnapshot, userChannel } from "@northstar/domain/markets";
+import { HEARTBEAT_INTERVAL_MS, isValidChannel, MAIN_TYPE } from "@northstar/shared/markets";
+import type { FastifyInstance } from "fastify";
+import type { Redis } from "ioredis";
+import { type RawData, WebSocket, WebSocketServer } from "ws";
+import type { AppDeps } from "../http/deps.ts";
+
+/** A message as the payload (for `ws.send`) and as a complete WebSocket frame (for raw writes). */
+interface Frame {
+  raw: Buffer;
+  payload: Buffer;
+}
+
+/** Header of an unmasked, final text frame (RFC 6455 §5.2) for a payload of `length` bytes. */
+function frameHeader(length: number): Buffer {
+  if (length < 126) {
+    return Buffer.from([0x81, length]);
+  }
+  if (length < 65536) {
+    const header = Buffer.alloc(4);
+    header[0] = 0x81;
+    header[1] = 126;
+    header.writeUInt16BE(length, 2);
+    return header;
+  }
+  const header = Buffer.alloc(10);
+  header[0] = 0x81;
+  header[1] = 127;
+  header.writeBigUInt64BE(BigInt(length), 2);
+  return header;
+}
+
+/**
+ * Writes a message framed once for all subscribers straight to the client's TCP socket: one write
+ * per client instead of ws's per-send framing (a header, cork, two writes). Safe because this server
+ * never compresses or sends blobs, so ws never has a frame half-written or queued. Falls back to
+ * `send` if the socket is not reachable.
+ */
+function writeFrame(ws: WebSocket, frame: Frame): void {
+  const socket = (ws as unknown as { _socket?: Duplex })._socket;
+  if (socket && !socket.destroyed) {
+    socket.write(frame.raw);
+  } else {
+    ws.send(frame.payload, { binary: false });
+  }
+}
+
+/** A client silent for three heartbeat intervals is gone; a client this far behind is too slow. */
+const IDLE_LIMIT_MS = 3 * HEARTBEAT_INTERVAL_MS;
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+const MAX_CHANNELS_PER_CLIENT = 200;
+
+interface Client {
+  ws: WebSocket;
+  lastSeen: number;
+  /** client channel name → Redis channel it is served from */
+  channels: Map<string, string>;
+  /** Channels whose snapshot is on its way; updates wait here so none is lost or sent early. */
+  pending: Map<string, Frame[]>;
+}
+
+/**
+ * The market socket at `/ws` (protocol in docs/market-socket.md). Updates arrive on Redis pub/sub
+ * from whichever process publishes them; each is framed once and written to every subscriber, so
+ * the cost per client is one socket write. The server keeps no market state of its own.
+ */
+export function attachMarketSocket(app: FastifyInstance, deps: AppDeps): { close(): Promise<void> } {
+  const prefix = deps.config.redisPrefix;
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 16 * 1024 });
+  const subscriber: Redis = deps.redis.duplicate();
+  /** Redis channel → the clients subscribed to it, with the channel name they know it by. */
+  const routes = new Map<string, Map<Client, string>>();
+  const clients = new Set<Client>();
+  let closed = false;
+  subscriber.on("error", (error) => app.log.warn({ err: error }, "market socket: redis subscriber"));
+
+  const utime = () => Math.floor(Date.now() / 1000);
+  const sendJson = (client: Client, message: object) => {
+    if (client.ws.readyState === WebSocket.OPEN) {
+      client.ws.send(JSON.stringify({ ...message, utime: utime() }));
+    }
+  };
+
+  subscriber.on("messageBuffer", (channelBuffer: Buffer, message: Buffer) => {
+    const subscribers = routes.get(channelBuffer.toString());
+    if (!subscribers || subscribers.size === 0) {
+      return;
+    }
+    // Framed once for all subscribers: the publisher's JSON with main_type and utime put in front,
+    // inside one complete WebSocket frame (server frames are unmasked, so the bytes are the same
+    // for every client).
+    const head = Buffer.from(`{"main_type":${MAIN_TYPE.update},"utime":${utime()},`);
+    const payload = Buffer.concat([head, message.subarray(1)]);
+    const frame: Frame = { raw: Buffer.concat([frameHeader(payload.length), payload]), payload };
+    for (const [client, name] of subscribers) {
+      const queue = client.pending.get(name);
+      if (queue) {
+        queue.push(frame);
+      } else {
+        write(client, frame);
+      }
+    }
+  });
+
+  function write(client: Client, frame: Frame) {
+    if (client.ws.readyState !== WebSocket.OPEN) {
+      return;
+    }
+    if (client.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      // A client that cannot keep up is dropped; it reconnects and starts from fresh snapshots.
+      client.ws.close(1013, "too slow");
+      return;
+    }
+    writeFrame(client.ws, frame);
+  }
+
+  async function subscribe(client: Client, names: unknown[], token: unknown) {
+    for (const name of names) {
+      if (typeof name !== "string" || !isValidChannel(name)) {
+        sendJson(client, {
+          main_type: MAIN_TYPE.error,
+          ch: String(name).slice(0, 64),
+          code: "CHANNEL_UNKNOWN",
+        });
+        continue;
+      }
+      if (!client.channels.has(name) && client.channels.size >= MAX_CHANNELS_PER_CLIENT) {
+        sendJson(client, { main_type: MAIN_TYPE.error, ch: name, code: "TOO_MANY_CHANNELS" });
+        continue;
+      }
+      let source = name;
+      if (name === "user") {
+        try {
+          const auth = await authenticate(deps.db, typeof token === "string" ? token : undefined);
+          source = userChannel(auth.user.id);
+        } catch (error) {
+          const code = error instanceof Error && "code" in error ? String(error.code) : "LOGIN_REQUIRED";
+          sendJson(client, { main_type: MAIN_TYPE.error, ch: name, code });
+          continue;
+        }
+      }
+      const redisChannel = pubsubChannel(prefix, source);
+      // Resubscribing (after a gap) re-sends the snapshot; updates queue until it has gone out.
+      client.pending.set(name, []);
+      if (client.channels.get(name) !== redisChannel) {
+        const previous = client.channels.get(name);
+        if (previous) {
+          unroute(client, previous);
+        }
+        client.channels.set(name, redisChannel);
+        let set = routes.get(redisChannel);
+        if (!set) {
+          set = new Map();
+          routes.set(redisChannel, set);
+          await subscriber.subscribe(redisChannel);
+        }
+        set.set(client, name);
+      }
+      const snapshot = name === "user" ? null : await readSnapshot(deps.redis, prefix, source);
+      const seq = snapshot?.seq ?? 0;
+      sendJson(client, {
+        main_type: MAIN_TYPE.snapshot,
+        ch: name,
+        seq,
+        ts: snapshot?.ts ?? Date.now(),
+        data: snapshot?.data ?? null,
+      });
+      const queued = client.pending.get(name) ?? [];
+      client.pending.delete(name);
+      for (const frame of queued) {
+        // Updates already contained in the snapshot are skipped by the client by their seq.
+        write(client, frame);
+      }
+    }
+  }
+
+  function unroute(client: Client, redisChannel: string) {
+    const set = routes.get(redisChannel);
+    if (!set) {
+      return;
+    }
+    set.delete(client);
+    if (set.size === 0) {
+      routes.delete(redisChannel);
+      if (closed) {
+        return;
+      }
+      subscriber.unsubscribe(redisChannel).catch(() => {});
+    }
+  }
+
+  function unsubscribe(client: Client, names: unknown[]) {
+    for (const name of names) {
+      if (typeof name !== "string") {
+        continue;
+      }
+      const redisChannel = client.channels.get(name);
+      if (!redisChannel) {
+        continue;
+      }
+      client.channels.delete(name);
+      client.pending.delete(name);
+      unroute(client, redisChannel);
+    }
+  }
+
+  function receive(client: Client, raw: RawData) {
+    client.lastSeen = Date.now();
+    let message: { main_type?: unknown; sub?: unknown; unsub?: unknown; token?: unknown };
+    try {
+      message = JSON.parse(raw.toString());
+    } catch {
+      sendJson(client, { main_type: MAIN_TYPE.error, code: "BAD_MESSAGE" });
+      return;
+    }
+    switch (message?.main_type) {
+      case MAIN_TYPE.heartbeat:
+        sendJson(client, { main_type: MAIN_TYPE.heartbeat });
+        return;
+      case MAIN_TYPE.subscribe:
+        if (Array.isArray(message.sub)) {
+          subscribe(client, message.sub, message.token).catch((error) => {
+            app.log.error({ err: error }, "market socket subscribe failed");
+            sendJson(client, { main_type: MAIN_TYPE.error, code: "REQUEST_ERROR" });
+          });
+          return;
+        }
+        break;
+      case MAIN_TYPE.unsubscribe:
+        if (Array.isArray(message.unsub)) {
+          unsubscribe(client, message.unsub);
+          return;
+        }
+        break;
+    }
+    sendJson(client, { main_type: MAIN_TYPE.error, code: "BAD_MESSAGE" });
+  }
+
+  wss.on("connection", (ws: WebSocket) => {
+    const client: Client = { ws, lastSeen: Date.now(), channels: new Map(), pending: new Map() };
+    clients.add(client);
+    ws.on("message", (raw) => receive(client, raw));
+    ws.on("error", () => ws.terminate());
+    ws.on("close", () => {
+      clients.delete(client);
+      for (const redisChannel of client.channels.values()) {
+        unroute(client, redisChannel);
+      }
+      client.channels.clear();
+    });
+  });
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? "").split("?")[0];
+    if (path !== "/ws") {
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+  };
+  app.server.on("upgrade", onUpgrade);
+
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - IDLE_LIMIT_MS;
+    for (const client of clients) {
+      if (client.lastSeen < cutoff) {
+        client.ws.terminate();
+      }
+    }
+  }, HEARTBEAT_INTERVAL_MS);
+  sweep.unref();
+
+  return {
+    async close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      clearInterval(sweep);
+      app.server.off("upgrade", onUpgrade);
+      for (const client of clients) {
+        client.ws.terminate();
+      }
+      wss.close();
+      await subscriber.quit().catch(() => {});
+    },
+  };
+}

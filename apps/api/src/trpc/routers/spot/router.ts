@@ -1,0 +1,58 @@
+import {
+  cancelOrder,
+  getSpotBalances,
+  getSpotTerms,
+  listFills,
+  listOrders,
+  placeOrder,
+  type SpotDeps,
+} from "@northstar/domain/spot";
+import { ZSymbolRequestSchema } from "@northstar/shared/contracts/markets";
+import {
+  ZCancelOrderRequestSchema,
+  ZFillListRequestSchema,
+  ZOrderListRequestSchema,
+  ZPlaceOrderRequestSchema,
+} from "@northstar/shared/contracts/spot";
+import { translate } from "@northstar/shared/i18n";
+import type { TrpcContext } from "../../init.ts";
+import { authedProcedure, publicProcedure, router } from "../../init.ts";
+
+const spotDeps = (ctx: TrpcContext): SpotDeps => ({
+  db: ctx.deps.db,
+  redis: ctx.deps.redis,
+  prefix: ctx.deps.config.redisPrefix,
+});
+
+/** Spot trading: the market's terms, the user's balances, orders and fills; each calls one service. */
+export const spotRouter = router({
+  terms: publicProcedure
+    .input(ZSymbolRequestSchema)
+    .query(({ ctx, input }) => getSpotTerms(ctx.deps.db, input.symbol)),
+  balances: authedProcedure
+    .input(ZSymbolRequestSchema)
+    .query(({ ctx, input }) => getSpotBalances(ctx.deps.db, ctx.auth.user, input.symbol)),
+  /** Answers like the legacy "createOrder" event: the message is shown to the user plainly. */
+  place: authedProcedure.input(ZPlaceOrderRequestSchema).mutation(async ({ ctx, input }) => {
+    const order = await placeOrder(spotDeps(ctx), ctx.auth.user, input);
+    return { order, event: "createOrder" as const, message: translate(ctx.lang, "api.orderPlaced") };
+  }),
+  cancel: authedProcedure.input(ZCancelOrderRequestSchema).mutation(async ({ ctx, input }) => ({
+    order: await cancelOrder(spotDeps(ctx), ctx.auth.user, input.id),
+  })),
+  getMany: authedProcedure.input(ZOrderListRequestSchema).query(({ ctx, input }) =>
+    listOrders(ctx.deps.db, ctx.auth.user.id, {
+      scope: input.scope,
+      symbol: input.symbol,
+      page: input.page,
+      pageSize: input.page_size,
+    }),
+  ),
+  fills: authedProcedure.input(ZFillListRequestSchema).query(({ ctx, input }) =>
+    listFills(ctx.deps.db, ctx.auth.user.id, {
+      symbol: input.symbol,
+      page: input.page,
+      pageSize: input.page_size,
+    }),
+  ),
+});

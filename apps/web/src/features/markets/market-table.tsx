@@ -1,0 +1,160 @@
+import { Flex, Grid, Table, type TableColumnsType, type TablePaginationConfig, Typography } from "antd";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useTickerValue } from "../../lib/market-socket.ts";
+import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
+import type { MarketRow } from "./market-data.ts";
+import { useMarketFormat } from "./market-format.ts";
+import { FavouriteStar, LiveChange, LivePrice, LiveVolume, PairLabel } from "./market-ui.tsx";
+
+/** The instrument page of a symbol. */
+export const instrumentPath = (symbol: string) => `/currency?symbol=${encodeURIComponent(symbol)}`;
+
+function LiveStat({ row, field }: { row: MarketRow; field: "h" | "l" }) {
+  const value = useTickerValue(row.symbol, row.ticker, (t) => t[field]);
+  const format = useMarketFormat();
+  return value !== undefined ? (
+    <span style={{ fontVariantNumeric: "tabular-nums", whiteSpace: "nowrap" }}>
+      {format.price(value, row.displayDecimals)}
+    </span>
+  ) : (
+    <Typography.Text type="secondary">—</Typography.Text>
+  );
+}
+
+/**
+ * Instruments with live prices: pair, last price, 24h change and volume (and, on the market page,
+ * the favourite star and 24h high/low). Every price cell listens to its own symbol only, so a tick
+ * re-renders one cell, not the table. A row opens the instrument page.
+ */
+export function MarketTable({
+  rows,
+  loading,
+  empty,
+  pagination = false,
+  favourites = false,
+  extended = false,
+  testId,
+}: {
+  rows: MarketRow[];
+  loading?: boolean;
+  empty: ReactNode;
+  pagination?: false | TablePaginationConfig;
+  /** show the favourite star */
+  favourites?: boolean;
+  /** show 24h high and low (wide screens) */
+  extended?: boolean;
+  testId?: string;
+}) {
+  const { t } = useTranslation();
+  const go = useAppNavigate();
+  const screens = Grid.useBreakpoint();
+  const narrow = !screens.sm;
+
+  const columns: TableColumnsType<MarketRow> = [
+    ...(favourites
+      ? [
+          {
+            key: "favourite",
+            width: 40,
+            render: (_: unknown, row: MarketRow) => <FavouriteStar symbol={row.symbol} />,
+          },
+        ]
+      : []),
+    {
+      key: "pair",
+      title: t("market.columns.pair"),
+      render: (_, row) => (
+        <AppLink to={instrumentPath(row.symbol)} className="ns-pair-link">
+          <PairLabel row={row} size={narrow ? 24 : 28} maxWidth={narrow ? 130 : 200} />
+        </AppLink>
+      ),
+    },
+    {
+      key: "last",
+      title: t("market.columns.last"),
+      align: "right",
+      render: (_, row) => (
+        <Flex vertical align="flex-end" gap={2}>
+          <LivePrice
+            symbol={row.symbol}
+            decimals={row.displayDecimals}
+            fallback={row.ticker}
+            style={{ fontWeight: 600 }}
+            testId={`market-price-${row.symbol}`}
+          />
+          {narrow && <LiveChange symbol={row.symbol} fallback={row.ticker} />}
+        </Flex>
+      ),
+    },
+    ...(narrow
+      ? []
+      : [
+          {
+            key: "change",
+            title: t("market.columns.change"),
+            align: "right" as const,
+            render: (_: unknown, row: MarketRow) => (
+              <LiveChange
+                symbol={row.symbol}
+                fallback={row.ticker}
+                pill
+                testId={`market-change-${row.symbol}`}
+              />
+            ),
+          },
+        ]),
+    ...(extended && screens.lg
+      ? [
+          {
+            key: "high",
+            title: t("market.columns.high"),
+            align: "right" as const,
+            render: (_: unknown, row: MarketRow) => <LiveStat row={row} field="h" />,
+          },
+          {
+            key: "low",
+            title: t("market.columns.low"),
+            align: "right" as const,
+            render: (_: unknown, row: MarketRow) => <LiveStat row={row} field="l" />,
+          },
+        ]
+      : []),
+    ...(screens.md
+      ? [
+          {
+            key: "volume",
+            title: t("market.columns.volume"),
+            align: "right" as const,
+            render: (_: unknown, row: MarketRow) => <LiveVolume row={row} />,
+          },
+        ]
+      : []),
+  ];
+
+  return (
+    <Table<MarketRow>
+      className="ns-market-table"
+      rowKey="symbol"
+      columns={columns}
+      dataSource={rows}
+      loading={loading}
+      pagination={pagination}
+      size={narrow ? "small" : "middle"}
+      locale={{ emptyText: empty }}
+      tableLayout="auto"
+      data-testid={testId}
+      onRow={(row) =>
+        ({
+          // The pair is a link and the star a button; a click anywhere else in the row opens the instrument too.
+          onClick: (e: React.MouseEvent<HTMLElement>) => {
+            if (!(e.target as HTMLElement).closest("a, button")) {
+              go(instrumentPath(row.symbol));
+            }
+          },
+          "data-testid": `market-row-${row.symbol}`,
+        }) as React.HTMLAttributes<HTMLElement>
+      }
+    />
+  );
+}

@@ -1,0 +1,125 @@
+import { Button, Card, Flex, Result, Skeleton } from "antd";
+import { type ReactNode, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useAppNavigate } from "../../lib/navigation.tsx";
+import { useIsLoggedIn } from "../../lib/session.ts";
+import { ErrorState } from "../common/page-states.tsx";
+import { CandleChart } from "../markets/candle-chart.tsx";
+import {
+  InstrumentDetails,
+  InstrumentHeader,
+  InstrumentLoader,
+  useSymbolParam,
+} from "../markets/instrument-page.tsx";
+import type { MarketRow } from "../markets/market-data.ts";
+import { levelKey, OrderBook, RecentTrades } from "../markets/order-book.tsx";
+import { MarketPicker } from "./market-picker.tsx";
+import { OrderForm, type PickedPrice } from "./order-form.tsx";
+import { isOpenOrder, useSpotLiveUpdates, useSpotOrders, useSpotTerms } from "./spot-data.ts";
+import { TradeOrdersPanel } from "./trade-orders-panel.tsx";
+import "./spot.css";
+
+/**
+ * /currency, /currencyTrade and /exchange (`?symbol=`, BTCUSDT by default): the instrument's header
+ * with a market picker, the chart, the live order book (a level click sets the form's price), the
+ * recent trades, the buy/sell form, and the user's orders in this market, kept live by the socket.
+ */
+export function SpotTradePage() {
+  const symbol = useSymbolParam();
+  useSpotLiveUpdates();
+  return (
+    <InstrumentLoader symbol={symbol} maxWidth={1440}>
+      {/* One view per market: the form starts afresh on another symbol. */}
+      {(instrument) => <TradeView key={instrument.symbol} instrument={instrument} />}
+    </InstrumentLoader>
+  );
+}
+
+function TradeView({ instrument }: { instrument: MarketRow }) {
+  const { t } = useTranslation();
+  const loggedIn = useIsLoggedIn();
+  const terms = useSpotTerms(instrument.symbol);
+  const [picked, setPicked] = useState<PickedPrice | null>(null);
+  const hasSpot = terms.data !== null;
+  // The same first page the orders panel shows, so this costs no request of its own.
+  const open = useSpotOrders({ scope: "open", symbol: instrument.symbol, page: 1 });
+  const openItems = loggedIn && hasSpot ? open.data?.items : undefined;
+  const mine = useMemo(
+    () =>
+      new Set(
+        (openItems ?? []).filter((o) => isOpenOrder(o) && o.price).map((o) => levelKey(o.price ?? "0")),
+      ),
+    [openItems],
+  );
+
+  let form: ReactNode;
+  if (terms.isPending) {
+    form = (
+      <Card size="small" title={t("spot.form.title")}>
+        <Skeleton active paragraph={{ rows: 9 }} />
+      </Card>
+    );
+  } else if (terms.isError) {
+    form = (
+      <Card size="small" title={t("spot.form.title")}>
+        <ErrorState onRetry={() => void terms.refetch()} />
+      </Card>
+    );
+  } else if (terms.data === null) {
+    form = <NoSpotMarket />;
+  } else {
+    form = <OrderForm instrument={instrument} terms={terms.data} picked={picked} />;
+  }
+
+  return (
+    <Flex vertical gap={12} data-testid="spot-trade-page">
+      <InstrumentHeader instrument={instrument} title={<MarketPicker instrument={instrument} />} />
+      <div className="ns-trade-grid">
+        <div className="ns-area-chart">
+          <Card size="small" title={t("market.chart.title")} styles={{ body: { padding: 8 } }}>
+            <CandleChart instrument={instrument} />
+          </Card>
+        </div>
+        <div className="ns-area-book">
+          <OrderBook
+            instrument={instrument}
+            mine={mine}
+            onPick={hasSpot ? (price) => setPicked({ price, at: Date.now() }) : undefined}
+          />
+        </div>
+        <div className="ns-area-trades">
+          <RecentTrades instrument={instrument} />
+        </div>
+        <div className="ns-area-form">{form}</div>
+        {hasSpot && (
+          <div className="ns-area-orders">
+            <TradeOrdersPanel symbol={instrument.symbol} />
+          </div>
+        )}
+        <div className="ns-area-details">
+          <InstrumentDetails instrument={instrument} />
+        </div>
+      </div>
+    </Flex>
+  );
+}
+
+/** Instruments without a spot book (forex, indices…) show their market data, and the way to one that has. */
+function NoSpotMarket() {
+  const { t } = useTranslation();
+  const go = useAppNavigate();
+  return (
+    <Card size="small" title={t("spot.form.title")} data-testid="spot-not-available">
+      <Result
+        status="info"
+        title={t("errors.SPOT_NOT_AVAILABLE")}
+        subTitle={t("spot.trade.noSpotHint")}
+        extra={
+          <Button type="primary" onClick={() => go("/market?tab=exchange")}>
+            {t("spot.trade.spotMarkets")}
+          </Button>
+        }
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,39 @@
+import { Lease } from "@northstar/domain/leases";
+import type { Redis } from "ioredis";
+
+/**
+ * Runs a role in exactly one worker: the holder of the role's Redis lease. Other workers wait as
+ * standbys and take over within a few seconds if the holder stops renewing. Start and stop run one
+ * after the other, so a lease lost during a slow start stops what started.
+ */
+export function runUnderLease(
+  redis: Redis,
+  key: string,
+  log: (line: string) => void,
+  ttlMs: number,
+  start: () => Promise<{ stop(): Promise<void> }>,
+): { close(): Promise<void> } {
+  let running: { stop(): Promise<void> } | null = null;
+  let transition: Promise<void> = Promise.resolve();
+  const serially = (work: () => Promise<void>) => {
+    transition = transition.then(work, work);
+    return transition;
+  };
+  const lease = new Lease(redis, key, {
+    log,
+    ttlMs,
+    // Renewed five times per life, so one slow renewal never loses the lease.
+    intervalMs: Math.max(200, Math.floor(ttlMs / 5)),
+    onAcquired: () =>
+      serially(async () => {
+        running = await start();
+      }),
+    onLost: () =>
+      serially(async () => {
+        await running?.stop();
+        running = null;
+      }),
+  });
+  void lease.start();
+  return { close: () => lease.stop() };
+}

@@ -1,0 +1,317 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ChannelPublisher } from "@northstar/domain/markets";
+import type { Ticker } from "@northstar/shared/markets";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { type BenchResult, percentile } from "./types.ts";
+
+/*
+ * How many market-socket clients one API process serves with every instrument's ticker once a
+ * second, and the delay from publish to client. One real API process (apps/api/src/server.ts) serves
+ * the socket; this process publishes the tickers through Redis exactly as the worker does, `ts` being
+ * taken when the tick is published; client processes (socket-clients.ts) hold real WebSocket
+ * connections over TCP and take the delay when a frame's last byte has arrived.
+ *
+ * The API's open-file limit bounds the clients it can hold at all: it is started with its soft limit
+ * raised to the hard one, and the limit is recorded. Everything runs on one machine, so the clients
+ * share the cores with the API; the CPU each side used, and what the rest of the machine used
+ * meanwhile, is recorded per level with the spread of each tick's arrivals (first to last client).
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const ADMIN_DB = process.env.BENCH_ADMIN_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/northstar_bench";
+const PORT = Number(process.env.BENCH_PORT ?? 3900);
+const INSTRUMENTS = Number(process.env.BENCH_INSTRUMENTS ?? 107);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+// The top level is about what the API can hold under an open-file limit of 20,000 (it needs ~30 more).
+const LEVELS = (process.env.BENCH_CLIENTS ?? "2000,3000,4000,5000,10000,15000,19900").split(",").map(Number);
+const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? 2);
+
+/** A fresh database for the API each run, so migrations edited since the last run apply cleanly. */
+async function freshDatabase() {
+  const client = new pg.Client(ADMIN_DB);
+  await client.connect();
+  const name = new URL(DATABASE_URL).pathname.slice(1);
+  await client.query(`drop database if exists "${name}" with (force)`);
+  await client.query(`create database "${name}"`);
+  await client.end();
+}
+
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
+}
+/** Busy and total CPU time of the whole machine, in clock ticks (the first line of /proc/stat). */
+function machineTicks(): { busy: number; total: number } {
+  const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "")
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const total = fields.reduce((a, b) => a + b, 0);
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+  return { busy: total - idle, total };
+}
+/** The soft open-file limit of a process. */
+function openFileLimit(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/limits`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("Max open files"));
+  return Number(line?.split(/\s+/)[3] ?? Number.NaN);
+}
+function rssMiB(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"));
+  return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
+}
+
+async function startApi(prefix: string): Promise<ChildProcess> {
+  // Through a shell that raises the soft open-file limit to the hard one: one socket is one file.
+  const raiseLimit = 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$0" "$@"';
+  const api = spawn("sh", ["-c", raiseLimit, process.execPath, "--import", "tsx", "apps/api/src/server.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: "0.0.0.0",
+      DATABASE_URL,
+      REDIS_URL,
+      REDIS_PREFIX: prefix,
+      LOG_LEVEL: "warn",
+      WEB_DIST: "",
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${PORT}/health`)).ok) {
+        return api;
+      }
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("API did not start");
+}
+
+function message<T>(child: ChildProcess, cmd: string): Promise<T> {
+  return new Promise((resolve) => {
+    const on = (m: { cmd: string }) => {
+      if (m.cmd === cmd) {
+        child.off("message", on);
+        resolve(m as T);
+      }
+    };
+    child.on("message", on);
+  });
+}
+
+function tickers(round: number): Ticker[] {
+  return Array.from({ length: INSTRUMENTS }, (_, i) => {
+    const p = (1000 + i + round / 100).toFixed(2);
+    return {
+      s: `SYM${i}USDT`,
+      p,
+      o: "1000.00",
+      h: p,
+      l: "999.00",
+      v: "12345.678",
+      q: "12345678.90",
+      c: "1.25",
+      t: Date.now(),
+      x: true,
+    };
+  });
+}
+
+function spread(values: number[]): { min: number; median: number; max: number } {
+  const sorted = Float64Array.from(values).sort();
+  return { min: sorted[0] ?? Number.NaN, median: percentile(sorted, 50), max: percentile(sorted, 100) };
+}
+
+interface ClientReport {
+  delays: number[];
+  spread: Record<string, [number, number]>;
+  frames: number;
+  bytes: number;
+  gaps: number;
+  closed: number;
+  closedBySlowness: number;
+}
+
+async function runLevel(clients: number, prefix: string, redis: Redis, apiPid: number) {
+  const publisher = new ChannelPublisher(redis, prefix);
+  publisher.publish("tickers", tickers(0));
+  await publisher.flush();
+  const children: ChildProcess[] = [];
+  for (let i = 0; i < CLIENT_PROCESSES; i++) {
+    const share = Math.floor(clients / CLIENT_PROCESSES) + (i < clients % CLIENT_PROCESSES ? 1 : 0);
+    // Each client process connects from its own loopback address, so ephemeral ports never run out.
+    const args = [
+      "--import",
+      "tsx",
+      path.join(root, "bench/src/socket-clients.ts"),
+      `ws://127.0.0.1:${PORT}/ws`,
+      String(share),
+      `127.0.0.${2 + i}`,
+    ];
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    await message(child, "ready");
+    children.push(child);
+  }
+  const connectStarted = Date.now();
+  const connected = await Promise.all(
+    children.map(async (c) => {
+      const done = message<{ snapshots: number; closed: number }>(c, "connected");
+      c.send({ cmd: "connect" });
+      return done;
+    }),
+  );
+  const connectSeconds = (Date.now() - connectStarted) / 1000;
+  const subscribed = connected.reduce((n, c) => n + c.snapshots, 0);
+  for (const c of children) {
+    c.send({ cmd: "record" });
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  const childPids = children.map((c) => c.pid as number);
+  const cpuBefore = cpuSeconds(apiPid);
+  const clientsCpuBefore = childPids.reduce((n, pid) => n + cpuSeconds(pid), 0);
+  const machineBefore = machineTicks();
+  const started = Date.now();
+  let frameBytes = 0;
+  for (let round = 1; round <= SECONDS; round++) {
+    const all = tickers(round);
+    const published = publisher.publish("tickers", all, all);
+    frameBytes = Buffer.byteLength(
+      JSON.stringify({ main_type: 5, utime: Math.floor(Date.now() / 1000), ...published }),
+    );
+    await publisher.flush();
+    await new Promise((r) => setTimeout(r, started + round * 1000 - Date.now()));
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  const seconds = (Date.now() - started) / 1000;
+  const cpu = (cpuSeconds(apiPid) - cpuBefore) / seconds;
+  const clientsCpu = (childPids.reduce((n, pid) => n + cpuSeconds(pid), 0) - clientsCpuBefore) / seconds;
+  const machineAfter = machineTicks();
+  // /proc/stat counts every core: busy share of all cores times the number of cores.
+  const machineCpu =
+    ((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) *
+    os.cpus().length;
+  const rss = rssMiB(apiPid);
+  const reports = await Promise.all(
+    children.map(async (c) => {
+      const done = message<ClientReport>(c, "report");
+      c.send({ cmd: "report" });
+      return done;
+    }),
+  );
+  for (const c of children) {
+    c.send({ cmd: "close" });
+  }
+  await Promise.all(children.map((c) => once(c, "exit")));
+  const delays = Float64Array.from(reports.flatMap((r) => r.delays)).sort();
+  const frames = reports.reduce((n, r) => n + r.frames, 0);
+  const expected = subscribed * SECONDS;
+  // Per tick: when the first and the last client had the complete frame, ms after publishing.
+  const ticks = new Map<string, [number, number]>();
+  for (const report of reports) {
+    for (const [seq, [first, last]] of Object.entries(report.spread)) {
+      const range = ticks.get(seq);
+      ticks.set(seq, range ? [Math.min(range[0], first), Math.max(range[1], last)] : [first, last]);
+    }
+  }
+  return {
+    clients,
+    subscribed,
+    connectSeconds,
+    framesReceived: frames,
+    framesExpected: expected,
+    /** every byte the clients read, snapshots and handshakes included */
+    bytesReceived: reports.reduce((n, r) => n + r.bytes, 0),
+    sequenceGaps: reports.reduce((n, r) => n + r.gaps, 0),
+    closedBySlowness: reports.reduce((n, r) => n + r.closedBySlowness, 0),
+    closedOtherwise: reports.reduce((n, r) => n + r.closed - r.closedBySlowness, 0),
+    delayMs: {
+      p50: percentile(delays, 50),
+      p90: percentile(delays, 90),
+      p99: percentile(delays, 99),
+      max: delays[delays.length - 1] ?? Number.NaN,
+    },
+    /** per tick, the delay of the first and of the last client to have the frame: min, median, max */
+    firstClientMs: spread([...ticks.values()].map((t) => t[0])),
+    lastClientMs: spread([...ticks.values()].map((t) => t[1])),
+    apiCpuCores: Number(cpu.toFixed(2)),
+    /** the API's CPU time per tick and client: the cost of one client's frame, heartbeats included */
+    apiCpuMicrosPerClientTick: Math.round(((cpu * seconds) / SECONDS / Math.max(1, subscribed)) * 1e6),
+    clientProcessesCpuCores: Number(clientsCpu.toFixed(2)),
+    machineCpuCores: Number(machineCpu.toFixed(2)),
+    /** everything else on the machine meanwhile: Redis, the publishing process, other workloads */
+    otherCpuCores: Number(Math.max(0, machineCpu - cpu - clientsCpu).toFixed(2)),
+    apiRssMiB: rss,
+    frameBytes,
+  };
+}
+
+export async function run(): Promise<BenchResult> {
+  await freshDatabase();
+  const prefix = `bench${Date.now()}`;
+  const redis = new Redis(REDIS_URL);
+  const api = await startApi(prefix);
+  const apiOpenFileLimit = openFileLimit(api.pid as number);
+  const levels = [];
+  try {
+    for (const clients of LEVELS) {
+      const level = await runLevel(clients, prefix, redis, api.pid as number);
+      levels.push(level);
+      console.log(
+        `${level.subscribed} clients: p50 ${level.delayMs.p50} ms, p99 ${level.delayMs.p99} ms, max ${level.delayMs.max} ms, ` +
+          `${level.framesReceived}/${level.framesExpected} frames, API ${level.apiCpuCores} cores, ${level.apiRssMiB} MiB, ` +
+          `clients ${level.clientProcessesCpuCores} cores, rest of the machine ${level.otherCpuCores} cores`,
+      );
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  } finally {
+    api.kill("SIGTERM");
+    await once(api, "exit");
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) {
+      await redis.del(...keys);
+    }
+    redis.disconnect();
+  }
+  const passing = levels.filter(
+    (l) =>
+      l.delayMs.p99 < 100 &&
+      l.framesReceived === l.framesExpected &&
+      l.subscribed === l.clients &&
+      l.sequenceGaps === 0,
+  );
+  const best = passing.at(-1);
+  return {
+    summary: [
+      `instruments per tickers frame: ${INSTRUMENTS}, one frame per client per second, ${SECONDS} s per level, ` +
+        `${CLIENT_PROCESSES} client processes, API open-file limit ${apiOpenFileLimit}`,
+      ...levels.map(
+        (l) =>
+          `${String(l.subscribed).padStart(6)} clients  p50 ${l.delayMs.p50} ms  p99 ${l.delayMs.p99} ms  max ${l.delayMs.max} ms  frames ${l.framesReceived}/${l.framesExpected}  API cpu ${l.apiCpuCores}  rss ${l.apiRssMiB} MiB  (${l.frameBytes} B frames; clients ${l.clientProcessesCpuCores} cores; rest of the machine ${l.otherCpuCores} cores)`,
+      ),
+      best
+        ? `most clients served with p99 < 100 ms and no frame lost: ${best.subscribed}`
+        : "no level met p99 < 100 ms with no frame lost",
+    ],
+    figures: {
+      instruments: INSTRUMENTS,
+      seconds: SECONDS,
+      clientProcesses: CLIENT_PROCESSES,
+      apiOpenFileLimit,
+      levels,
+      maxClientsWithinTarget: best?.subscribed ?? 0,
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+
+/**
+ * A Redis lease: one holder at a time for a named role (the market feed, a market's matcher).
+ * The holder renews it well before it expires; if the holder dies, the lease lapses and a standby
+ * that keeps trying takes over. Renew and release only succeed for the holder's own token.
+ */
+const RENEW = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end`;
+const RELEASE = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`;
+
+export interface LeaseOptions {
+  ttlMs?: number;
+  /** How often the holder renews and a standby retries. */
+  intervalMs?: number;
+  onAcquired: () => Promise<void> | void;
+  /** Called when the lease is lost (renewal failed): the holder must stop acting at once. */
+  onLost: () => Promise<void> | void;
+  log?: (line: string) => void;
+}
+
+export class Lease {
+  readonly token = randomUUID();
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private held = false;
+  private busy = false;
+  /** When the lease was last taken or renewed; past the TTL it may already be someone else's. */
+  private confirmedAt = 0;
+
+  constructor(
+    private readonly redis: Redis,
+    readonly key: string,
+    private readonly options: LeaseOptions,
+  ) {}
+
+  get isHeld(): boolean {
+    return this.held;
+  }
+
+  /** Starts trying to take the lease, and keeps renewing it once held. */
+  async start(): Promise<void> {
+    await this.tick();
+    this.timer = setInterval(() => void this.tick(), this.options.intervalMs ?? 2000);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) {
+      clearInterval(this.timer);
+    }
+    this.timer = null;
+    if (this.held) {
+      this.held = false;
+      await this.options.onLost();
+      await this.redis.eval(RELEASE, 1, this.key, this.token).catch(() => {});
+    }
+  }
+
+  private async lose(reason: string): Promise<void> {
+    this.held = false;
+    this.options.log?.(`lost lease ${this.key}: ${reason}`);
+    await this.options.onLost();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.busy) {
+      return;
+    }
+    this.busy = true;
+    const ttl = this.options.ttlMs ?? 10_000;
+    try {
+      if (this.held) {
+        const renewed = await this.redis.eval(RENEW, 1, this.key, this.token, String(ttl));
+        if (renewed === 1) {
+          this.confirmedAt = Date.now();
+        } else {
+          await this.lose("taken by another holder");
+        }
+      } else {
+        const taken = await this.redis.set(this.key, this.token, "PX", ttl, "NX");
+        if (taken === "OK") {
+          this.held = true;
+          this.confirmedAt = Date.now();
+          this.options.log?.(`took lease ${this.key}`);
+          // Not awaited here: renewals must go on while the holder starts up (it may take a while).
+          void Promise.resolve()
+            .then(() => this.options.onAcquired())
+            .catch(async (error) => {
+              // A holder that could not start gives the role back for a standby (or its own next try).
+              this.options.log?.(`lease ${this.key}: start failed: ${String(error).slice(0, 500)}`);
+              if (!this.held) {
+                return;
+              }
+              this.held = false;
+              await this.redis.eval(RELEASE, 1, this.key, this.token).catch(() => {});
+            });
+        }
+      }
+    } catch (error) {
+      // Unable to renew (Redis unreachable): once the TTL may have run out, another holder may exist,
+      // so this one must stop acting before that, not when Redis comes back.
+      if (this.held && Date.now() - this.confirmedAt >= ttl * 0.8) {
+        await this.lose("could not renew");
+      }
+      const text = error instanceof Error ? error.message : String(error);
+      this.options.log?.(`lease ${this.key}: ${text.length > 500 ? `${text.slice(0, 500)}…` : text}`);
+    } finally {
+      this.busy = false;
+    }
+  }
+}

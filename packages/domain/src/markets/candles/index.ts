@@ -1,0 +1,2 @@
+export * from "./aggregate.ts";
+export * from "./seed.ts";

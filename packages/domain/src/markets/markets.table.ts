@@ -1,0 +1,77 @@
+import type { TradingHours } from "@northstar/shared/markets";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
+import { users } from "../identity/identity.table.ts";
+
+const decimal = () => numeric({ precision: 38, scale: 18 });
+
+/** The instrument catalogue. Operators add, edit and disable rows; nothing is ever deleted. */
+export const instruments = pgTable(
+  "instruments",
+  {
+    id: serial().primaryKey(),
+    symbol: text().notNull().unique(),
+    name: text().notNull(),
+    category: text().notNull(),
+    base: text().notNull(),
+    quote: text().notNull(),
+    tickSize: decimal().notNull(),
+    lotSize: decimal().notNull(),
+    minQty: decimal().notNull(),
+    contractSize: decimal().notNull(),
+    maxLeverage: integer().notNull(),
+    displayDecimals: integer().notNull(),
+    kinds: text().array().notNull(),
+    tradingHours: jsonb().$type<TradingHours>().notNull(),
+    referencePrice: decimal().notNull(),
+    volatility: decimal().notNull(),
+    sort: integer().notNull().default(0),
+    enabled: boolean().notNull().default(true),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("instruments_category_sort").on(t.category, t.sort)],
+);
+
+/**
+ * OHLCV candles. The worker writes 1-minute candles; longer periods are rolled up from shorter ones
+ * (see markets/candles) and stored so a chart of any period is one indexed range read.
+ */
+export const candles = pgTable(
+  "candles",
+  {
+    symbol: text().notNull(),
+    period: text().notNull(),
+    time: timestamp({ withTimezone: true }).notNull(),
+    open: decimal().notNull(),
+    high: decimal().notNull(),
+    low: decimal().notNull(),
+    close: decimal().notNull(),
+    volume: decimal().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.symbol, t.period, t.time] })],
+);
+
+/** The user's favourite instruments: the "Optional" tab of the market list. */
+export const marketFavourites = pgTable(
+  "market_favourites",
+  {
+    userId: bigint({ mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    symbol: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.symbol] })],
+);

@@ -1,0 +1,68 @@
+import type { Redis } from "ioredis";
+import type { Book } from "../ledger/ledger.table.ts";
+
+/**
+ * The matcher's input: one Redis stream per market. The API appends `place` and `cancel` after its
+ * transaction commits; the market maker appends `quote`. The database stays the truth about orders:
+ * a command names an order, and the matcher reads the order's row before applying it.
+ */
+export type SpotCommand =
+  | { t: "place"; id: number }
+  | { t: "cancel"; id: number }
+  /** The market maker's whole ladder for one book: [price ticks, lots], best first. */
+  | { t: "quote"; book: Book; bids: [number, number][]; asks: [number, number][] };
+
+export const commandStream = (prefix: string, symbol: string) => `${prefix}:spot:cmd:${symbol}`;
+
+/** Appends one command to a market's stream. */
+export async function sendCommand(redis: Redis, prefix: string, symbol: string, command: SpotCommand) {
+  await redis.xadd(commandStream(prefix, symbol), "*", "c", JSON.stringify(command));
+}
+
+export function parseCommand(fields: string[]): SpotCommand | null {
+  const at = fields.indexOf("c");
+  try {
+    const value = at >= 0 ? JSON.parse(fields[at + 1] ?? "") : null;
+    return value && typeof value === "object" && typeof value.t === "string" ? (value as SpotCommand) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The market maker's last ladder per book in each stream, up to the committed cursors, oldest first.
+ * Its quotes have no rows: a restarted matcher re-applies these so the same liquidity is back at once.
+ */
+export async function lastQuotes(redis: Redis, prefix: string, cursors: ReadonlyMap<string, string>) {
+  const found: { symbol: string; command: Extract<SpotCommand, { t: "quote" }> }[] = [];
+  for (const [symbol, cursor] of cursors) {
+    const recent = (await redis.xrevrange(commandStream(prefix, symbol), cursor, "-", "COUNT", 200)) as [
+      string,
+      string[],
+    ][];
+    const seen = new Set<string>();
+    for (const [, fields] of recent) {
+      const command = parseCommand(fields);
+      if (command?.t === "quote" && !seen.has(command.book)) {
+        seen.add(command.book);
+        found.unshift({ symbol, command });
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Keeps each stream to about the last minute before its committed cursor: what is older has been
+ * applied, and a minute always holds the market maker's last ladders for a restart.
+ */
+export async function trimStreams(redis: Redis, prefix: string, cursors: ReadonlyMap<string, string>) {
+  const pipeline = redis.pipeline();
+  for (const [symbol, cursor] of cursors) {
+    const ms = Number(cursor.split("-")[0]);
+    if (ms > 60_000) {
+      pipeline.xtrim(commandStream(prefix, symbol), "MINID", "~", `${ms - 60_000}-0`);
+    }
+  }
+  await pipeline.exec();
+}

@@ -1,0 +1,145 @@
+import type { MarketTrade } from "@northstar/shared/markets";
+import { spotOrderMachine } from "@northstar/shared/state-machines";
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import type { Book } from "../../ledger/ledger.table.ts";
+import { type AccountIdCache, type EntryInput, postEntries } from "../../ledger/post-entry.ts";
+import { transitionMany } from "../../state/transition.ts";
+import type { SpotCommand } from "../commands.ts";
+import type { OrderBook } from "../engine/book.ts";
+import { spotTrades } from "../spot.table.ts";
+import type { FeeRates, LiveOrder, MarketInfo, PendingTrade } from "./settlement.ts";
+
+export interface BookState {
+  engine: OrderBook;
+  /** The market maker's resting quotes (negative ids: they have no rows). */
+  quotes: Set<number>;
+}
+
+export interface Market extends MarketInfo {
+  tickSize: string;
+  lotSize: string;
+  minLots: number;
+  books: Record<Book, BookState>;
+  recentTrades: MarketTrade[];
+}
+
+export interface Entry {
+  symbol: string;
+  /** Stream id; null for an order found by the sweep (its command never arrived). */
+  streamId: string | null;
+  command: SpotCommand;
+}
+
+/** What one batch changed, collected while the engine runs and written in one transaction. */
+export class Batch {
+  readonly touched = new Set<LiveOrder>();
+  readonly trades: PendingTrade[] = [];
+  readonly releases: { order: LiveOrder; postings: EntryInput["postings"] }[] = [];
+  readonly cursors = new Map<string, string>();
+  readonly depthChanged = new Set<string>();
+  constructor(
+    readonly rates: FeeRates,
+    readonly at: number,
+  ) {}
+}
+
+/**
+ * Writes everything a batch changed in one transaction: the fills (with ids from the sequence), one
+ * ledger entry per fill and per release, every touched order's state (compare-and-set on the state
+ * the matcher last committed) and each market's stream cursor. The cursor update is itself a
+ * compare-and-set, so a stale matcher that lost its lease cannot commit over its successor.
+ */
+export async function writeBatch(
+  db: Db,
+  batch: Batch,
+  cursors: ReadonlyMap<string, string>,
+  accountIds: AccountIdCache,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const entries: EntryInput[] = [];
+    if (batch.trades.length > 0) {
+      const ids = await tx.execute<{ id: number }>(
+        sql`select nextval(pg_get_serial_sequence('spot_trades', 'id')) as id from generate_series(1, ${batch.trades.length})`,
+      );
+      batch.trades.forEach((trade, i) => {
+        trade.id = Number(ids.rows[i]?.id);
+      });
+      for (let i = 0; i < batch.trades.length; i += 1000) {
+        await tx
+          .insert(spotTrades)
+          .values(
+            batch.trades
+              .slice(i, i + 1000)
+              .map(({ postings: _postings, at, ...trade }) => ({ ...trade, createdAt: new Date(at) })),
+          );
+      }
+      for (const trade of batch.trades) {
+        entries.push({
+          idempotencyKey: `spot:trade:${trade.id}`,
+          kind: "spot.trade",
+          reference: { type: "spot_trade", id: trade.id as number },
+          postings: trade.postings,
+        });
+      }
+    }
+    for (const { order, postings } of batch.releases) {
+      entries.push({
+        idempotencyKey: `spot:order:${order.row.id}:release`,
+        kind: "spot.release",
+        reference: { type: "spot_order", id: order.row.id },
+        postings,
+      });
+    }
+    await postEntries(tx, entries, accountIds);
+
+    const touched = [...batch.touched];
+    const updated = await transitionMany(tx, {
+      machine: spotOrderMachine,
+      table: "spot_orders",
+      by: "system",
+      columns: {
+        filled_qty: "numeric",
+        filled_quote: "numeric",
+        fee: "numeric",
+        held: "numeric",
+        cancel_reason: "text",
+      },
+      rows: touched.map((o) => ({
+        id: o.row.id,
+        from: o.committedStatus,
+        to: o.status,
+        values: {
+          filled_qty: o.filledQty.toFixed(),
+          filled_quote: o.filledQuote.toFixed(),
+          fee: o.fee.toFixed(),
+          held: o.held.toFixed(),
+          cancel_reason: o.cancelReason,
+        },
+      })),
+    });
+    if (updated.size !== touched.length) {
+      throw new Error("spot matcher: an order changed under the matcher");
+    }
+    if (batch.cursors.size > 0) {
+      const moves = JSON.stringify(
+        [...batch.cursors].map(([symbol, lastId]) => ({
+          symbol,
+          last_id: lastId,
+          previous: cursors.get(symbol) ?? "0-0",
+        })),
+      );
+      const moved = await tx.execute(sql`
+        insert into spot_stream_cursors (symbol, last_id)
+        select symbol, last_id from jsonb_to_recordset(${moves}::jsonb) as v(symbol text, last_id text)
+        on conflict (symbol) do update set last_id = excluded.last_id, updated_at = now()
+        where spot_stream_cursors.last_id = (
+          select previous from jsonb_to_recordset(${moves}::jsonb) as m(symbol text, previous text)
+          where m.symbol = excluded.symbol)
+        returning symbol`);
+      if (moved.rows.length !== batch.cursors.size) {
+        throw new Error("spot matcher: a stream cursor moved under the matcher");
+      }
+    }
+  });
+}

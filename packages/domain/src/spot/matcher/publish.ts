@@ -1,0 +1,84 @@
+import type { TSpotOrderEvent } from "@northstar/shared/contracts/spot";
+import { channel, type MarketTrade, type Depth as WireDepth } from "@northstar/shared/markets";
+import type { Redis } from "ioredis";
+import { ChannelPublisher, userChannel } from "../../markets/realtime.ts";
+import { fromLots, fromTicks } from "../engine/units.ts";
+import { toOrderView } from "../order-view.ts";
+import type { Batch, Market } from "./batch.ts";
+
+const DEPTH_LEVELS = 20;
+const RECENT_TRADES = 50;
+
+/**
+ * What the matcher tells the market socket once a batch is committed: the real book's depth of
+ * every market it changed, its new fills, and each affected user's order states and a balance nudge.
+ * The demo book trades against the same quotes and is not shown as market depth.
+ */
+export class MatcherPublisher {
+  private readonly publisher: ChannelPublisher;
+
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
+    this.publisher = new ChannelPublisher(redis, prefix);
+  }
+
+  depth(market: Market) {
+    const depth = market.books.real.engine.depth(DEPTH_LEVELS);
+    const wire: WireDepth = {
+      bids: depth.bids.map(([p, q]) => [fromTicks(p, market.tickSize), fromLots(q, market.lotSize)]),
+      asks: depth.asks.map(([p, q]) => [fromTicks(p, market.tickSize), fromLots(q, market.lotSize)]),
+    };
+    this.publisher.publish(channel.depth(market.symbol), wire);
+  }
+
+  async batch(batch: Batch, markets: ReadonlyMap<string, Market>): Promise<void> {
+    for (const symbol of batch.depthChanged) {
+      const market = markets.get(symbol);
+      if (market) {
+        this.depth(market);
+      }
+    }
+    const fresh = new Map<string, MarketTrade[]>();
+    for (const trade of batch.trades) {
+      if (trade.book !== "real") {
+        continue;
+      }
+      const list = fresh.get(trade.symbol) ?? [];
+      list.unshift({
+        id: String(trade.id),
+        p: trade.price,
+        q: trade.quantity,
+        side: trade.takerSide,
+        t: trade.at,
+      });
+      fresh.set(trade.symbol, list);
+    }
+    for (const [symbol, list] of fresh) {
+      const market = markets.get(symbol);
+      if (market) {
+        market.recentTrades = [...list, ...market.recentTrades].slice(0, RECENT_TRADES);
+        this.publisher.publish(channel.trades(symbol), list, market.recentTrades);
+      }
+    }
+    const users = new Set<number>();
+    for (const order of batch.touched) {
+      const event: TSpotOrderEvent = { type: "spot.order", order: toOrderView(order.row) };
+      this.publisher.publish(channel.user(), event, null, { route: userChannel(order.row.userId) });
+      users.add(order.row.userId);
+    }
+    for (const userId of users) {
+      this.publisher.publish(channel.user(), { type: "balance" }, null, { route: userChannel(userId) });
+    }
+    await this.flush();
+  }
+
+  flush(): Promise<void> {
+    return this.publisher.flush();
+  }
+
+  close() {
+    this.redis.disconnect();
+  }
+}

@@ -1,0 +1,181 @@
+import { sql } from "drizzle-orm";
+import type { Redis } from "ioredis";
+import { type Db, perHandle } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import { accountIdCache, type EntryInput, postEntries } from "../ledger/post-entry.ts";
+import { commandStream } from "./commands.ts";
+import type { SpotOrderRow } from "./order-view.ts";
+import type { spotOrders } from "./spot.table.ts";
+
+/** An order checked and priced, ready to be recorded with its hold. */
+export type NewOrder = Omit<typeof spotOrders.$inferInsert, "id">;
+
+interface Waiting {
+  order: NewOrder;
+  resolve: (row: SpotOrderRow) => void;
+  reject: (error: unknown) => void;
+}
+
+const MAX_BATCH = 256;
+
+const holdEntry = (row: SpotOrderRow): EntryInput => {
+  const account = {
+    userId: row.userId,
+    book: row.book,
+    wallet: "exchange" as const,
+    currency: row.holdCurrency,
+  };
+  return {
+    idempotencyKey: `spot:order:${row.id}:hold`,
+    kind: "spot.hold",
+    reference: { type: "spot_order", id: row.id },
+    postings: [
+      { account: { ...account, bucket: "available" }, amount: `-${row.held}` },
+      { account: { ...account, bucket: "held" }, amount: row.held },
+    ],
+  };
+};
+
+/**
+ * Records new orders with their holds, many per transaction (group commit): while one batch is
+ * being written, the orders that arrive wait and go together in the next. One order alone goes at
+ * once; under load a transaction carries dozens, which is what lets one API process take thousands
+ * of orders a second. If a batch is refused (a user's balance does not cover their order), its
+ * orders are written one by one, so only the order at fault is refused. After each commit the
+ * orders' place commands go to the matcher's streams in one round trip.
+ */
+export class OrderIntake {
+  private queue: Waiting[] = [];
+  private writing = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  submit(order: NewOrder): Promise<SpotOrderRow> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ order, resolve, reject });
+      if (!this.writing) {
+        void this.drain();
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        try {
+          this.settle(batch, await this.write(batch.map((w) => w.order)));
+        } catch (error) {
+          if (batch.length === 1) {
+            batch[0]?.reject(error);
+            continue;
+          }
+          for (const waiting of batch) {
+            try {
+              this.settle([waiting], await this.write([waiting.order]));
+            } catch (single) {
+              waiting.reject(single);
+            }
+          }
+        }
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  /** Inserts the orders (ids taken first, so rows and holds pair up) and holds their funds. */
+  private async write(orders: NewOrder[]): Promise<SpotOrderRow[]> {
+    const rows = await this.db.transaction(async (tx) => {
+      const ids = await tx.execute<{ id: number }>(
+        sql`select nextval(pg_get_serial_sequence('spot_orders', 'id')) as id from generate_series(1, ${orders.length})`,
+      );
+      const withIds = orders.map((order, i) => ({ ...order, id: Number(ids.rows[i]?.id) }));
+      // One JSON parameter for the whole batch: far cheaper to build than a parameter per value.
+      const json = JSON.stringify(
+        withIds.map((o) => ({
+          id: o.id,
+          user_id: o.userId,
+          book: o.book,
+          symbol: o.symbol,
+          base: o.base,
+          quote: o.quote,
+          side: o.side,
+          type: o.type,
+          time_in_force: o.timeInForce,
+          price: o.price ?? null,
+          quantity: o.quantity ?? null,
+          quote_amount: o.quoteAmount ?? null,
+          fee_currency: o.feeCurrency,
+          hold_currency: o.holdCurrency,
+          held: o.held,
+        })),
+      );
+      const inserted = await tx.execute<{ id: number; created_at: string }>(sql`
+        insert into spot_orders (id, user_id, book, symbol, base, quote, side, type, time_in_force, price,
+          quantity, quote_amount, fee_currency, hold_currency, held)
+        select id, user_id, book, symbol, base, quote, side, type, time_in_force, price,
+          quantity, quote_amount, fee_currency, hold_currency, held
+        from jsonb_to_recordset(${json}::jsonb) as v(id bigint, user_id bigint, book text, symbol text,
+          base text, quote text, side text, type text, time_in_force text, price numeric, quantity numeric,
+          quote_amount numeric, fee_currency text, hold_currency text, held numeric)
+        returning id, created_at`);
+      const createdAt = new Map(inserted.rows.map((r) => [Number(r.id), new Date(r.created_at)]));
+      const rows: SpotOrderRow[] = withIds.map((o) => {
+        const at = createdAt.get(o.id) ?? new Date();
+        return {
+          ...o,
+          price: o.price ?? null,
+          quantity: o.quantity ?? null,
+          quoteAmount: o.quoteAmount ?? null,
+          filledQty: "0",
+          filledQuote: "0",
+          fee: "0",
+          status: "pending",
+          cancelReason: null,
+          createdAt: at,
+          updatedAt: at,
+        };
+      });
+      await postEntries(tx, rows.map(holdEntry), accountIdCache(this.db));
+      return rows;
+    });
+    // After the commit: the matcher must never see an order that might still roll back. If this
+    // append is lost, the matcher's sweep finds the pending orders in the database.
+    const pipeline = this.redis.pipeline();
+    for (const row of rows) {
+      pipeline.xadd(
+        commandStream(this.prefix, row.symbol),
+        "*",
+        "c",
+        JSON.stringify({ t: "place", id: row.id }),
+      );
+    }
+    await pipeline.exec().catch(() => {});
+    return rows;
+  }
+
+  private settle(batch: Waiting[], rows: SpotOrderRow[]) {
+    batch.forEach((waiting, i) => {
+      const row = rows[i];
+      if (row) {
+        waiting.resolve(row);
+      } else {
+        waiting.reject(new AppError("REQUEST_ERROR"));
+      }
+    });
+  }
+}
+
+const intakes = perHandle((): { current?: OrderIntake } => ({}));
+/** The intake of one database handle (one per API process). */
+export function orderIntake(db: Db, redis: Redis, prefix: string): OrderIntake {
+  const slot = intakes(db);
+  slot.current ??= new OrderIntake(db, redis, prefix);
+  return slot.current;
+}

@@ -1,0 +1,132 @@
+import type { TPlaceOrderRequest, TSpotOrderView } from "@northstar/shared/contracts/spot";
+import { channel, type Depth as WireDepth } from "@northstar/shared/markets";
+import { MoneyDecimal } from "@northstar/shared/money";
+import { SPOT_OPEN_STATUSES } from "@northstar/shared/state-machines";
+import { inArray, sql } from "drizzle-orm";
+import type { Redis } from "ioredis";
+import type { Db } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import { bookOf } from "../funding/transfers.ts";
+import type { User } from "../identity/accounts.ts";
+import { verifyTradePassword } from "../identity/trade-password.ts";
+import { readSnapshot } from "../markets/realtime.ts";
+import { toLots, toQuoteUnits, toTicks } from "./engine/units.ts";
+import { orderIntake } from "./order-intake.ts";
+import { toOrderView } from "./order-view.ts";
+import { spotOrders } from "./spot.table.ts";
+import { getSpotTerms } from "./terms.ts";
+
+export interface SpotDeps {
+  db: Db;
+  redis: Redis;
+  prefix: string;
+}
+
+/** The best ask of the book the matcher last published, or null when the ask side is empty. */
+async function bestAsk(deps: SpotDeps, symbol: string): Promise<string | null> {
+  const depth = await readSnapshot<WireDepth>(deps.redis, deps.prefix, channel.depth(symbol));
+  return depth?.data?.asks?.[0]?.[0] ?? null;
+}
+
+/**
+ * Places a spot order: checks it against the market's grid and the policy, holds what it can spend
+ * and records it `pending` in one transaction (shared with the orders arriving at the same moment,
+ * see OrderIntake), then hands it to the matcher. What it holds: a limit
+ * buy price × quantity of the quote currency, a sell its quantity of the base currency, a market buy
+ * its quote amount, or — by quantity — quantity × the protection price (best ask raised by
+ * `spot.marketProtection`), which is also the limit it may not pass. Whatever is not spent returns
+ * when the order finishes.
+ */
+export async function placeOrder(
+  deps: SpotDeps,
+  user: User,
+  input: TPlaceOrderRequest,
+): Promise<TSpotOrderView> {
+  const { db } = deps;
+  const terms = await getSpotTerms(db, input.symbol);
+  if (!terms.open) {
+    throw new AppError("MARKET_CLOSED");
+  }
+  if (terms.tradePasswordRequired) {
+    if (!input.trade_password) {
+      throw new AppError("FIELD_REQUIRED", {}, "trade_password");
+    }
+    await verifyTradePassword(db, user.id, input.trade_password);
+  }
+  const { tickSize, lotSize } = terms;
+  const quantity = input.quantity;
+  if (quantity !== undefined) {
+    const lots = toLots(quantity, lotSize);
+    if (lots === null) {
+      throw new AppError("QUANTITY_OFF_LOT", { lot: new MoneyDecimal(lotSize).toFixed() }, "quantity");
+    }
+    if (new MoneyDecimal(quantity).lt(terms.minQty)) {
+      throw new AppError("QUANTITY_BELOW_MINIMUM", {}, "quantity");
+    }
+  }
+  let price: string | null = null;
+  if (input.type === "limit") {
+    price = input.price ?? "";
+    if (toTicks(price, tickSize) === null) {
+      throw new AppError("PRICE_OFF_TICK", { tick: new MoneyDecimal(tickSize).toFixed() }, "price");
+    }
+  }
+
+  const holdCurrency = input.side === "buy" ? terms.quote : terms.base;
+  let hold: MoneyDecimal;
+  let timeInForce = input.time_in_force;
+  if (input.side === "sell") {
+    hold = new MoneyDecimal(quantity ?? "0");
+  } else if (input.type === "limit") {
+    hold = new MoneyDecimal(price ?? "0").times(quantity ?? "0");
+  } else if (input.quote_amount !== undefined) {
+    if ((toQuoteUnits(input.quote_amount, tickSize, lotSize) ?? 0) < 1) {
+      throw new AppError("QUANTITY_BELOW_MINIMUM", {}, "quote_amount");
+    }
+    hold = new MoneyDecimal(input.quote_amount);
+  } else {
+    const ask = await bestAsk(deps, terms.symbol);
+    if (ask === null) {
+      throw new AppError("NO_LIQUIDITY");
+    }
+    const protection = new MoneyDecimal(terms.marketProtection).plus(1);
+    price = new MoneyDecimal(ask)
+      .times(protection)
+      .div(tickSize)
+      .toDecimalPlaces(0, MoneyDecimal.ROUND_UP)
+      .times(tickSize)
+      .toFixed();
+    hold = new MoneyDecimal(price).times(quantity ?? "0");
+    // A protected market buy is an immediate-or-cancel limit at the protection price.
+    timeInForce = "ioc";
+  }
+  if (input.type === "market" && input.side === "sell") {
+    timeInForce = "ioc";
+  }
+
+  const book = bookOf(user);
+  const open = await db.execute<{ n: number }>(sql`
+    select count(*)::int as n from spot_orders
+    where user_id = ${user.id} and symbol = ${terms.symbol} and ${inArray(spotOrders.status, [...SPOT_OPEN_STATUSES])}`);
+  if (Number(open.rows[0]?.n ?? 0) >= terms.maxOpenOrders) {
+    throw new AppError("TOO_MANY_OPEN_ORDERS", { max: terms.maxOpenOrders });
+  }
+
+  const row = await orderIntake(db, deps.redis, deps.prefix).submit({
+    userId: user.id,
+    book,
+    symbol: terms.symbol,
+    base: terms.base,
+    quote: terms.quote,
+    side: input.side,
+    type: input.type,
+    timeInForce,
+    price,
+    quantity: quantity ?? null,
+    quoteAmount: input.type === "market" && input.side === "buy" ? (input.quote_amount ?? null) : null,
+    feeCurrency: input.side === "buy" ? terms.base : terms.quote,
+    holdCurrency,
+    held: hold.toFixed(),
+  });
+  return toOrderView(row);
+}
