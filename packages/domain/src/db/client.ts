@@ -12,8 +12,14 @@ export type DbOrTx = Db | Tx;
 // INT8 (bigint ids, counters) fits a JS number for our ranges.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-export function createDb(url: string, options: { max?: number } = {}) {
+export function createDb(url: string, options: { max?: number; onIdleError?: (error: Error) => void } = {}) {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  // An idle connection the server ends (a restart, an operator terminating backends) is dropped from
+  // the pool, which opens a new one when needed. Without a listener the error would end the process.
+  pool.on(
+    "error",
+    options.onIdleError ?? ((error) => console.error("database idle connection:", error.message)),
+  );
   const db = drizzle(pool, { schema, casing: "snake_case" });
   return { db, pool, close: () => pool.end() };
 }

@@ -67,8 +67,10 @@ export class ChannelPublisher {
   async flush(): Promise<void> {
     const pipeline = this.pipeline;
     this.pipeline = null;
-    if (pipeline) {
-      await pipeline.exec();
+    // A pipeline reports failed commands in its results, not by rejecting: surface them.
+    const failed = (await pipeline?.exec())?.find(([error]) => error);
+    if (failed) {
+      throw failed[0];
     }
   }
 }

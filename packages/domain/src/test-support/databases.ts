@@ -44,6 +44,17 @@ export async function createTestDatabase(): Promise<{ name: string; url: string;
     async drop() {
       const c = new pg.Client({ connectionString: adminUrl() });
       await c.connect();
+      // Connections a closed pool is still ending get a moment to go, so the forced drop below only
+      // ends ones that were really left open.
+      for (let i = 0; i < 40; i++) {
+        const open = await c.query("select count(*)::int as n from pg_stat_activity where datname = $1", [
+          name,
+        ]);
+        if (open.rows[0]?.n === 0) {
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await c.query(`drop database if exists "${name}" with (force)`);
       await c.end();
     },

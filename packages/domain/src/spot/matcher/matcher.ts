@@ -46,7 +46,8 @@ export class SpotMatcher {
   private readonly orders = new Map<number, LiveOrder>();
   private readonly cursors = new Map<string, string>();
   private readonly accountIds: AccountIdCache = new Map();
-  private readonly publisher: MatcherPublisher;
+  /** Opened by `start` and closed by `stop`, so a matcher can be stopped and started again. */
+  private publisher!: MatcherPublisher;
   private readonly log: (line: string) => void;
   private nextQuoteId = -1;
   /** Cancels that arrived before their order (kept in memory only; bounded below). */
@@ -61,11 +62,11 @@ export class SpotMatcher {
   private restored: Entry[] = [];
 
   constructor(private readonly options: MatcherOptions) {
-    this.publisher = new MatcherPublisher(options.redis.duplicate(), options.prefix);
     this.log = options.log ?? (() => {});
   }
 
   async start(): Promise<void> {
+    this.publisher = new MatcherPublisher(this.options.redis.duplicate(), this.options.prefix);
     await this.rebuild();
     this.running = true;
     this.loop = this.run();
