@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Redis } from "ioredis";
-import { type Db, perHandle } from "../db/client.ts";
+import { type Db, perHandle, type Tx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { accountIdCache, type EntryInput, postEntries } from "../ledger/post-entry.ts";
 import { commandStream } from "./commands.ts";
@@ -12,6 +12,8 @@ export type NewOrder = Omit<typeof spotOrders.$inferInsert, "id">;
 
 interface Waiting {
   order: NewOrder;
+  /** The most open orders its user may have in its market, this one included. */
+  maxOpen: number;
   resolve: (row: SpotOrderRow) => void;
   reject: (error: unknown) => void;
 }
@@ -54,9 +56,9 @@ export class OrderIntake {
     private readonly prefix: string,
   ) {}
 
-  submit(order: NewOrder): Promise<SpotOrderRow> {
+  submit(order: NewOrder, maxOpen: number): Promise<SpotOrderRow> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ order, resolve, reject });
+      this.queue.push({ order, maxOpen, resolve, reject });
       if (!this.writing) {
         void this.drain();
       }
@@ -69,7 +71,7 @@ export class OrderIntake {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, MAX_BATCH);
         try {
-          this.settle(batch, await this.write(batch.map((w) => w.order)));
+          this.settle(batch, await this.write(batch));
         } catch (error) {
           if (batch.length === 1) {
             batch[0]?.reject(error);
@@ -77,7 +79,7 @@ export class OrderIntake {
           }
           for (const waiting of batch) {
             try {
-              this.settle([waiting], await this.write([waiting.order]));
+              this.settle([waiting], await this.write([waiting]));
             } catch (single) {
               waiting.reject(single);
             }
@@ -89,9 +91,18 @@ export class OrderIntake {
     }
   }
 
-  /** Inserts the orders (ids taken first, so rows and holds pair up) and holds their funds. */
-  private async write(orders: NewOrder[]): Promise<SpotOrderRow[]> {
-    const rows = await this.db.transaction(async (tx) => {
+  /**
+   * Inserts the orders (ids taken first, so rows and holds pair up) and holds their funds. An order
+   * that would pass its user's open-order limit is refused here, counted in the same transaction as
+   * the insert, so orders arriving together cannot all slip under the limit.
+   */
+  private async write(batch: Waiting[]): Promise<(SpotOrderRow | AppError)[]> {
+    const outcome = await this.db.transaction(async (tx) => {
+      const refused = await this.overLimit(tx, batch);
+      const orders = batch.filter((_, i) => !refused.has(i)).map((w) => w.order);
+      if (orders.length === 0) {
+        return { rows: [], refused };
+      }
       const ids = await tx.execute<{ id: number }>(
         sql`select nextval(pg_get_serial_sequence('spot_orders', 'id')) as id from generate_series(1, ${orders.length})`,
       );
@@ -143,8 +154,9 @@ export class OrderIntake {
         };
       });
       await postEntries(tx, rows.map(holdEntry), accountIdCache(this.db));
-      return rows;
+      return { rows, refused };
     });
+    const { rows, refused } = outcome;
     // After the commit: the matcher must never see an order that might still roll back. If this
     // append is lost, the matcher's sweep finds the pending orders in the database.
     const pipeline = this.redis.pipeline();
@@ -157,14 +169,40 @@ export class OrderIntake {
       );
     }
     await pipeline.exec().catch(() => {});
-    return rows;
+    let next = 0;
+    return batch.map((_, i) => refused.get(i) ?? rows[next++] ?? new AppError("REQUEST_ERROR"));
   }
 
-  private settle(batch: Waiting[], rows: SpotOrderRow[]) {
+  /** The batch's orders (by index) that its users' open orders and earlier orders in it fill up. */
+  private async overLimit(tx: Tx, batch: Waiting[]): Promise<Map<number, AppError>> {
+    const pairs = JSON.stringify(batch.map((w) => ({ user_id: w.order.userId, symbol: w.order.symbol })));
+    // The status list is the partial index's own (spot_orders_user_open_idx), so the index serves it.
+    const counted = await tx.execute<{ user_id: number; symbol: string; n: number }>(sql`
+      select user_id, symbol, count(*)::int as n from spot_orders
+      where status in ('pending', 'open', 'partial')
+        and (user_id, symbol) in (select * from jsonb_to_recordset(${pairs}::jsonb) as p(user_id bigint, symbol text))
+      group by user_id, symbol`);
+    const open = new Map(counted.rows.map((r) => [`${r.user_id}:${r.symbol}`, Number(r.n)]));
+    const refused = new Map<number, AppError>();
     batch.forEach((waiting, i) => {
-      const row = rows[i];
-      if (row) {
-        waiting.resolve(row);
+      const key = `${waiting.order.userId}:${waiting.order.symbol}`;
+      const n = open.get(key) ?? 0;
+      if (n >= waiting.maxOpen) {
+        refused.set(i, new AppError("TOO_MANY_OPEN_ORDERS", { max: waiting.maxOpen }));
+      } else {
+        open.set(key, n + 1);
+      }
+    });
+    return refused;
+  }
+
+  private settle(batch: Waiting[], outcomes: (SpotOrderRow | AppError)[]) {
+    batch.forEach((waiting, i) => {
+      const outcome = outcomes[i];
+      if (outcome instanceof AppError) {
+        waiting.reject(outcome);
+      } else if (outcome) {
+        waiting.resolve(outcome);
       } else {
         waiting.reject(new AppError("REQUEST_ERROR"));
       }

@@ -1,8 +1,6 @@
 import type { TPlaceOrderRequest, TSpotOrderView } from "@northstar/shared/contracts/spot";
 import { channel, type Depth as WireDepth } from "@northstar/shared/markets";
 import { MoneyDecimal } from "@northstar/shared/money";
-import { SPOT_OPEN_STATUSES } from "@northstar/shared/state-machines";
-import { inArray, sql } from "drizzle-orm";
 import type { Redis } from "ioredis";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -13,7 +11,6 @@ import { readSnapshot } from "../markets/realtime.ts";
 import { toLots, toQuoteUnits, toTicks } from "./engine/units.ts";
 import { orderIntake } from "./order-intake.ts";
 import { toOrderView } from "./order-view.ts";
-import { spotOrders } from "./spot.table.ts";
 import { getSpotTerms } from "./terms.ts";
 
 export interface SpotDeps {
@@ -105,28 +102,25 @@ export async function placeOrder(
   }
 
   const book = bookOf(user);
-  const open = await db.execute<{ n: number }>(sql`
-    select count(*)::int as n from spot_orders
-    where user_id = ${user.id} and symbol = ${terms.symbol} and ${inArray(spotOrders.status, [...SPOT_OPEN_STATUSES])}`);
-  if (Number(open.rows[0]?.n ?? 0) >= terms.maxOpenOrders) {
-    throw new AppError("TOO_MANY_OPEN_ORDERS", { max: terms.maxOpenOrders });
-  }
-
-  const row = await orderIntake(db, deps.redis, deps.prefix).submit({
-    userId: user.id,
-    book,
-    symbol: terms.symbol,
-    base: terms.base,
-    quote: terms.quote,
-    side: input.side,
-    type: input.type,
-    timeInForce,
-    price,
-    quantity: quantity ?? null,
-    quoteAmount: input.type === "market" && input.side === "buy" ? (input.quote_amount ?? null) : null,
-    feeCurrency: input.side === "buy" ? terms.base : terms.quote,
-    holdCurrency,
-    held: hold.toFixed(),
-  });
+  // The open-order limit is checked by the intake, in the transaction that records the order.
+  const row = await orderIntake(db, deps.redis, deps.prefix).submit(
+    {
+      userId: user.id,
+      book,
+      symbol: terms.symbol,
+      base: terms.base,
+      quote: terms.quote,
+      side: input.side,
+      type: input.type,
+      timeInForce,
+      price,
+      quantity: quantity ?? null,
+      quoteAmount: input.type === "market" && input.side === "buy" ? (input.quote_amount ?? null) : null,
+      feeCurrency: input.side === "buy" ? terms.base : terms.quote,
+      holdCurrency,
+      held: hold.toFixed(),
+    },
+    terms.maxOpenOrders,
+  );
   return toOrderView(row);
 }

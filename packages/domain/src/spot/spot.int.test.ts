@@ -10,6 +10,7 @@ import { AppError } from "../errors.ts";
 import type { User } from "../identity/accounts.ts";
 import { reconcileLedger } from "../ledger/reconcile.ts";
 import { readSnapshot } from "../markets/realtime.ts";
+import { setPolicy } from "../policy/index.ts";
 import { createTestDatabase } from "../test-support/databases.ts";
 import { testRedisUrl } from "../test-support/redis.ts";
 import { cancelOrder } from "./cancel-order.ts";
@@ -215,6 +216,38 @@ describe("spot orders through the matcher", () => {
     const accepted = results.flatMap((r) => (r.status === "fulfilled" ? [r.value.id] : []));
     expect(new Set(accepted).size).toBe(15);
     await settled(db, accepted);
+  });
+
+  it("lets a user have no more open orders in a market than policy allows, even when they arrive together", async () => {
+    await setPolicy(db, "spot.maxOpenOrders", 3, "test");
+    await new Promise((r) => setTimeout(r, 1100)); // the terms cache lives one second
+    try {
+      const user = await createTrader(db, { USDT: "1000" });
+      const first = await placeOrder(deps, user, limit("NEARUSDT", "buy", "1", "1"));
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, () => placeOrder(deps, user, limit("NEARUSDT", "buy", "1", "1"))),
+      );
+      const refused = results.filter((r) => r.status === "rejected").map((r) => (r.reason as AppError).code);
+      expect(refused).toEqual([
+        "TOO_MANY_OPEN_ORDERS",
+        "TOO_MANY_OPEN_ORDERS",
+        "TOO_MANY_OPEN_ORDERS",
+        "TOO_MANY_OPEN_ORDERS",
+      ]);
+      // Only the accepted orders hold funds; another market is not affected.
+      expect(await balanceOf(db, user, "USDT")).toEqual({ available: "997", held: "3" });
+      expect(await refusal(placeOrder(deps, user, limit("ATOMUSDT", "buy", "1", "1")))).toBe("accepted");
+      // A finished order frees its place.
+      await cancelOrder(deps, user, first.id);
+      await waitUntil(
+        () => orderRow(db, first.id),
+        (r) => r?.status === "cancelled",
+      );
+      expect(await refusal(placeOrder(deps, user, limit("NEARUSDT", "buy", "1", "1")))).toBe("accepted");
+    } finally {
+      await setPolicy(db, "spot.maxOpenOrders", 200, "test");
+      await new Promise((r) => setTimeout(r, 1100));
+    }
   });
 
   it("refuses bad orders with a code naming the problem, holding nothing", async () => {
