@@ -102,13 +102,16 @@ describe("spot trading in the browser", () => {
   });
 
   it("buys at market against the market maker and sees the trade, the fee and the new balances", async () => {
+    // The first order's "Order placed" notice may still be showing; this order's must be its own.
+    const placed = user.locator(".ant-message").getByText("Order placed");
+    await placed.waitFor({ state: "detached", timeout: 10_000 });
     await user.getByTestId("order-type-market").click();
     await user.getByTestId("order-quantity").fill("0.002");
     await expect(user.getByTestId("order-protection").textContent()).resolves.toContain("5%");
     await user.getByTestId("order-submit").click();
     await expect(user.getByTestId("summary-price").textContent()).resolves.toContain("Best market price");
     await confirmModal(user, "order-confirm");
-    await user.locator(".ant-message").getByText("Order placed").waitFor();
+    await placed.waitFor();
 
     // History (still the open tab from before): Filled, the whole quantity, the fee in BTC.
     await expect
