@@ -14,6 +14,7 @@ import {
   tokenHash,
 } from "../test/fixtures.ts";
 import { createHarness, type Harness } from "../test/harness.ts";
+import type { Envelope } from "./define.ts";
 
 let h: Harness;
 let user: { email: string; password: string; token: string };
@@ -206,6 +207,22 @@ describe("web/info", () => {
     await query(h, "update users set status = 'frozen' where email = $1", [u.email]);
     expectRefusal(await h.call("info", { token: u.token }), "SESSION_ENDED", { responseCode: 1000 });
     expectRefusal(await h.call("hasTpassword", { token: u.token }), "SESSION_ENDED", { responseCode: 1000 });
+  });
+  it("answers simultaneous requests each with its own session, sharing one lookup", async () => {
+    const others = await Promise.all([h.registerByEmail(), h.registerByEmail(), h.registerByEmail()]);
+    const loggedOut = await loginByEmail(h, user.email, user.password);
+    await h.trpc("identity.logout", undefined, loggedOut);
+    const calls = [...others, user].map((u) => ({ email: u.email, token: u.token }));
+    const answers = await Promise.all([
+      ...calls.map((c) => h.call("info", { token: c.token })),
+      h.call("info", { token: loggedOut }),
+      h.call("info", { token: "no-such-token-0123456789" }),
+    ]);
+    calls.forEach((c, i) => {
+      expect(answers[i]).toMatchObject({ code: 0, data: { email: c.email, token: c.token } });
+    });
+    expectRefusal(answers[calls.length] as Envelope, "LOGIN_REQUIRED", { responseCode: 2000 });
+    expectRefusal(answers[calls.length + 1] as Envelope, "LOGIN_REQUIRED", { responseCode: 2000 });
   });
 });
 
