@@ -13,3 +13,4 @@ export type DepositAddressRow = AdminOutputs["depositAddresses"][number];
 export type UserLookup = AdminOutputs["user"];
 export type Reconciliation = AdminOutputs["reconcile"];
 export type AuditRow = AdminOutputs["audit"][number];
+export type InstrumentRow = AdminOutputs["instruments"]["items"][number];

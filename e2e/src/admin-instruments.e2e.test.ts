@@ -1,0 +1,84 @@
+import { translate } from "@northstar/shared/i18n";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Platform, startPlatform } from "./platform.ts";
+
+let platform: Platform;
+let operator: Page;
+// A symbol no seeded instrument has, new on every run.
+const base = `T${Date.now().toString(36).toUpperCase().slice(-5)}`;
+const symbol = `${base}USDT`;
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  operator = await (await platform.newContext()).newPage();
+  await operator.goto("/admin/login");
+  await operator.getByTestId("admin-login-username").fill("admin");
+  await operator.getByTestId("admin-login-password").fill(platform.operatorPassword);
+  await operator.getByTestId("admin-login-submit").click();
+  await operator.waitForURL(/\/admin(?!\/login)/);
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+const field = (name: string) => operator.getByTestId(`admin-instrument-${name}`);
+
+/** The symbols the public market list finds for a search. */
+async function publicSymbols(search: string): Promise<string[]> {
+  const input = encodeURIComponent(JSON.stringify({ search }));
+  const response = await fetch(`${platform.baseUrl}/trpc/market.list?input=${input}`);
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as { result: { data: { items: { symbol: string }[] } } };
+  return body.result.data.items.map((i) => i.symbol);
+}
+
+describe("the instrument catalogue in the back office", () => {
+  it("adds an instrument, refusing a minimum below the lot size until it is mended", async () => {
+    await operator.goto("/admin/instruments");
+    await operator.getByTestId("admin-instruments-table").waitFor();
+    await operator.getByTestId("admin-instrument-add").click();
+    await operator.getByTestId("admin-instrument-editor").waitFor();
+    await field("symbol").fill(symbol.toLowerCase()); // typed codes become upper-case
+    await field("name").fill("Test coin");
+    await field("base").fill(base);
+    await field("tickSize").fill("0.0001");
+    await field("lotSize").fill("0.1");
+    await field("minQty").fill("0.01");
+    await field("referencePrice").fill("1.2345");
+    await field("volatility").fill("0.8");
+    await expect(field("symbol").inputValue()).resolves.toBe(symbol);
+
+    await operator.getByTestId("admin-instrument-save").click();
+    const minBelowLot = operator.getByText(translate("en", "admin.instruments.minBelowLot"));
+    await minBelowLot.waitFor();
+    await field("minQty").fill("0.1");
+    await minBelowLot.waitFor({ state: "detached" });
+    await operator.getByTestId("admin-instrument-save").click();
+    await operator.getByTestId("admin-instrument-editor").waitFor({ state: "hidden", timeout: 15_000 });
+
+    await operator.getByTestId("admin-instrument-search").locator("input").fill(symbol);
+    await operator.getByTestId(`admin-instrument-edit-${symbol}`).waitFor();
+    await expect(operator.getByTestId(`admin-instrument-enabled-${symbol}`).isChecked()).resolves.toBe(true);
+    expect(await publicSymbols(base)).toEqual([symbol]);
+  });
+
+  it("edits it with its symbol locked, and the change shows in the list", async () => {
+    await operator.getByTestId(`admin-instrument-edit-${symbol}`).click();
+    await operator.getByTestId("admin-instrument-editor").waitFor();
+    await expect(field("symbol").isDisabled()).resolves.toBe(true);
+    await expect(field("lotSize").inputValue()).resolves.toBe("0.1");
+    await field("name").fill("Test coin renamed");
+    await operator.getByTestId("admin-instrument-save").click();
+    await operator.getByTestId("admin-instrument-editor").waitFor({ state: "hidden", timeout: 15_000 });
+    await operator.getByTestId("admin-instruments-table").getByText("Test coin renamed").waitFor();
+  });
+
+  it("disables it after a confirmation, and it leaves the public market list", async () => {
+    await operator.getByTestId(`admin-instrument-enabled-${symbol}`).click();
+    await operator.getByTestId("admin-confirm-ok").click();
+    await operator.getByTestId(`admin-instrument-off-${symbol}`).waitFor({ timeout: 15_000 });
+    await expect(operator.getByTestId(`admin-instrument-enabled-${symbol}`).isChecked()).resolves.toBe(false);
+    expect(await publicSymbols(base)).toEqual([]);
+  });
+});
