@@ -89,6 +89,7 @@ export const ERROR_CODES = {
   REAL_ACCOUNT_REQUIRED: ResponseCode.Refused,
   ALREADY_REVIEWED: ResponseCode.Refused,
   INSTRUMENT_NOT_FOUND: ResponseCode.Refused,
+  INSTRUMENT_HAS_OPEN_ORDERS: ResponseCode.Refused,
   MARKET_CLOSED: ResponseCode.Refused,
   SPOT_NOT_AVAILABLE: ResponseCode.Refused,
   PRICE_OFF_TICK: ResponseCode.Refused,

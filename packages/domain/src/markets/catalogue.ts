@@ -102,12 +102,18 @@ export async function listInstruments(
   return { items: rows.map(toView), total: total?.n ?? 0 };
 }
 
-/** Every enabled instrument, for the feed and the worker (they need the whole catalogue). */
-export async function loadCatalogue(db: DbOrTx): Promise<InstrumentView[]> {
+/**
+ * Every enabled instrument, for the feed and the worker (they need the whole catalogue); with
+ * `withDisabled`, the disabled ones too (the spot matcher still settles their resting orders).
+ */
+export async function loadCatalogue(
+  db: DbOrTx,
+  options: { withDisabled?: boolean } = {},
+): Promise<InstrumentView[]> {
   const rows = await db
     .select()
     .from(instruments)
-    .where(eq(instruments.enabled, true))
+    .where(options.withDisabled ? undefined : eq(instruments.enabled, true))
     .orderBy(asc(instruments.sort));
   return rows.map(toView);
 }
@@ -136,7 +142,20 @@ export async function saveInstrument(db: Db, input: InstrumentInput, actor: stri
     throw new AppError("FIELD_INVALID", { field: "minQty" }, "minQty");
   }
   return db.transaction(async (tx) => {
-    const [before] = await tx.select().from(instruments).where(eq(instruments.symbol, value.symbol)).limit(1);
+    const [before] = await tx
+      .select()
+      .from(instruments)
+      .where(eq(instruments.symbol, value.symbol))
+      .limit(1)
+      .for("update");
+    // Resting spot orders are held in whole ticks and lots of the grid they were placed on.
+    const gridChanged =
+      before &&
+      (!new MoneyDecimal(before.tickSize).eq(value.tickSize) ||
+        !new MoneyDecimal(before.lotSize).eq(value.lotSize));
+    if (gridChanged && (await hasOpenSpotOrders(tx, value.symbol))) {
+      throw new AppError("INSTRUMENT_HAS_OPEN_ORDERS", {}, "tickSize");
+    }
     const [row] = await tx
       .insert(instruments)
       .values(value)
@@ -153,6 +172,13 @@ export async function saveInstrument(db: Db, input: InstrumentInput, actor: stri
     });
     return toView(row);
   });
+}
+
+async function hasOpenSpotOrders(tx: DbOrTx, symbol: string): Promise<boolean> {
+  const open = await tx.execute(
+    sql`select 1 from spot_orders where symbol = ${symbol} and status in ('pending', 'open', 'partial') limit 1`,
+  );
+  return open.rows.length > 0;
 }
 
 /** Enables or disables an instrument (operators); a disabled one disappears from every list and feed. */

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { TPlaceOrderRequest } from "@northstar/shared/contracts/spot";
+import type { InstrumentInput } from "@northstar/shared/markets";
 import { channel, type Depth } from "@northstar/shared/markets";
 import { sql } from "drizzle-orm";
 import { Redis } from "ioredis";
@@ -9,6 +10,7 @@ import { seedDatabase } from "../db/seed.ts";
 import { AppError } from "../errors.ts";
 import type { User } from "../identity/accounts.ts";
 import { reconcileLedger } from "../ledger/reconcile.ts";
+import { getInstrument, saveInstrument, setInstrumentEnabled } from "../markets/catalogue.ts";
 import { readSnapshot } from "../markets/realtime.ts";
 import { setPolicy } from "../policy/index.ts";
 import { createTestDatabase } from "../test-support/databases.ts";
@@ -36,7 +38,14 @@ beforeAll(async () => {
   await seedDatabase(db);
   redis = new Redis(testRedisUrl());
   deps = { db, redis, prefix };
-  matcher = new SpotMatcher({ db, redis: new Redis(testRedisUrl()), prefix, blockMs: 10, sweepAfterMs: 500 });
+  matcher = new SpotMatcher({
+    db,
+    redis: new Redis(testRedisUrl()),
+    prefix,
+    blockMs: 10,
+    sweepAfterMs: 500,
+    catalogueCheckMs: 200,
+  });
   await matcher.start();
   teardown = async () => {
     await matcher.stop();
@@ -308,6 +317,55 @@ describe("spot orders through the matcher", () => {
     expect((await orderRow(db, resting.id))?.cancelReason).toBe("self_trade");
     expect(crossing.status).toBe("open");
     expect(await balanceOf(db, user, "XRP")).toEqual({ available: "100", held: "0" });
+  });
+
+  it("takes up a spot market added while it runs, refuses a new grid while orders rest, and still cancels in a disabled market", async () => {
+    const listing = {
+      symbol: "ZZTUSDT",
+      name: "Test listing",
+      category: "crypto",
+      base: "ZZT",
+      quote: "USDT",
+      tickSize: "0.01",
+      lotSize: "0.1",
+      minQty: "0.1",
+      contractSize: "1",
+      maxLeverage: 5,
+      displayDecimals: 2,
+      kinds: ["spot"],
+      tradingHours: { timeZone: "UTC", sessions: [] },
+      referencePrice: "1",
+      volatility: "0.5",
+      sort: 9999,
+      enabled: true,
+    } satisfies InstrumentInput;
+    await saveInstrument(db, listing, "test");
+    const seller = await createTrader(db, { ZZT: "10" });
+    const buyer = await createTrader(db, { USDT: "100" });
+    // Accepted at once (the terms are read per order); matched once the matcher has read the catalogue.
+    const ask = await place(seller, limit("ZZTUSDT", "sell", "1.5", "10"));
+    expect(ask.status).toBe("open");
+    const bid = await place(buyer, limit("ZZTUSDT", "buy", "1.5", "4"));
+    expect(bid.status).toBe("filled");
+    expect(await balanceOf(db, buyer, "ZZT")).toEqual({ available: "3.996", held: "0" });
+
+    expect(await refusal(saveInstrument(db, { ...listing, tickSize: "0.001" }, "test"))).toBe(
+      "INSTRUMENT_HAS_OPEN_ORDERS",
+    );
+    expect((await getInstrument(db, "ZZTUSDT")).tickSize).toBe("0.01");
+
+    await setInstrumentEnabled(db, "ZZTUSDT", false, "test");
+    await new Promise((r) => setTimeout(r, 1100)); // the terms cache lives one second
+    expect(await refusal(placeOrder(deps, buyer, limit("ZZTUSDT", "buy", "1.5", "1")))).toBe(
+      "SPOT_NOT_AVAILABLE",
+    );
+    await new Promise((r) => setTimeout(r, 400)); // past the matcher's next catalogue check
+    await cancelOrder(deps, seller, ask.id);
+    await waitUntil(
+      () => orderRow(db, ask.id),
+      (r) => r?.status === "cancelled",
+    );
+    expect(await balanceOf(db, seller, "ZZT")).toEqual({ available: "6", held: "0" });
   });
 
   it("takes a pending order whose command never arrived, and cancels one cancelled before the matcher saw it", async () => {

@@ -8,6 +8,15 @@ import { toLots, toTicks } from "../engine/units.ts";
 import type { SpotOrderRow } from "../order-view.ts";
 import type { BookState, Market } from "./batch.ts";
 
+/** What the matcher's markets are built from: when it changes, the books are rebuilt. */
+export function marketsSignature(instruments: InstrumentView[]): string {
+  return instruments
+    .filter(hasSpotMarket)
+    .map((i) => [i.symbol, i.base, i.quote, i.tickSize, i.lotSize, i.minQty].join(":"))
+    .sort()
+    .join(",");
+}
+
 /** Every spot market of the catalogue with an empty engine per book, each reporting to its sink. */
 export function spotMarkets(
   instruments: InstrumentView[],

@@ -12,7 +12,7 @@ import { fromLots, fromTicks, toLots, toQuoteUnits, toTicks } from "../engine/un
 import { spotOrders, spotStreamCursors } from "../spot.table.ts";
 import { spotPolicy } from "../terms.ts";
 import { Batch, type Entry, type Market, writeBatch } from "./batch.ts";
-import { restoreBooks, spotMarkets } from "./markets.ts";
+import { marketsSignature, restoreBooks, spotMarkets } from "./markets.ts";
 import { MatcherPublisher } from "./publish.ts";
 import { LiveOrder, releasePostings, settleTrade } from "./settlement.ts";
 
@@ -32,6 +32,8 @@ export interface MatcherOptions {
   blockMs?: number;
   /** Pending orders older than this whose command never arrived are taken from the database. */
   sweepAfterMs?: number;
+  /** How often the catalogue is read for spot markets added or changed since the books were built. */
+  catalogueCheckMs?: number;
 }
 
 /**
@@ -58,6 +60,8 @@ export class SpotMatcher {
   private lastSweep = 0;
   private failures = 0;
   private lastTrim = 0;
+  private lastCatalogueCheck = 0;
+  private catalogueSignature = "";
   /** Commands to apply before reading on (the market maker's ladders after a rebuild). */
   private restored: Entry[] = [];
 
@@ -108,6 +112,9 @@ export class SpotMatcher {
         if (Date.now() - this.lastTrim > TRIM_EVERY_MS) {
           this.lastTrim = Date.now();
           await trimStreams(this.options.redis, this.options.prefix, this.cursors);
+        }
+        if (Date.now() - this.lastCatalogueCheck > (this.options.catalogueCheckMs ?? 10_000)) {
+          await this.followCatalogue();
         }
       } catch (error) {
         this.failures++;
@@ -164,11 +171,25 @@ export class SpotMatcher {
       .map((r) => ({ symbol: r.symbol, streamId: null, command: { t: "place", id: r.id } }));
   }
 
+  /**
+   * An operator may add a spot market, or change a market's grid (only while it has no open orders),
+   * at any time: then the books are built again from the database, as after a restart. Disabled
+   * markets stay: their resting orders can still be cancelled, though no new order is accepted.
+   */
+  private async followCatalogue(): Promise<void> {
+    this.lastCatalogueCheck = Date.now();
+    const signature = marketsSignature(await loadCatalogue(this.options.db, { withDisabled: true }));
+    if (signature !== this.catalogueSignature) {
+      this.log("spot matcher: the catalogue's spot markets changed; rebuilding the books");
+      await this.rebuild();
+    }
+  }
+
   /** Loads the markets, the committed cursors and every resting order; the engines start again. */
   private async rebuild(): Promise<void> {
     const { db } = this.options;
     const [instruments, decimals, cursorRows, resting] = await Promise.all([
-      loadCatalogue(db),
+      loadCatalogue(db, { withDisabled: true }),
       db.select({ code: currencies.code, decimals: currencies.decimals }).from(currencies),
       db.select().from(spotStreamCursors),
       db
@@ -177,6 +198,8 @@ export class SpotMatcher {
         .where(inArray(spotOrders.status, ["open", "partial"]))
         .orderBy(spotOrders.id),
     ]);
+    this.lastCatalogueCheck = Date.now();
+    this.catalogueSignature = marketsSignature(instruments);
     this.markets.clear();
     this.orders.clear();
     this.cursors.clear();
