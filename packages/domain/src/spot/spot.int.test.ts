@@ -359,7 +359,6 @@ describe("spot orders through the matcher", () => {
     expect(await refusal(placeOrder(deps, buyer, limit("ZZTUSDT", "buy", "1.5", "1")))).toBe(
       "SPOT_NOT_AVAILABLE",
     );
-    await new Promise((r) => setTimeout(r, 400)); // past the matcher's next catalogue check
     await cancelOrder(deps, seller, ask.id);
     await waitUntil(
       () => orderRow(db, ask.id),
