@@ -14,6 +14,13 @@ export type SpotCommand =
 
 export const commandStream = (prefix: string, symbol: string) => `${prefix}:spot:cmd:${symbol}`;
 
+/**
+ * A book's best ask as the matcher last committed it (a decimal string, or empty when the side is
+ * empty): a market buy by quantity takes its protection price from the book it will trade in.
+ */
+export const bestAskKey = (prefix: string, book: Book, symbol: string) =>
+  `${prefix}:spot:best-ask:${book}:${symbol}`;
+
 /** Appends one command to a market's stream. */
 export async function sendCommand(redis: Redis, prefix: string, symbol: string, command: SpotCommand) {
   await redis.xadd(commandStream(prefix, symbol), "*", "c", JSON.stringify(command));

@@ -1,5 +1,4 @@
 import type { TPlaceOrderRequest, TSpotOrderView } from "@northstar/shared/contracts/spot";
-import { channel, type Depth as WireDepth } from "@northstar/shared/markets";
 import { MoneyDecimal } from "@northstar/shared/money";
 import type { Redis } from "ioredis";
 import type { Db } from "../db/client.ts";
@@ -7,7 +6,8 @@ import { AppError } from "../errors.ts";
 import { bookOf } from "../funding/transfers.ts";
 import type { User } from "../identity/accounts.ts";
 import { verifyTradePassword } from "../identity/trade-password.ts";
-import { readSnapshot } from "../markets/realtime.ts";
+import type { Book } from "../ledger/ledger.table.ts";
+import { bestAskKey } from "./commands.ts";
 import { toLots, toQuoteUnits, toTicks } from "./engine/units.ts";
 import { orderIntake } from "./order-intake.ts";
 import { toOrderView } from "./order-view.ts";
@@ -19,10 +19,9 @@ export interface SpotDeps {
   prefix: string;
 }
 
-/** The best ask of the book the matcher last published, or null when the ask side is empty. */
-async function bestAsk(deps: SpotDeps, symbol: string): Promise<string | null> {
-  const depth = await readSnapshot<WireDepth>(deps.redis, deps.prefix, channel.depth(symbol));
-  return depth?.data?.asks?.[0]?.[0] ?? null;
+/** The best ask the matcher last committed in `book`, or null when its ask side is empty. */
+async function bestAsk(deps: SpotDeps, book: Book, symbol: string): Promise<string | null> {
+  return (await deps.redis.get(bestAskKey(deps.prefix, book, symbol))) || null;
 }
 
 /**
@@ -69,6 +68,7 @@ export async function placeOrder(
     }
   }
 
+  const book = bookOf(user);
   const holdCurrency = input.side === "buy" ? terms.quote : terms.base;
   let hold: MoneyDecimal;
   let timeInForce = input.time_in_force;
@@ -82,7 +82,7 @@ export async function placeOrder(
     }
     hold = new MoneyDecimal(input.quote_amount);
   } else {
-    const ask = await bestAsk(deps, terms.symbol);
+    const ask = await bestAsk(deps, book, terms.symbol);
     if (ask === null) {
       throw new AppError("NO_LIQUIDITY");
     }
@@ -101,7 +101,6 @@ export async function placeOrder(
     timeInForce = "ioc";
   }
 
-  const book = bookOf(user);
   // The open-order limit is checked by the intake, in the transaction that records the order.
   const row = await orderIntake(db, deps.redis, deps.prefix).submit(
     {

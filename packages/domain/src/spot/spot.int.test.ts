@@ -16,7 +16,7 @@ import { setPolicy } from "../policy/index.ts";
 import { createTestDatabase } from "../test-support/databases.ts";
 import { testRedisUrl } from "../test-support/redis.ts";
 import { cancelOrder } from "./cancel-order.ts";
-import { commandStream, sendCommand } from "./commands.ts";
+import { bestAskKey, commandStream, sendCommand } from "./commands.ts";
 import { listFills, listOrders } from "./list-orders.ts";
 import { SpotMatcher } from "./matcher/matcher.ts";
 import { placeOrder, type SpotDeps } from "./place-order.ts";
@@ -451,10 +451,14 @@ describe("spot orders through the matcher", () => {
       bids: [],
       asks: [[26000, 1000]],
     });
-    // A market buy's protection price comes from the (real) book the matcher publishes.
+    // The public depth shows the real book; each book's best ask is kept for market buys.
     await waitUntil(
       () => readSnapshot<Depth>(redis, prefix, channel.depth("DOTUSDT")),
       (d) => d?.data.asks[0]?.[0] === "2.6",
+    );
+    await waitUntil(
+      () => redis.get(bestAskKey(prefix, "demo", "DOTUSDT")),
+      (ask) => ask === "2.5",
     );
     const demo = await createTrader(db, { USDT: "10000" }, "demo");
     const order = await place(demo, {
@@ -464,8 +468,13 @@ describe("spot orders through the matcher", () => {
       time_in_force: "gtc",
       quantity: "10",
     });
-    // 10 DOT at the demo ladder's 2.5000, not the real one's 2.6000.
-    expect(order).toMatchObject({ book: "demo", status: "filled", filledQuote: "25.000000000000000000" });
+    // 10 DOT at the demo ladder's 2.5000, not the real one's 2.6000; protected at the demo ask + 5%.
+    expect(order).toMatchObject({
+      book: "demo",
+      status: "filled",
+      filledQuote: "25.000000000000000000",
+      price: "2.625000000000000000",
+    });
     expect(await balanceOf(db, demo, "DOT")).toEqual({ available: "9.99", held: "0" });
     const books = await db.execute<{ book: string; n: number }>(
       sql`select book, count(*)::int as n from spot_trades where symbol = 'DOTUSDT' group by book`,

@@ -1,13 +1,17 @@
 import type { TSpotOrderEvent } from "@northstar/shared/contracts/spot";
 import { channel, type MarketTrade, type Depth as WireDepth } from "@northstar/shared/markets";
 import type { Redis } from "ioredis";
+import { BOOKS } from "../../ledger/ledger.table.ts";
 import { ChannelPublisher, userChannel } from "../../markets/realtime.ts";
+import { bestAskKey } from "../commands.ts";
 import { fromLots, fromTicks } from "../engine/units.ts";
 import { toOrderView } from "../order-view.ts";
 import type { Batch, Market } from "./batch.ts";
 
 const DEPTH_LEVELS = 20;
 const RECENT_TRADES = 50;
+/** A stopped matcher's best asks expire, so market buys by quantity are refused rather than mispriced. */
+const BEST_ASK_TTL_SECONDS = 3600;
 
 /**
  * What the matcher tells the market socket once a batch is committed: the real book's depth of
@@ -16,15 +20,24 @@ const RECENT_TRADES = 50;
  */
 export class MatcherPublisher {
   private readonly publisher: ChannelPublisher;
+  /** Best asks changed since the last flush, by key. */
+  private readonly bestAsks = new Map<string, string>();
 
   constructor(
     private readonly redis: Redis,
-    prefix: string,
+    private readonly prefix: string,
   ) {
     this.publisher = new ChannelPublisher(redis, prefix);
   }
 
   depth(market: Market) {
+    for (const book of BOOKS) {
+      const ask = market.books[book].engine.depth(1).asks[0];
+      this.bestAsks.set(
+        bestAskKey(this.prefix, book, market.symbol),
+        ask ? fromTicks(ask[0], market.tickSize) : "",
+      );
+    }
     const depth = market.books.real.engine.depth(DEPTH_LEVELS);
     const wire: WireDepth = {
       bids: depth.bids.map(([p, q]) => [fromTicks(p, market.tickSize), fromLots(q, market.lotSize)]),
@@ -74,8 +87,19 @@ export class MatcherPublisher {
     await this.flush();
   }
 
-  flush(): Promise<void> {
-    return this.publisher.flush();
+  async flush(): Promise<void> {
+    if (this.bestAsks.size > 0) {
+      const pipeline = this.redis.pipeline();
+      for (const [key, price] of this.bestAsks) {
+        pipeline.set(key, price, "EX", BEST_ASK_TTL_SECONDS);
+      }
+      this.bestAsks.clear();
+      const failed = (await pipeline.exec())?.find(([error]) => error);
+      if (failed) {
+        throw failed[0];
+      }
+    }
+    await this.publisher.flush();
   }
 
   close() {
