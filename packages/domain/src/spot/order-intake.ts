@@ -94,7 +94,7 @@ export class OrderIntake {
   /**
    * Inserts the orders (ids taken first, so rows and holds pair up) and holds their funds. An order
    * that would pass its user's open-order limit is refused here, counted in the same transaction as
-   * the insert, so orders arriving together cannot all slip under the limit.
+   * the insert, so orders arriving together, at this process or another, cannot slip past the limit.
    */
   private async write(batch: Waiting[]): Promise<(SpotOrderRow | AppError)[]> {
     const outcome = await this.db.transaction(async (tx) => {
@@ -176,6 +176,14 @@ export class OrderIntake {
   /** The batch's orders (by index) that its users' open orders and earlier orders in it fill up. */
   private async overLimit(tx: Tx, batch: Waiting[]): Promise<Map<number, AppError>> {
     const pairs = JSON.stringify(batch.map((w) => ({ user_id: w.order.userId, symbol: w.order.symbol })));
+    // Other API processes record orders too: each (user, market) is counted under a lock held to the
+    // commit, taken in one order (no deadlock) and in a statement of its own, so that the count's
+    // snapshot, taken after the wait, sees what the previous holder committed.
+    await tx.execute(sql`
+      select pg_advisory_xact_lock(k) from (
+        select distinct hashtextextended('spot-open:' || user_id || ':' || symbol, 0) as k
+        from jsonb_to_recordset(${pairs}::jsonb) as v(user_id bigint, symbol text)
+        order by k) as locks`);
     // One count per pair, each through the partial index (spot_orders_user_open_idx, whose status list
     // this repeats): a join here was planned as a scan of every open order of every user.
     const counted = await tx.execute<{ user_id: number; symbol: string; n: number }>(sql`

@@ -29,10 +29,12 @@ let redis: Redis;
 let deps: SpotDeps;
 let matcher: SpotMatcher;
 let teardown: () => Promise<void>;
+let databaseUrl: string;
 const prefix = `test:spot:${randomBytes(3).toString("hex")}`;
 
 beforeAll(async () => {
   const database = await createTestDatabase();
+  databaseUrl = database.url;
   const conn = createDb(database.url, { max: 10 });
   db = conn.db;
   await seedDatabase(db);
@@ -227,14 +229,18 @@ describe("spot orders through the matcher", () => {
     await settled(db, accepted);
   });
 
-  it("lets a user have no more open orders in a market than policy allows, even when they arrive together", async () => {
+  it("lets a user have no more open orders in a market than policy allows, even when they arrive together at two API processes", async () => {
     await setPolicy(db, "spot.maxOpenOrders", 3, "test");
     await new Promise((r) => setTimeout(r, 1100)); // the terms cache lives one second
+    // A second database handle has an order intake of its own, as a second API process would.
+    const second = createDb(databaseUrl, { max: 4 });
     try {
       const user = await createTrader(db, { USDT: "1000" });
       const first = await placeOrder(deps, user, limit("NEARUSDT", "buy", "1", "1"));
       const results = await Promise.allSettled(
-        Array.from({ length: 6 }, () => placeOrder(deps, user, limit("NEARUSDT", "buy", "1", "1"))),
+        [deps, { ...deps, db: second.db }].flatMap((via) =>
+          Array.from({ length: 3 }, () => placeOrder(via, user, limit("NEARUSDT", "buy", "1", "1"))),
+        ),
       );
       const refused = results.filter((r) => r.status === "rejected").map((r) => (r.reason as AppError).code);
       expect(refused).toEqual([
@@ -254,6 +260,7 @@ describe("spot orders through the matcher", () => {
       );
       expect(await refusal(placeOrder(deps, user, limit("NEARUSDT", "buy", "1", "1")))).toBe("accepted");
     } finally {
+      await second.close();
       await setPolicy(db, "spot.maxOpenOrders", 200, "test");
       await new Promise((r) => setTimeout(r, 1100));
     }
