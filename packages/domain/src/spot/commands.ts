@@ -9,8 +9,18 @@ import type { Book } from "../ledger/ledger.table.ts";
 export type SpotCommand =
   | { t: "place"; id: number }
   | { t: "cancel"; id: number }
-  /** The market maker's whole ladder for one book: [price ticks, lots], best first. */
-  | { t: "quote"; book: Book; bids: [number, number][]; asks: [number, number][] };
+  /**
+   * The market maker's whole ladder for one book: [price ticks, lots], best first, on the grid
+   * (tick and lot size) it was drawn on; the matcher drops a ladder drawn on another grid.
+   */
+  | {
+      t: "quote";
+      book: Book;
+      tick: string;
+      lot: string;
+      bids: [number, number][];
+      asks: [number, number][];
+    };
 
 export const commandStream = (prefix: string, symbol: string) => `${prefix}:spot:cmd:${symbol}`;
 

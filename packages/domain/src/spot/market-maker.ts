@@ -89,7 +89,8 @@ export class MarketMaker {
       if (!settings.enabled) {
         return;
       }
-      if (Date.now() - this.markets.at > 30_000) {
+      // As often as the matcher reads the catalogue: a ladder on an old grid would be dropped.
+      if (Date.now() - this.markets.at > 10_000) {
         this.markets = {
           at: Date.now(),
           list: (await loadCatalogue(db)).filter(hasSpotMarket),
@@ -109,7 +110,13 @@ export class MarketMaker {
         }
         const ladder = quoteLadder(ticker.p, market, settings);
         for (const book of BOOKS) {
-          const command: SpotCommand = { t: "quote", book, ...ladder };
+          const command: SpotCommand = {
+            t: "quote",
+            book,
+            tick: market.tickSize,
+            lot: market.lotSize,
+            ...ladder,
+          };
           pipeline.xadd(commandStream(prefix, market.symbol), "*", "c", JSON.stringify(command));
         }
         this.quoted.set(market.symbol, { price: ticker.p, at: now });

@@ -403,6 +403,8 @@ describe("spot orders through the matcher", () => {
     await sendCommand(redis, prefix, "LTCUSDT", {
       t: "quote",
       book: "real",
+      tick: "0.01",
+      lot: "0.001",
       bids: [[7990, 2000]],
       asks: [
         [8000, 2000],
@@ -445,16 +447,33 @@ describe("spot orders through the matcher", () => {
     });
   });
 
+  it("drops a market maker's ladder drawn on another grid than the market's", async () => {
+    // UNI: tick 0.001, lot 0.01.
+    const ladder = (tick: string, asks: [number, number][]) =>
+      sendCommand(redis, prefix, "UNIUSDT", { t: "quote", book: "real", tick, lot: "0.01", bids: [], asks });
+    const depth = () => readSnapshot<Depth>(redis, prefix, channel.depth("UNIUSDT"));
+    await ladder("0.001", [[6300, 100]]);
+    await waitUntil(depth, (d) => d?.data.asks[0]?.[0] === "6.3");
+    // The same prices in ticks of 0.0001 would be a tenth of them on this market's grid.
+    await ladder("0.0001", [[63000, 100]]);
+    const emptied = await waitUntil(depth, (d) => d?.data.asks.length === 0);
+    expect(emptied?.data).toEqual({ bids: [], asks: [] });
+  });
+
   it("lets a demo account trade in the demo book only, against the demo ladder", async () => {
     await sendCommand(redis, prefix, "DOTUSDT", {
       t: "quote",
       book: "demo",
+      tick: "0.0001",
+      lot: "0.1",
       bids: [],
       asks: [[25000, 1000]],
     });
     await sendCommand(redis, prefix, "DOTUSDT", {
       t: "quote",
       book: "real",
+      tick: "0.0001",
+      lot: "0.1",
       bids: [],
       asks: [[26000, 1000]],
     });

@@ -442,6 +442,17 @@ export class SpotMatcher {
       state.engine.cancel(id);
     }
     state.quotes.clear();
+    batch.depthChanged.add(market.symbol);
+    // Drawn before an operator changed the market's grid (or sent by an older market maker): its
+    // ticks and lots would mean other prices and sizes now. The book waits for the next ladder.
+    const sameGrid =
+      typeof command.tick === "string" &&
+      typeof command.lot === "string" &&
+      new MoneyDecimal(command.tick).eq(market.tickSize) &&
+      new MoneyDecimal(command.lot).eq(market.lotSize);
+    if (!sameGrid) {
+      return;
+    }
     for (const [side, levels] of [
       ["buy", command.bids],
       ["sell", command.asks],
@@ -455,7 +466,6 @@ export class SpotMatcher {
         }
       }
     }
-    batch.depthChanged.add(market.symbol);
   }
 
   /** Writes the batch, then brings the in-memory orders up to what was committed. */
