@@ -149,6 +149,7 @@ export class OrderIntake {
           fee: "0",
           status: "pending",
           cancelReason: null,
+          queueSeq: null,
           createdAt: at,
           updatedAt: at,
         };

@@ -374,6 +374,33 @@ describe("spot orders through the matcher", () => {
     expect(await balanceOf(db, seller, "ZZT")).toEqual({ available: "6", held: "0" });
   });
 
+  it("keeps each price level's queue through a restart, even when orders reached it out of id order", async () => {
+    const [first, second, buyer] = await Promise.all([
+      createTrader(db, { XLM: "100" }),
+      createTrader(db, { XLM: "100" }),
+      createTrader(db, { USDT: "100" }),
+    ]);
+    await matcher.stop();
+    const lower = await placeOrder(deps, first, limit("XLMUSDT", "sell", "0.25", "100"));
+    const higher = await placeOrder(deps, second, limit("XLMUSDT", "sell", "0.25", "100"));
+    // As with two API processes: the higher id's command reaches the stream first.
+    await redis.del(commandStream(prefix, "XLMUSDT"));
+    await sendCommand(redis, prefix, "XLMUSDT", { t: "place", id: higher.id });
+    await sendCommand(redis, prefix, "XLMUSDT", { t: "place", id: lower.id });
+    const restart = async () => {
+      await matcher.stop();
+      matcher = new SpotMatcher({ db, redis: new Redis(testRedisUrl()), prefix, blockMs: 10 });
+      await matcher.start();
+    };
+    await restart();
+    await settled(db, [lower.id, higher.id]);
+    // The books are rebuilt from the rows: the queue must be the one the first matcher built.
+    await restart();
+    await place(buyer, limit("XLMUSDT", "buy", "0.25", "100"));
+    expect((await orderRow(db, higher.id))?.status).toBe("filled");
+    expect((await orderRow(db, lower.id))?.status).toBe("open");
+  });
+
   it("takes a pending order whose command never arrived, and cancels one cancelled before the matcher saw it", async () => {
     const user = await createTrader(db, { USDT: "1000" });
     await matcher.stop();

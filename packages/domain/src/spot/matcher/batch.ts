@@ -34,6 +34,8 @@ export interface Entry {
 /** What one batch changed, collected while the engine runs and written in one transaction. */
 export class Batch {
   readonly touched = new Set<LiveOrder>();
+  /** The orders taken in this batch, in the order the engine took them. */
+  readonly taken: LiveOrder[] = [];
   readonly trades: PendingTrade[] = [];
   readonly releases: { order: LiveOrder; postings: EntryInput["postings"] }[] = [];
   readonly cursors = new Map<string, string>();
@@ -93,6 +95,15 @@ export async function writeBatch(
     }
     await postEntries(tx, entries, accountIds);
 
+    if (batch.taken.length > 0) {
+      const seqs = await tx.execute<{ seq: number }>(
+        sql`select nextval('spot_order_queue_seq') as seq from generate_series(1, ${batch.taken.length})`,
+      );
+      const ordered = seqs.rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
+      batch.taken.forEach((order, i) => {
+        order.queueSeq = ordered[i] ?? null;
+      });
+    }
     const touched = [...batch.touched];
     const updated = await transitionMany(tx, {
       machine: spotOrderMachine,
@@ -104,6 +115,7 @@ export async function writeBatch(
         fee: "numeric",
         held: "numeric",
         cancel_reason: "text",
+        queue_seq: "bigint",
       },
       rows: touched.map((o) => ({
         id: o.row.id,
@@ -115,6 +127,7 @@ export async function writeBatch(
           fee: o.fee.toFixed(),
           held: o.held.toFixed(),
           cancel_reason: o.cancelReason,
+          queue_seq: o.queueSeq,
         },
       })),
     });

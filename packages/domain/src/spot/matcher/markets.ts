@@ -47,8 +47,14 @@ export function spotMarkets(
   });
 }
 
-/** Puts the resting orders back on their books: best price first, then time (ids grow with time). */
+/**
+ * Puts the resting orders back on their books: best price first, then in the order the matcher took
+ * them (`queue_seq`), which is the queue each level had; an order taken before that was recorded
+ * (none has a null after its first batch) goes first, by id.
+ */
 export function restoreBooks(markets: ReadonlyMap<string, Market>, resting: SpotOrderRow[]): void {
+  const seqOf = new Map(resting.map((row) => [row.id, row.queueSeq ?? 0]));
+  const queued = (order: RestingOrder) => seqOf.get(order.id) ?? 0;
   const snapshots = new Map<BookState, { market: Market; snapshot: BookSnapshot }>();
   for (const row of resting) {
     const market = markets.get(row.symbol);
@@ -69,8 +75,8 @@ export function restoreBooks(markets: ReadonlyMap<string, Market>, resting: Spot
     (row.side === "buy" ? entry.snapshot.bids : entry.snapshot.asks).push(order);
   }
   for (const [state, { snapshot }] of snapshots) {
-    snapshot.bids.sort((a, b) => b.price - a.price || a.id - b.id);
-    snapshot.asks.sort((a, b) => a.price - b.price || a.id - b.id);
+    snapshot.bids.sort((a, b) => b.price - a.price || queued(a) - queued(b) || a.id - b.id);
+    snapshot.asks.sort((a, b) => a.price - b.price || queued(a) - queued(b) || a.id - b.id);
     state.engine.restore(snapshot);
   }
 }

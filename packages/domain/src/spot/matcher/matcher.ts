@@ -407,6 +407,7 @@ export class SpotMatcher {
     const order = new LiveOrder(row);
     this.orders.set(row.id, order);
     batch.touched.add(order);
+    batch.taken.push(order);
     batch.depthChanged.add(market.symbol);
     if (this.earlyCancels.delete(row.id)) {
       order.ended = "cancelled";

@@ -22,6 +22,8 @@ export class LiveOrder {
   cancelReason: string | null;
   /** The limit this order may pay per unit (limit and protected market buys); null for buy-by-quote. */
   readonly limitPrice: Dec | null;
+  /** Its place in the queue of its price level (see `spot_orders.queue_seq`); set when it is taken. */
+  queueSeq: number | null;
 
   constructor(public row: SpotOrderRow) {
     this.committedStatus = row.status;
@@ -31,6 +33,7 @@ export class LiveOrder {
     this.held = new MoneyDecimal(row.held);
     this.cancelReason = row.cancelReason;
     this.limitPrice = row.price === null ? null : new MoneyDecimal(row.price);
+    this.queueSeq = row.queueSeq;
   }
 
   /** The status after this batch: what the engine said, or resting with or without fills. */
