@@ -14,12 +14,15 @@ import { afterAll, describe, expect, it } from "vitest";
 
 /*
  * The matcher is killed in the middle of a busy stream; a standby worker takes over; the outcome
- * (every order, every fill, every balance) equals that of an uninterrupted run of the same commands.
+ * (every order, every fill, every balance, the market maker's included, and the quotes left) equals
+ * that of an uninterrupted run of the same commands.
  */
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const COMMANDS = 1200;
 const SEED = 20261124;
 const TRADERS = 20;
+/** A market-maker ladder for each market every this many commands: its quotes are in the books too. */
+const QUOTE_EVERY = 40;
 
 interface Run {
   db: Db;
@@ -97,6 +100,12 @@ async function outcome(run: Run, workload: Workload) {
   for (const trader of workload.traders) {
     balances.push(await getUserBalances(run.db, trader.id, "real"));
   }
+  const marketMaker = await run.db.execute<{ currency: string; balance: string }>(
+    "select currency, balance::text from ledger_accounts where system_code = 'market_maker' order by book, currency",
+  );
+  const quotes = await run.db.execute<{ side: string; price: string; quantity: string }>(
+    "select symbol, book, side, price::text, quantity::text from spot_quotes order by queue_seq",
+  );
   return {
     orders: orders.map((o) => ({
       at: position.get(o.id),
@@ -120,6 +129,8 @@ async function outcome(run: Run, workload: Workload) {
       }))
       .sort((a, b) => a.symbol.localeCompare(b.symbol)),
     balances,
+    marketMaker: marketMaker.rows,
+    quotesLeft: quotes.rows,
     refused: Object.keys(workload.refused).filter((code) => code !== "ORDER_NOT_OPEN"),
   };
 }
@@ -148,6 +159,7 @@ describe("spot matcher failover", () => {
       refTraders,
       COMMANDS,
       SEED,
+      { quoteEvery: QUOTE_EVERY },
     );
     await settled(
       reference.db,
@@ -157,6 +169,9 @@ describe("spot matcher failover", () => {
     await matcher.stop();
     const expected = await outcome(reference, refWork);
     expect(expected.trades.length).toBeGreaterThan(100);
+    // The market maker really traded, and quotes are resting at the end.
+    expect(expected.trades.some((t) => t.maker === undefined)).toBe(true);
+    expect(expected.quotesLeft.length).toBeGreaterThan(0);
     expect(expected.refused).toEqual([]);
 
     // The interrupted run: two worker processes, the first killed while the stream is busy.
@@ -166,7 +181,9 @@ describe("spot matcher failover", () => {
     await until(async () => (await redis.get(leaseKey)) !== null, "the first worker to take the lease");
     const second = startWorker(crash, "second");
     const traders = await createTraders(crash.db, TRADERS);
-    const working = runWorkload({ db: crash.db, redis, prefix: crash.prefix }, traders, COMMANDS, SEED);
+    const working = runWorkload({ db: crash.db, redis, prefix: crash.prefix }, traders, COMMANDS, SEED, {
+      quoteEvery: QUOTE_EVERY,
+    });
     await until(async () => {
       const fills = await crash.db.execute<{ n: number }>("select count(*)::int as n from spot_trades");
       return Number(fills.rows[0]?.n) >= 30;
@@ -187,6 +204,8 @@ describe("spot matcher failover", () => {
     expect(actual.orders).toEqual(expected.orders);
     expect(actual.trades).toEqual(expected.trades);
     expect(actual.balances).toEqual(expected.balances);
+    expect(actual.marketMaker).toEqual(expected.marketMaker);
+    expect(actual.quotesLeft).toEqual(expected.quotesLeft);
     expect(actual.refused).toEqual([]);
     expect(await checkSpotLedger(crash.db)).toEqual({
       reconciled: true,

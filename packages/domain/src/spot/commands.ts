@@ -47,31 +47,8 @@ export function parseCommand(fields: string[]): SpotCommand | null {
 }
 
 /**
- * The market maker's last ladder per book in each stream, up to the committed cursors, oldest first.
- * Its quotes have no rows: a restarted matcher re-applies these so the same liquidity is back at once.
- */
-export async function lastQuotes(redis: Redis, prefix: string, cursors: ReadonlyMap<string, string>) {
-  const found: { symbol: string; command: Extract<SpotCommand, { t: "quote" }> }[] = [];
-  for (const [symbol, cursor] of cursors) {
-    const recent = (await redis.xrevrange(commandStream(prefix, symbol), cursor, "-", "COUNT", 200)) as [
-      string,
-      string[],
-    ][];
-    const seen = new Set<string>();
-    for (const [, fields] of recent) {
-      const command = parseCommand(fields);
-      if (command?.t === "quote" && !seen.has(command.book)) {
-        seen.add(command.book);
-        found.unshift({ symbol, command });
-      }
-    }
-  }
-  return found;
-}
-
-/**
  * Keeps each stream to about the last minute before its committed cursor: what is older has been
- * applied, and a minute always holds the market maker's last ladders for a restart.
+ * applied (and committed, quotes included), so nothing before the cursor is read again.
  */
 export async function trimStreams(redis: Redis, prefix: string, cursors: ReadonlyMap<string, string>) {
   const pipeline = redis.pipeline();

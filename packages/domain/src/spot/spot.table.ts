@@ -108,3 +108,21 @@ export const spotStreamCursors = pgTable("spot_stream_cursors", {
   lastId: text().notNull(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The market maker's resting quotes as the matcher last committed them (what is left of each, in its
+ * queue place). They are not orders and have no rows in `spot_orders`; a rebuilt book puts them back
+ * exactly, so fills taken from a ladder before a restart are not offered again.
+ */
+export const spotQuotes = pgTable(
+  "spot_quotes",
+  {
+    queueSeq: bigint({ mode: "number" }).primaryKey(),
+    symbol: text().notNull(),
+    book: text({ enum: BOOKS }).notNull(),
+    side: text({ enum: ORDER_SIDES }).notNull(),
+    price: money().notNull(),
+    quantity: money().notNull(),
+  },
+  (t) => [index("spot_quotes_book_idx").on(t.symbol, t.book)],
+);

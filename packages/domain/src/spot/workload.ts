@@ -7,6 +7,7 @@ import { AppError } from "../errors.ts";
 import type { User } from "../identity/accounts.ts";
 import { reconcileLedger } from "../ledger/reconcile.ts";
 import { cancelOrder } from "./cancel-order.ts";
+import { type SpotCommand, sendCommand } from "./commands.ts";
 import { placeOrder, type SpotDeps } from "./place-order.ts";
 import { createTrader } from "./testing.ts";
 
@@ -37,7 +38,11 @@ export async function runWorkload(
   traders: User[],
   commands: number,
   seed: number,
-  options: { market?: boolean } = {},
+  options: {
+    market?: boolean;
+    /** Every this many commands, a market-maker ladder for each market (as the market maker sends). */
+    quoteEvery?: number;
+  } = {},
 ): Promise<Workload> {
   const random = mulberry32(seed);
   const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)] as T;
@@ -48,6 +53,11 @@ export async function runWorkload(
   const workload: Workload = { traders, orders: [], refused: {} };
   const open: { id: number; user: User }[] = [];
   for (let i = 0; i < commands; i++) {
+    if (options.quoteEvery && i % options.quoteEvery === 0) {
+      for (const market of markets) {
+        await sendCommand(deps.redis, deps.prefix, market.symbol, ladder(market, random));
+      }
+    }
     const roll = random();
     try {
       if (roll < 0.25 && open.length > 0) {
@@ -106,6 +116,27 @@ export async function runWorkload(
     }
   }
   return workload;
+}
+
+/** Five levels a side, 0.1% apart around the middle, of random size: a market maker's ladder. */
+function ladder(
+  market: { mid: number; tick: string; lot: string },
+  random: () => number,
+): Extract<SpotCommand, { t: "quote" }> {
+  const mid = Math.round(market.mid / Number(market.tick));
+  const level = (i: number, side: 1 | -1): [number, number] => [
+    mid + side * Math.round(mid * 0.001 * (i + 1)),
+    1 + Math.floor(random() * 300),
+  ];
+  const levels = [0, 1, 2, 3, 4];
+  return {
+    t: "quote",
+    book: "real",
+    tick: market.tick,
+    lot: market.lot,
+    bids: levels.map((i) => level(i, -1)),
+    asks: levels.map((i) => level(i, 1)),
+  };
 }
 
 /**

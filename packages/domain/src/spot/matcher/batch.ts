@@ -31,11 +31,27 @@ export interface Entry {
   command: SpotCommand;
 }
 
+export interface QuoteRow {
+  queue_seq: number;
+  symbol: string;
+  book: Book;
+  side: "buy" | "sell";
+  price: string;
+  quantity: string;
+}
+
 /** What one batch changed, collected while the engine runs and written in one transaction. */
 export class Batch {
   readonly touched = new Set<LiveOrder>();
-  /** The orders taken in this batch, in the order the engine took them. */
-  readonly taken: LiveOrder[] = [];
+  /**
+   * What joined a book's queue in this batch, in order: orders taken, and the market maker's quotes
+   * (by engine id). Each gets the next `spot_order_queue_seq` before the batch is written.
+   */
+  readonly queued: (LiveOrder | number)[] = [];
+  /** Books whose market-maker quotes changed (a new ladder, a fill): keyed `symbol book`. */
+  readonly quoteBooks = new Map<string, { symbol: string; book: Book }>();
+  /** The current quotes of `quoteBooks`, replacing what `spot_quotes` holds for them. */
+  quoteRows: QuoteRow[] = [];
   readonly trades: PendingTrade[] = [];
   readonly releases: { order: LiveOrder; postings: EntryInput["postings"] }[] = [];
   readonly cursors = new Map<string, string>();
@@ -95,14 +111,18 @@ export async function writeBatch(
     }
     await postEntries(tx, entries, accountIds);
 
-    if (batch.taken.length > 0) {
-      const seqs = await tx.execute<{ seq: number }>(
-        sql`select nextval('spot_order_queue_seq') as seq from generate_series(1, ${batch.taken.length})`,
-      );
-      const ordered = seqs.rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
-      batch.taken.forEach((order, i) => {
-        order.queueSeq = ordered[i] ?? null;
-      });
+    if (batch.quoteBooks.size > 0) {
+      const books = JSON.stringify([...batch.quoteBooks.values()]);
+      await tx.execute(sql`
+        delete from spot_quotes q using jsonb_to_recordset(${books}::jsonb) as v(symbol text, book text)
+        where q.symbol = v.symbol and q.book = v.book`);
+      if (batch.quoteRows.length > 0) {
+        await tx.execute(sql`
+          insert into spot_quotes (queue_seq, symbol, book, side, price, quantity)
+          select queue_seq, symbol, book, side, price, quantity
+          from jsonb_to_recordset(${JSON.stringify(batch.quoteRows)}::jsonb)
+            as v(queue_seq bigint, symbol text, book text, side text, price numeric, quantity numeric)`);
+      }
     }
     const touched = [...batch.touched];
     const updated = await transitionMany(tx, {

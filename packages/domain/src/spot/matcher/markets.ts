@@ -47,34 +47,47 @@ export function spotMarkets(
   });
 }
 
+/** A resting order or market-maker quote to put back on a book, with its place in the queue. */
+export interface Restorable {
+  symbol: string;
+  book: Book;
+  order: RestingOrder;
+  queueSeq: number;
+}
+
+/** A resting order's row as the engine holds it (what is left of it, in ticks and lots). */
+export function restingOrder(row: SpotOrderRow, market: Market): RestingOrder {
+  const remaining = new MoneyDecimal(row.quantity ?? "0").minus(row.filledQty).toFixed();
+  return {
+    id: row.id,
+    owner: row.userId,
+    side: row.side,
+    price: toTicks(row.price ?? "0", market.tickSize) ?? 0,
+    qty: toLots(remaining, market.lotSize) ?? 0,
+  };
+}
+
 /**
- * Puts the resting orders back on their books: best price first, then in the order the matcher took
- * them (`queue_seq`), which is the queue each level had; an order taken before that was recorded
- * (none has a null after its first batch) goes first, by id.
+ * Puts resting orders and quotes back on their books: best price first, then in the order the
+ * matcher took them (`queue_seq`), which is the queue each level had. With several API processes a
+ * higher id can reach the stream first, so ids alone would not give it back; rows from before
+ * `queue_seq` was recorded (0 here) go first, by id.
  */
-export function restoreBooks(markets: ReadonlyMap<string, Market>, resting: SpotOrderRow[]): void {
-  const seqOf = new Map(resting.map((row) => [row.id, row.queueSeq ?? 0]));
-  const queued = (order: RestingOrder) => seqOf.get(order.id) ?? 0;
-  const snapshots = new Map<BookState, { market: Market; snapshot: BookSnapshot }>();
-  for (const row of resting) {
-    const market = markets.get(row.symbol);
+export function restoreBooks(markets: ReadonlyMap<string, Market>, entries: Restorable[]): void {
+  const snapshots = new Map<BookState, { snapshot: BookSnapshot; seqs: Map<number, number> }>();
+  for (const entry of entries) {
+    const market = markets.get(entry.symbol);
     if (!market) {
       continue;
     }
-    const state = market.books[row.book];
-    const entry = snapshots.get(state) ?? { market, snapshot: { bids: [], asks: [] } };
-    snapshots.set(state, entry);
-    const remaining = new MoneyDecimal(row.quantity ?? "0").minus(row.filledQty).toFixed();
-    const order: RestingOrder = {
-      id: row.id,
-      owner: row.userId,
-      side: row.side,
-      price: toTicks(row.price ?? "0", market.tickSize) ?? 0,
-      qty: toLots(remaining, market.lotSize) ?? 0,
-    };
-    (row.side === "buy" ? entry.snapshot.bids : entry.snapshot.asks).push(order);
+    const state = market.books[entry.book];
+    const found = snapshots.get(state) ?? { snapshot: { bids: [], asks: [] }, seqs: new Map() };
+    snapshots.set(state, found);
+    found.seqs.set(entry.order.id, entry.queueSeq);
+    (entry.order.side === "buy" ? found.snapshot.bids : found.snapshot.asks).push(entry.order);
   }
-  for (const [state, { snapshot }] of snapshots) {
+  for (const [state, { snapshot, seqs }] of snapshots) {
+    const queued = (o: RestingOrder) => seqs.get(o.id) ?? 0;
     snapshot.bids.sort((a, b) => b.price - a.price || queued(a) - queued(b) || a.id - b.id);
     snapshot.asks.sort((a, b) => a.price - b.price || queued(a) - queued(b) || a.id - b.id);
     state.engine.restore(snapshot);

@@ -1,18 +1,18 @@
 import { MoneyDecimal } from "@northstar/shared/money";
-import { and, eq, inArray, lt } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Redis } from "ioredis";
 import { currencies } from "../../currencies/currencies.table.ts";
 import type { Db } from "../../db/client.ts";
 import type { Book } from "../../ledger/ledger.table.ts";
 import type { AccountIdCache } from "../../ledger/post-entry.ts";
 import { loadCatalogue } from "../../markets/catalogue.ts";
-import { commandStream, lastQuotes, parseCommand, type SpotCommand, trimStreams } from "../commands.ts";
+import { commandStream, parseCommand, type SpotCommand, trimStreams } from "../commands.ts";
 import type { EngineSink } from "../engine/types.ts";
 import { fromLots, fromTicks, toLots, toQuoteUnits, toTicks } from "../engine/units.ts";
-import { spotOrders, spotStreamCursors } from "../spot.table.ts";
+import { spotOrders, spotQuotes, spotStreamCursors } from "../spot.table.ts";
 import { spotPolicy } from "../terms.ts";
-import { Batch, type Entry, type Market, writeBatch } from "./batch.ts";
-import { marketsSignature, restoreBooks, spotMarkets } from "./markets.ts";
+import { Batch, type Entry, type Market, type QuoteRow, writeBatch } from "./batch.ts";
+import { marketsSignature, type Restorable, restingOrder, restoreBooks, spotMarkets } from "./markets.ts";
 import { MatcherPublisher } from "./publish.ts";
 import { LiveOrder, releasePostings, settleTrade } from "./settlement.ts";
 
@@ -62,8 +62,8 @@ export class SpotMatcher {
   private lastTrim = 0;
   private lastCatalogueCheck = 0;
   private catalogueSignature = "";
-  /** Commands to apply before reading on (the market maker's ladders after a rebuild). */
-  private restored: Entry[] = [];
+  /** The queue place (`queue_seq`) of each resting market-maker quote, by engine id. */
+  private readonly quoteSeqs = new Map<number, number>();
 
   constructor(private readonly options: MatcherOptions) {
     this.log = options.log ?? (() => {});
@@ -87,10 +87,6 @@ export class SpotMatcher {
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        const restored = this.restored.splice(0);
-        if (restored.length > 0) {
-          await this.apply(restored);
-        }
         const entries = await this.read();
         if (!this.running) {
           break;
@@ -188,7 +184,7 @@ export class SpotMatcher {
   /** Loads the markets, the committed cursors and every resting order; the engines start again. */
   private async rebuild(): Promise<void> {
     const { db } = this.options;
-    const [instruments, decimals, cursorRows, resting] = await Promise.all([
+    const [instruments, decimals, cursorRows, resting, quotes] = await Promise.all([
       loadCatalogue(db, { withDisabled: true }),
       db.select({ code: currencies.code, decimals: currencies.decimals }).from(currencies),
       db.select().from(spotStreamCursors),
@@ -197,26 +193,55 @@ export class SpotMatcher {
         .from(spotOrders)
         .where(inArray(spotOrders.status, ["open", "partial"]))
         .orderBy(spotOrders.id),
+      db.select().from(spotQuotes),
     ]);
     this.lastCatalogueCheck = Date.now();
     this.catalogueSignature = marketsSignature(instruments);
     this.markets.clear();
     this.orders.clear();
     this.cursors.clear();
+    this.quoteSeqs.clear();
     for (const market of spotMarkets(instruments, decimals, (m, book) => this.sinkFor(m, book))) {
       this.markets.set(market.symbol, market);
     }
     for (const row of cursorRows) {
       this.cursors.set(row.symbol, row.lastId);
     }
-    const known = resting.filter((row) => this.markets.has(row.symbol));
-    for (const row of known) {
-      this.orders.set(row.id, new LiveOrder(row));
+    const entries: Restorable[] = [];
+    for (const row of resting) {
+      const market = this.markets.get(row.symbol);
+      if (market) {
+        this.orders.set(row.id, new LiveOrder(row));
+        entries.push({
+          symbol: row.symbol,
+          book: row.book,
+          order: restingOrder(row, market),
+          queueSeq: row.queueSeq ?? 0,
+        });
+      }
     }
-    restoreBooks(this.markets, known);
-    this.restored = (await lastQuotes(this.options.redis, this.options.prefix, this.cursors)).map(
-      ({ symbol, command }) => ({ symbol, streamId: null, command }),
-    );
+    // The market maker's quotes as last committed: what fills before the restart left of them.
+    for (const quote of quotes) {
+      const market = this.markets.get(quote.symbol);
+      if (market) {
+        const id = this.nextQuoteId--;
+        market.books[quote.book].quotes.add(id);
+        this.quoteSeqs.set(id, quote.queueSeq);
+        entries.push({
+          symbol: quote.symbol,
+          book: quote.book,
+          queueSeq: quote.queueSeq,
+          order: {
+            id,
+            owner: MARKET_MAKER_OWNER,
+            side: quote.side,
+            price: toTicks(new MoneyDecimal(quote.price).toFixed(), market.tickSize) ?? 0,
+            qty: toLots(new MoneyDecimal(quote.quantity).toFixed(), market.lotSize) ?? 0,
+          },
+        });
+      }
+    }
+    restoreBooks(this.markets, entries);
     for (const market of this.markets.values()) {
       this.publisher.depth(market);
     }
@@ -243,6 +268,9 @@ export class SpotMatcher {
           batch.rates,
         );
         batch.trades.push(trade);
+        if (makerId < 0 || takerId < 0) {
+          this.quotesChanged(batch, market, book);
+        }
         for (const id of [makerId, takerId]) {
           const order = this.orders.get(id);
           if (order) {
@@ -255,8 +283,9 @@ export class SpotMatcher {
         if (order) {
           order.ended = order.budgetSpent ? "filled" : reason;
           this.finish(order);
-        } else {
-          this.markets.get(market.symbol)?.books[book].quotes.delete(id);
+        } else if (market.books[book].quotes.delete(id)) {
+          this.quoteSeqs.delete(id);
+          this.quotesChanged(this.batch as Batch, market, book);
         }
       },
       onCancelled: (id, _remaining, reason) => {
@@ -407,7 +436,7 @@ export class SpotMatcher {
     const order = new LiveOrder(row);
     this.orders.set(row.id, order);
     batch.touched.add(order);
-    batch.taken.push(order);
+    batch.queued.push(order);
     batch.depthChanged.add(market.symbol);
     if (this.earlyCancels.delete(row.id)) {
       order.ended = "cancelled";
@@ -441,9 +470,11 @@ export class SpotMatcher {
     }
     for (const id of [...state.quotes]) {
       state.engine.cancel(id);
+      this.quoteSeqs.delete(id);
     }
     state.quotes.clear();
     batch.depthChanged.add(market.symbol);
+    this.quotesChanged(batch, market, command.book);
     // Drawn before an operator changed the market's grid (or sent by an older market maker): its
     // ticks and lots would mean other prices and sizes now. The book waits for the next ladder.
     const sameGrid =
@@ -463,14 +494,62 @@ export class SpotMatcher {
         if (state.engine.limit(id, MARKET_MAKER_OWNER, side, price, Math.max(lots, market.minLots))) {
           if (state.engine.has(id)) {
             state.quotes.add(id);
+            batch.queued.push(id);
           }
         }
       }
     }
   }
 
-  /** Writes the batch, then brings the in-memory orders up to what was committed. */
+  private quotesChanged(batch: Batch, market: Market, book: Book) {
+    batch.quoteBooks.set(`${market.symbol} ${book}`, { symbol: market.symbol, book });
+  }
+
+  /** The current quotes of the books whose quotes changed, for `spot_quotes`. */
+  private quoteRows(batch: Batch): QuoteRow[] {
+    const rows: QuoteRow[] = [];
+    for (const { symbol, book } of batch.quoteBooks.values()) {
+      const market = this.markets.get(symbol);
+      for (const id of market?.books[book].quotes ?? []) {
+        const quote = market?.books[book].engine.get(id);
+        const queueSeq = this.quoteSeqs.get(id);
+        if (market && quote && queueSeq !== undefined) {
+          rows.push({
+            queue_seq: queueSeq,
+            symbol,
+            book,
+            side: quote.side,
+            price: fromTicks(quote.price, market.tickSize),
+            quantity: fromLots(quote.qty, market.lotSize),
+          });
+        }
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * Writes the batch, then brings the in-memory orders up to what was committed. What joined a
+   * queue first gets its queue place from the sequence (outside the transaction: a sequence is not
+   * rolled back anyway, and a gap is harmless).
+   */
   private async commit(batch: Batch): Promise<void> {
+    if (batch.queued.length > 0) {
+      const seqs = await this.options.db.execute<{ seq: number }>(
+        sql`select nextval('spot_order_queue_seq') as seq from generate_series(1, ${batch.queued.length})`,
+      );
+      const ordered = seqs.rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
+      batch.queued.forEach((entry, i) => {
+        const seq = ordered[i] ?? 0;
+        if (typeof entry === "number") {
+          this.quoteSeqs.set(entry, seq);
+        } else {
+          entry.queueSeq = seq;
+        }
+      });
+      batch.queued.length = 0;
+    }
+    batch.quoteRows = this.quoteRows(batch);
     await writeBatch(this.options.db, batch, this.cursors, this.accountIds);
     for (const order of batch.touched) {
       order.committedStatus = order.status;
