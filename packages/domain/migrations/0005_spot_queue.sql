@@ -1,4 +1,3 @@
-CREATE SEQUENCE "public"."spot_order_queue_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1;--> statement-breakpoint
 CREATE TABLE "spot_quotes" (
 	"queue_seq" bigint PRIMARY KEY NOT NULL,
 	"symbol" text NOT NULL,

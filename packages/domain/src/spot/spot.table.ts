@@ -1,23 +1,10 @@
 import { ORDER_SIDES, ORDER_TYPES, TIME_IN_FORCE } from "@northstar/shared/contracts/spot";
 import type { SpotOrderStatus } from "@northstar/shared/state-machines";
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  bigserial,
-  check,
-  index,
-  numeric,
-  pgSequence,
-  pgTable,
-  text,
-  timestamp,
-} from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, index, numeric, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { BOOKS } from "../ledger/ledger.table.ts";
 
 const money = () => numeric({ precision: 38, scale: 18 });
-
-/** Numbers the orders in the order the matcher takes them (see `spot_orders.queue_seq`). */
-export const spotOrderQueueSeq = pgSequence("spot_order_queue_seq");
 
 /**
  * A spot order. The API writes it `pending` with its funds held (`held`, in `hold_currency`); the
@@ -52,9 +39,9 @@ export const spotOrders = pgTable(
     status: text().$type<SpotOrderStatus>().notNull().default("pending"),
     cancelReason: text(),
     /**
-     * The order's place in its price level's queue: the order in which the matcher took orders
-     * (from `spot_order_queue_seq`). Ids follow the API's commits, and with several API processes a
-     * higher id can reach the matcher first; a rebuilt book must keep the queue it had.
+     * The order's place in its price level's queue: the matcher numbers orders and quotes as they
+     * join a book, on from the highest number still resting. Ids follow the API's commits, and with
+     * several API processes a higher id can reach the matcher first; a rebuilt book keeps its queue.
      */
     queueSeq: bigint({ mode: "number" }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

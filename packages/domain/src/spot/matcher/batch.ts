@@ -43,11 +43,6 @@ export interface QuoteRow {
 /** What one batch changed, collected while the engine runs and written in one transaction. */
 export class Batch {
   readonly touched = new Set<LiveOrder>();
-  /**
-   * What joined a book's queue in this batch, in order: orders taken, and the market maker's quotes
-   * (by engine id). Each gets the next `spot_order_queue_seq` before the batch is written.
-   */
-  readonly queued: (LiveOrder | number)[] = [];
   /** Books whose market-maker quotes changed (a new ladder, a fill): keyed `symbol book`. */
   readonly quoteBooks = new Map<string, { symbol: string; book: Book }>();
   /** The current quotes of `quoteBooks`, replacing what `spot_quotes` holds for them. */

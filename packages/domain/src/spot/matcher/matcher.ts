@@ -1,5 +1,5 @@
 import { MoneyDecimal } from "@northstar/shared/money";
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt } from "drizzle-orm";
 import type { Redis } from "ioredis";
 import { currencies } from "../../currencies/currencies.table.ts";
 import type { Db } from "../../db/client.ts";
@@ -64,6 +64,8 @@ export class SpotMatcher {
   private catalogueSignature = "";
   /** The queue place (`queue_seq`) of each resting market-maker quote, by engine id. */
   private readonly quoteSeqs = new Map<number, number>();
+  /** The last queue place given; on from the highest still resting after a rebuild. */
+  private queueCounter = 0;
 
   constructor(private readonly options: MatcherOptions) {
     this.log = options.log ?? (() => {});
@@ -242,6 +244,11 @@ export class SpotMatcher {
       }
     }
     restoreBooks(this.markets, entries);
+    // Above every place still taken, of markets served or not (a quote's place is its row's key).
+    this.queueCounter = 0;
+    for (const seq of [...resting.map((r) => r.queueSeq ?? 0), ...quotes.map((q) => q.queueSeq)]) {
+      this.queueCounter = Math.max(this.queueCounter, seq);
+    }
     for (const market of this.markets.values()) {
       this.publisher.depth(market);
     }
@@ -436,7 +443,7 @@ export class SpotMatcher {
     const order = new LiveOrder(row);
     this.orders.set(row.id, order);
     batch.touched.add(order);
-    batch.queued.push(order);
+    order.queueSeq = ++this.queueCounter;
     batch.depthChanged.add(market.symbol);
     if (this.earlyCancels.delete(row.id)) {
       order.ended = "cancelled";
@@ -491,10 +498,11 @@ export class SpotMatcher {
     ] as const) {
       for (const [price, lots] of levels) {
         const id = this.nextQuoteId--;
+        const queueSeq = ++this.queueCounter;
         if (state.engine.limit(id, MARKET_MAKER_OWNER, side, price, Math.max(lots, market.minLots))) {
           if (state.engine.has(id)) {
             state.quotes.add(id);
-            batch.queued.push(id);
+            this.quoteSeqs.set(id, queueSeq);
           }
         }
       }
@@ -528,27 +536,8 @@ export class SpotMatcher {
     return rows;
   }
 
-  /**
-   * Writes the batch, then brings the in-memory orders up to what was committed. What joined a
-   * queue first gets its queue place from the sequence (outside the transaction: a sequence is not
-   * rolled back anyway, and a gap is harmless).
-   */
+  /** Writes the batch, then brings the in-memory orders up to what was committed. */
   private async commit(batch: Batch): Promise<void> {
-    if (batch.queued.length > 0) {
-      const seqs = await this.options.db.execute<{ seq: number }>(
-        sql`select nextval('spot_order_queue_seq') as seq from generate_series(1, ${batch.queued.length})`,
-      );
-      const ordered = seqs.rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
-      batch.queued.forEach((entry, i) => {
-        const seq = ordered[i] ?? 0;
-        if (typeof entry === "number") {
-          this.quoteSeqs.set(entry, seq);
-        } else {
-          entry.queueSeq = seq;
-        }
-      });
-      batch.queued.length = 0;
-    }
     batch.quoteRows = this.quoteRows(batch);
     await writeBatch(this.options.db, batch, this.cursors, this.accountIds);
     for (const order of batch.touched) {
