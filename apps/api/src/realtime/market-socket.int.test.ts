@@ -268,6 +268,12 @@ describe("market socket", () => {
       const twoTrades = collect(two, channel.trades("SOLUSDT"));
       await oneTrades.until((e) => e.length === 1);
       await twoTrades.until((e) => e.length === 1);
+      // A snapshot is sent only once the instance's Redis subscription is in place.
+      const [, subscribed] = (await h.redis.pubsub(
+        "NUMSUB",
+        pubsubChannel(h.redisPrefix, channel.trades("SOLUSDT")),
+      )) as [string, number];
+      expect(subscribed).toBe(2);
       await publish(channel.trades("SOLUSDT"), [{ id: "t1", p: "140", q: "2", side: "buy", t: Date.now() }]);
       await oneTrades.until((e) => e.length === 2);
       await twoTrades.until((e) => e.length === 2);

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { authenticate } from "@northstar/domain/identity";
@@ -76,6 +77,11 @@ export function attachMarketSocket(app: FastifyInstance, deps: AppDeps): { close
   const clients = new Set<Client>();
   let closed = false;
   subscriber.on("error", (error) => app.log.warn({ err: error }, "market socket: redis subscriber"));
+  // Subscriptions are sent on a ready connection only, never from ioredis's offline queue, so that a
+  // snapshot is never sent before its channel's updates are really coming.
+  const subscriberReady =
+    subscriber.status === "ready" ? Promise.resolve() : once(subscriber, "ready").then(() => {});
+  subscriberReady.catch(() => {});
 
   const utime = () => Math.floor(Date.now() / 1000);
   const sendJson = (client: Client, message: object) => {
@@ -155,6 +161,7 @@ export function attachMarketSocket(app: FastifyInstance, deps: AppDeps): { close
         if (!set) {
           set = new Map();
           routes.set(redisChannel, set);
+          await subscriberReady;
           await subscriber.subscribe(redisChannel);
         }
         set.set(client, name);
