@@ -140,9 +140,23 @@ describe("accounts in the browser", () => {
   });
 
   it("after logging out, protected routes go to /login again", async () => {
-    await page.getByTestId("user-menu").click();
-    await page.getByTestId("user-menu-logout").click();
-    await page.waitForURL(/\/login/);
+    // Open the menu and log out, again if a still-opening menu swallowed the click.
+    await expect
+      .poll(
+        async () => {
+          if (!/\/login/.test(page.url())) {
+            await page.getByTestId("user-menu").click();
+            await page
+              .getByTestId("user-menu-logout")
+              .click({ timeout: 3_000 })
+              .catch(() => undefined);
+            await page.waitForURL(/\/login/, { timeout: 3_000 }).catch(() => undefined);
+          }
+          return page.url();
+        },
+        { timeout: 20_000 },
+      )
+      .toMatch(/\/login/);
     await page.goto("/editPassword");
     await page.waitForURL(/\/login\?redirect=/);
   });
