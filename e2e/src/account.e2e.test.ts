@@ -24,6 +24,26 @@ async function legacy(name: string, fields: Record<string, string>) {
   return (await res.json()) as { code: number; data: Record<string, unknown> };
 }
 
+/** Logs out through the user menu, again if a still-opening menu swallowed the click. */
+async function logOut() {
+  await expect
+    .poll(
+      async () => {
+        if (!/\/login/.test(page.url())) {
+          await page.getByTestId("user-menu").click();
+          await page
+            .getByTestId("user-menu-logout")
+            .click({ timeout: 3_000 })
+            .catch(() => undefined);
+          await page.waitForURL(/\/login/, { timeout: 3_000 }).catch(() => undefined);
+        }
+        return page.url();
+      },
+      { timeout: 20_000 },
+    )
+    .toMatch(/\/login/);
+}
+
 describe("accounts in the browser", () => {
   it("sends a visitor on a protected route to /login and shows not-found for unknown paths", async () => {
     await page.goto("/table1");
@@ -79,9 +99,7 @@ describe("accounts in the browser", () => {
 
   it("logs out, then logs in again by email and password", async () => {
     const old = await token();
-    await page.getByTestId("user-menu").click();
-    await page.getByTestId("user-menu-logout").click();
-    await page.waitForURL(/\/login/);
+    await logOut();
     expect(await token()).toBeNull();
     // The server revoked the old token too: it now answers 2000.
     expect((await legacy("info", { token: old ?? "" })).code).toBe(2000);
@@ -140,23 +158,7 @@ describe("accounts in the browser", () => {
   });
 
   it("after logging out, protected routes go to /login again", async () => {
-    // Open the menu and log out, again if a still-opening menu swallowed the click.
-    await expect
-      .poll(
-        async () => {
-          if (!/\/login/.test(page.url())) {
-            await page.getByTestId("user-menu").click();
-            await page
-              .getByTestId("user-menu-logout")
-              .click({ timeout: 3_000 })
-              .catch(() => undefined);
-            await page.waitForURL(/\/login/, { timeout: 3_000 }).catch(() => undefined);
-          }
-          return page.url();
-        },
-        { timeout: 20_000 },
-      )
-      .toMatch(/\/login/);
+    await logOut();
     await page.goto("/editPassword");
     await page.waitForURL(/\/login\?redirect=/);
   });
