@@ -225,7 +225,10 @@ export class SpotMatcher {
     // The market maker's quotes as last committed: what fills before the restart left of them.
     for (const quote of quotes) {
       const market = this.markets.get(quote.symbol);
-      if (market) {
+      const price = market && toTicks(new MoneyDecimal(quote.price).toFixed(), market.tickSize);
+      const qty = market && toLots(new MoneyDecimal(quote.quantity).toFixed(), market.lotSize);
+      // A quote off the market's grid (the grid changed since) is left out, like its ladder would be.
+      if (market && price && qty) {
         const id = this.nextQuoteId--;
         market.books[quote.book].quotes.add(id);
         this.quoteSeqs.set(id, quote.queueSeq);
@@ -237,8 +240,8 @@ export class SpotMatcher {
             id,
             owner: MARKET_MAKER_OWNER,
             side: quote.side,
-            price: toTicks(new MoneyDecimal(quote.price).toFixed(), market.tickSize) ?? 0,
-            qty: toLots(new MoneyDecimal(quote.quantity).toFixed(), market.lotSize) ?? 0,
+            price,
+            qty,
           },
         });
       }
