@@ -96,7 +96,21 @@ describe("money in the browser", () => {
       .poll(async () => (await user.getByTestId("convert-received").first().textContent()) ?? "")
       .toMatch(/0\.01/);
     await user.getByTestId("convert-submit").click();
-    await confirmModal(user, "convert-confirm");
+    // A price that moved past the tolerance is re-quoted in the same dialog, and a click while the
+    // quote is still loading does nothing: confirm again, as a user would, until the dialog closes.
+    const confirmConvert = user.getByTestId("convert-confirm");
+    await expect
+      .poll(
+        async () => {
+          if (await confirmConvert.isVisible()) {
+            await confirmConvert.click({ timeout: 3_000 }).catch(() => undefined);
+            await confirmConvert.waitFor({ state: "hidden", timeout: 5_000 }).catch(() => undefined);
+          }
+          return confirmConvert.isVisible();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(false);
     await expect
       .poll(async () => (await user.getByTestId("convert-available").textContent()) ?? "", {
         timeout: 10_000,
