@@ -303,6 +303,27 @@ export class OrderBook {
     this.finishCancelled(id, remaining, "self_trade");
   }
 
+  /** Trades `fill` lots of a resting maker at its level's price; a maker filled whole leaves the book. */
+  private fillMaker(
+    level: PriceLevel,
+    node: OrderNode,
+    takerId: number,
+    takerOwner: number,
+    takerSide: Side,
+    fill: number,
+  ): void {
+    this.sink.onTrade(node.id, takerId, level.price, fill, node.owner, takerOwner, takerSide);
+    if (fill === node.qty) {
+      level.unlink(node);
+      this.orders.delete(node.id);
+      this.sink.onDone(node.id, "filled");
+      this.pools.releaseNode(node);
+    } else {
+      node.qty -= fill;
+      level.total -= fill;
+    }
+  }
+
   /** Matches `qty` lots against `opposite` while its best level crosses limitKey; returns lots left. */
   private takeQty(
     opposite: BookSide,
@@ -312,33 +333,21 @@ export class OrderBook {
     limitKey: number,
     qty: number,
   ): number {
-    const sink = this.sink;
     let left = qty;
     while (left > 0) {
       const level = opposite.best();
       if (level === undefined || level.key < limitKey) {
         break;
       }
-      const price = level.price;
       let node = level.head;
       while (node !== null && left > 0) {
         const next = node.next;
         if (node.owner === takerOwner) {
           this.cancelSelfTrade(node);
         } else {
-          const makerQty = node.qty;
-          const fill = Math.min(makerQty, left);
+          const fill = Math.min(node.qty, left);
           left -= fill;
-          sink.onTrade(node.id, takerId, price, fill, node.owner, takerOwner, takerSide);
-          if (fill === makerQty) {
-            level.unlink(node);
-            this.orders.delete(node.id);
-            sink.onDone(node.id, "filled");
-            this.pools.releaseNode(node);
-          } else {
-            node.qty = makerQty - fill;
-            level.total -= fill;
-          }
+          this.fillMaker(level, node, takerId, takerOwner, takerSide, fill);
         }
         node = next;
       }
@@ -351,7 +360,6 @@ export class OrderBook {
 
   /** Market buy against the asks with a budget in quote units; returns the unspent budget. */
   private takeQuote(takerId: number, takerOwner: number, quote: number): number {
-    const sink = this.sink;
     const asks = this.asks;
     let left = quote;
     for (;;) {
@@ -368,20 +376,10 @@ export class OrderBook {
         if (node.owner === takerOwner) {
           this.cancelSelfTrade(node);
         } else {
-          const makerQty = node.qty;
-          const fill = Math.min(makerQty, affordable);
+          const fill = Math.min(node.qty, affordable);
           affordable -= fill;
           left -= fill * price;
-          sink.onTrade(node.id, takerId, price, fill, node.owner, takerOwner, "buy");
-          if (fill === makerQty) {
-            level.unlink(node);
-            this.orders.delete(node.id);
-            sink.onDone(node.id, "filled");
-            this.pools.releaseNode(node);
-          } else {
-            node.qty = makerQty - fill;
-            level.total -= fill;
-          }
+          this.fillMaker(level, node, takerId, takerOwner, "buy", fill);
         }
         node = next;
       }
