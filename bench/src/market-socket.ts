@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { ChannelPublisher } from "@northstar/domain/markets";
 import type { Ticker } from "@northstar/shared/markets";
 import { Redis } from "ioredis";
-import pg from "pg";
+import { recreateDatabase } from "./database.ts";
 import { type BenchResult, percentile } from "./types.ts";
 
 /*
@@ -24,7 +24,6 @@ import { type BenchResult, percentile } from "./types.ts";
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const ADMIN_DB = process.env.BENCH_ADMIN_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/northstar_bench";
 const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const INSTRUMENTS = Number(process.env.BENCH_INSTRUMENTS ?? 107);
@@ -32,16 +31,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 // The top level is about what the API can hold under an open-file limit of 20,000 (it needs ~30 more).
 const LEVELS = (process.env.BENCH_CLIENTS ?? "2000,3000,4000,5000,10000,15000,19900").split(",").map(Number);
 const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? 2);
-
-/** A fresh database for the API each run, so migrations edited since the last run apply cleanly. */
-async function freshDatabase() {
-  const client = new pg.Client(ADMIN_DB);
-  await client.connect();
-  const name = new URL(DATABASE_URL).pathname.slice(1);
-  await client.query(`drop database if exists "${name}" with (force)`);
-  await client.query(`create database "${name}"`);
-  await client.end();
-}
 
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
@@ -259,7 +248,7 @@ async function runLevel(clients: number, prefix: string, redis: Redis, apiPid: n
 }
 
 export async function run(): Promise<BenchResult> {
-  await freshDatabase();
+  await recreateDatabase(DATABASE_URL);
   const prefix = `bench${Date.now()}`;
   const redis = new Redis(REDIS_URL);
   const api = await startApi(prefix);

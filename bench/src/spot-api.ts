@@ -9,7 +9,7 @@ import { createTrader } from "@northstar/domain/spot/testing";
 import { checkSpotLedger } from "@northstar/domain/spot/workload";
 import { mulberry32 } from "@northstar/shared/random";
 import { Redis } from "ioredis";
-import pg from "pg";
+import { recreateDatabase } from "./database.ts";
 import { type BenchResult, percentile } from "./types.ts";
 
 /*
@@ -21,7 +21,6 @@ import { type BenchResult, percentile } from "./types.ts";
  * takes to work off everything accepted. The load generator runs on the same two cores.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const ADMIN_DB = process.env.BENCH_ADMIN_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const DATABASE_URL =
   process.env.BENCH_SPOT_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/northstar_bench_spot";
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -32,12 +31,7 @@ const SECONDS = Number(process.env.BENCH_SPOT_SECONDS ?? 15);
 const TARGET_RATE = Number(process.env.BENCH_SPOT_RATE ?? 5000);
 
 async function freshDatabase() {
-  const client = new pg.Client(ADMIN_DB);
-  await client.connect();
-  const name = new URL(DATABASE_URL).pathname.slice(1);
-  await client.query(`drop database if exists "${name}" with (force)`);
-  await client.query(`create database "${name}"`);
-  await client.end();
+  await recreateDatabase(DATABASE_URL);
   const setup = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/setup.ts"], {
     cwd: root,
     env: { ...process.env, DATABASE_URL },

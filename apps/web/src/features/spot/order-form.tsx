@@ -114,6 +114,31 @@ export function OrderForm({
     },
   });
 
+  /** A decimal field of the order: typed to its decimals, checked as the server checks it, with its unit. */
+  const amountField = (
+    field: "price" | "quote_amount" | "quantity",
+    decimals: number,
+    unit: string,
+    testId: string,
+    extra?: string,
+  ) => (
+    <Form.Item
+      name={field}
+      label={t(`spot.fields.${field}`)}
+      normalize={amountInput(decimals)}
+      rules={[rule(field)]}
+      extra={extra}
+    >
+      <Input
+        inputMode="decimal"
+        autoComplete="off"
+        suffix={unit}
+        style={NUMERIC_STYLE}
+        data-testid={testId}
+      />
+    </Form.Item>
+  );
+
   // The price starts at the last price, on the tick grid, once one is known.
   const seeded = useRef(false);
   useEffect(() => {
@@ -265,20 +290,7 @@ export function OrderForm({
         </Flex>
 
         {type === "limit" ? (
-          <Form.Item
-            name="price"
-            label={t("spot.fields.price")}
-            normalize={amountInput(priceDecimals)}
-            rules={[rule("price")]}
-          >
-            <Input
-              inputMode="decimal"
-              autoComplete="off"
-              suffix={terms.quote}
-              style={NUMERIC_STYLE}
-              data-testid="order-price"
-            />
-          </Form.Item>
+          amountField("price", priceDecimals, terms.quote, "order-price")
         ) : (
           <Form.Item label={t("spot.fields.price")}>
             <Input disabled value={t("spot.form.marketPrice")} data-testid="order-price-market" />
@@ -302,42 +314,19 @@ export function OrderForm({
           />
         )}
 
-        {total ? (
-          <Form.Item
-            name="quote_amount"
-            label={t("spot.fields.quote_amount")}
-            normalize={amountInput(quoteDecimals)}
-            rules={[rule("quote_amount")]}
-          >
-            <Input
-              inputMode="decimal"
-              autoComplete="off"
-              suffix={terms.quote}
-              style={NUMERIC_STYLE}
-              data-testid="order-total-input"
-            />
-          </Form.Item>
-        ) : (
-          <Form.Item
-            name="quantity"
-            label={t("spot.fields.quantity")}
-            normalize={amountInput(qtyDecimals)}
-            rules={[rule("quantity")]}
-            extra={t("spot.form.grid", {
-              lot: money(terms.lotSize).toFixed(),
-              min: money(terms.minQty).toFixed(),
-              unit: terms.base,
-            })}
-          >
-            <Input
-              inputMode="decimal"
-              autoComplete="off"
-              suffix={terms.base}
-              style={NUMERIC_STYLE}
-              data-testid="order-quantity"
-            />
-          </Form.Item>
-        )}
+        {total
+          ? amountField("quote_amount", quoteDecimals, terms.quote, "order-total-input")
+          : amountField(
+              "quantity",
+              qtyDecimals,
+              terms.base,
+              "order-quantity",
+              t("spot.form.grid", {
+                lot: money(terms.lotSize).toFixed(),
+                min: money(terms.minQty).toFixed(),
+                unit: terms.base,
+              }),
+            )}
 
         <div style={{ paddingInline: 12, marginBottom: 12 }}>
           <Slider
