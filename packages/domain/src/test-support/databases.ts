@@ -1,10 +1,24 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import pg from "pg";
+import { MIGRATIONS_DIR } from "../db/migrate.ts";
 
 /** Tests read DATABASE_URL for the server to use (the database name in it is ignored). */
 const base = () => process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
-export const TEMPLATE_DB = "northstar_test_template";
+/** The migrated template, named by a hash of the committed migrations (see global-setup.ts). */
+export const TEMPLATE_DB = `northstar_test_template_${migrationsHash()}`;
+
+function migrationsHash(): string {
+  const hash = createHash("sha256");
+  for (const file of readdirSync(MIGRATIONS_DIR).sort()) {
+    if (file.endsWith(".sql")) {
+      hash.update(file).update(readFileSync(join(MIGRATIONS_DIR, file)));
+    }
+  }
+  return hash.digest("hex").slice(0, 12);
+}
 
 export function databaseUrl(name: string): string {
   const url = new URL(base());

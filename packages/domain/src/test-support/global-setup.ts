@@ -2,12 +2,35 @@ import pg from "pg";
 import { runMigrations } from "../db/migrate.ts";
 import { adminUrl, databaseUrl, TEMPLATE_DB } from "./databases.ts";
 
-/** Builds the migrated template database once per test run; test files clone it. */
+/**
+ * Builds the migrated template database once; test files clone it. The template's name carries a
+ * hash of the migrations, so a run never drops a template another run (on the same server) is
+ * cloning from, and a changed migration gets a template of its own. Building happens under an
+ * advisory lock, into a scratch name renamed when complete, so a half-migrated template is never seen.
+ */
 export default async function setup(): Promise<() => Promise<void>> {
   const client = new pg.Client({ connectionString: adminUrl() });
   await client.connect();
-  await client.query(`drop database if exists "${TEMPLATE_DB}" with (force)`);
-  await client.end();
-  await runMigrations(databaseUrl(TEMPLATE_DB));
+  try {
+    await client.query("select pg_advisory_lock(hashtext('northstar test template'))");
+    const found = await client.query("select 1 from pg_database where datname = $1", [TEMPLATE_DB]);
+    if (found.rowCount === 0) {
+      const scratch = `${TEMPLATE_DB}_building`;
+      await client.query(`drop database if exists "${scratch}" with (force)`);
+      await runMigrations(databaseUrl(scratch));
+      await client.query(`alter database "${scratch}" rename to "${TEMPLATE_DB}"`);
+    }
+    // Templates of older migration sets that no run is using any more.
+    const stale = await client.query<{ datname: string }>(
+      "select datname from pg_database where datname like 'northstar_test_template%' and datname <> $1 and datname not like '%_building' order by datname",
+      [TEMPLATE_DB],
+    );
+    for (const row of stale.rows) {
+      await client.query(`drop database if exists "${row.datname}"`).catch(() => undefined);
+    }
+  } finally {
+    await client.query("select pg_advisory_unlock(hashtext('northstar test template'))");
+    await client.end();
+  }
   return async () => {};
 }
