@@ -7,6 +7,7 @@ import { adminUrl, databaseUrl, TEMPLATE_DB } from "./databases.ts";
  * hash of the migrations, so a run never drops a template another run (on the same server) is
  * cloning from, and a changed migration gets a template of its own. Building happens under an
  * advisory lock, into a scratch name renamed when complete, so a half-migrated template is never seen.
+ * Older templates are left alone: another run may still be cloning one (each is a few MB).
  */
 export default async function setup(): Promise<() => Promise<void>> {
   const client = new pg.Client({ connectionString: adminUrl() });
@@ -19,14 +20,6 @@ export default async function setup(): Promise<() => Promise<void>> {
       await client.query(`drop database if exists "${scratch}" with (force)`);
       await runMigrations(databaseUrl(scratch));
       await client.query(`alter database "${scratch}" rename to "${TEMPLATE_DB}"`);
-    }
-    // Templates of older migration sets that no run is using any more.
-    const stale = await client.query<{ datname: string }>(
-      "select datname from pg_database where datname like 'northstar_test_template%' and datname <> $1 and datname not like '%_building' order by datname",
-      [TEMPLATE_DB],
-    );
-    for (const row of stale.rows) {
-      await client.query(`drop database if exists "${row.datname}"`).catch(() => undefined);
     }
   } finally {
     await client.query("select pg_advisory_unlock(hashtext('northstar test template'))");
