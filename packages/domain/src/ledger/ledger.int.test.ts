@@ -96,6 +96,48 @@ describe("postEntry", () => {
     ]);
   });
 
+  it("lists a user's balances by wallet and currency, however the rows lie in the table", async () => {
+    const credit = (currency: string, wallet: "exchange" | "contract", amount: string) =>
+      postEntry(db, {
+        idempotencyKey: key("credit"),
+        kind: "test",
+        reference: { type: "t", id: 20 },
+        postings: [
+          { account: { system: "house", book: "real", currency }, amount: `-${amount}` },
+          { account: user(20, currency, wallet), amount },
+        ],
+      });
+    // Created out of order, then the earliest rows updated (their new versions are written after
+    // the others): read in the table's physical order, the rows come back unsorted.
+    await credit("USDT", "exchange", "10");
+    await credit("BTC", "exchange", "1");
+    await credit("USDT", "contract", "5");
+    await credit("ETH", "contract", "2");
+    await holdFunds(db, {
+      idempotencyKey: key("hold"),
+      kind: "test",
+      reference: { type: "t", id: 20 },
+      userId: 20,
+      book: "real",
+      wallet: "exchange",
+      currency: "USDT",
+      amount: "4",
+    });
+    await credit("USDT", "exchange", "1");
+    await credit("BTC", "exchange", "1");
+    const expected = ["contract:ETH", "contract:USDT", "exchange:BTC", "exchange:USDT"];
+    const listed = (rows: Awaited<ReturnType<typeof getUserBalances>>) =>
+      rows.map((b) => `${b.wallet}:${b.currency}`);
+    expect(listed(await getUserBalances(db, 20, "real"))).toEqual(expected);
+    // The planner may read the table in its physical order (a bigger table, other statistics).
+    const physical = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_indexscan = off`);
+      await tx.execute(sql`set local enable_indexonlyscan = off`);
+      return getUserBalances(tx, 20, "real");
+    });
+    expect(listed(physical)).toEqual(expected);
+  });
+
   it("posts a batch all or nothing, applying each key once and writing each balance_after in order", async () => {
     const house = { system: "house" as const, book: "real" as const, currency: "ETH" };
     const grant = (idempotencyKey: string, userId: number, amount: string) => ({
