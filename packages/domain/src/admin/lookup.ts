@@ -1,4 +1,4 @@
-import { desc, eq, or } from "drizzle-orm";
+import { asc, desc, eq, or } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { listMoneyRecords } from "../funding/records.ts";
@@ -11,7 +11,10 @@ export async function lookupUser(db: DbOrTx, query: string) {
   const [user] = await db
     .select()
     .from(users)
-    .where(or(eq(users.uid, query), eq(users.email, query.toLowerCase()), eq(users.phone, query)));
+    .where(or(eq(users.uid, query), eq(users.email, query.toLowerCase()), eq(users.phone, query)))
+    // One user's uid could be another's phone: the oldest account answers, the same each time.
+    .orderBy(asc(users.id))
+    .limit(1);
   if (!user) {
     throw new AppError("NOT_FOUND");
   }

@@ -25,7 +25,11 @@ export interface AssetRow {
  */
 export async function getAssets(db: DbOrTx, prices: PriceProvider, user: User) {
   const [list, balances] = await Promise.all([
-    db.select().from(currencies).where(eq(currencies.enabled, true)).orderBy(asc(currencies.sort)),
+    db
+      .select()
+      .from(currencies)
+      .where(eq(currencies.enabled, true))
+      .orderBy(asc(currencies.sort), asc(currencies.code)),
     getUserBalances(db, user.id, bookOf(user)),
   ]);
   const byKey = new Map(balances.map((b) => [`${b.wallet}|${b.currency}`, b]));
@@ -66,5 +70,9 @@ export async function getAssets(db: DbOrTx, prices: PriceProvider, user: User) {
 }
 
 export async function listCurrencies(db: DbOrTx) {
-  return db.select().from(currencies).where(eq(currencies.enabled, true)).orderBy(asc(currencies.sort));
+  return db
+    .select()
+    .from(currencies)
+    .where(eq(currencies.enabled, true))
+    .orderBy(asc(currencies.sort), asc(currencies.code));
 }

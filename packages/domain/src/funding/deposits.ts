@@ -1,7 +1,7 @@
 import type { TSubmitDepositRequest } from "@northstar/shared/contracts/funding";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { depositMachine } from "@northstar/shared/state-machines";
-import { and, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { recordAudit } from "../admin/record-audit.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -34,7 +34,11 @@ export function assertRealAccount(user: User): void {
 /** Deposit addresses users may send to, with the minimum for each currency. */
 export async function listDepositOptions(db: DbOrTx) {
   const [rows, minimums, channels] = await Promise.all([
-    db.select().from(depositAddresses).where(eq(depositAddresses.enabled, true)),
+    db
+      .select()
+      .from(depositAddresses)
+      .where(eq(depositAddresses.enabled, true))
+      .orderBy(asc(depositAddresses.currency), asc(depositAddresses.chain)),
     getPolicy(db, "funding.deposit.minimums"),
     getPolicy(db, "funding.deposit.channels"),
   ]);

@@ -34,7 +34,7 @@ export async function issueCode(
       .select({ createdAt: verificationCodes.createdAt })
       .from(verificationCodes)
       .where(and(eq(verificationCodes.target, params.target), gt(verificationCodes.createdAt, since)))
-      .orderBy(desc(verificationCodes.createdAt));
+      .orderBy(desc(verificationCodes.createdAt), desc(verificationCodes.id));
     const last = recent[0];
     if (last) {
       const wait = Math.ceil((last.createdAt.getTime() + resend * 1000 - Date.now()) / 1000);
@@ -88,7 +88,7 @@ export async function consumeCode(
           gt(verificationCodes.expiresAt, new Date()),
         ),
       )
-      .orderBy(desc(verificationCodes.createdAt))
+      .orderBy(desc(verificationCodes.createdAt), desc(verificationCodes.id))
       .limit(1)
       .for("update");
     if (!row) {

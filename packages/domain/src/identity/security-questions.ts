@@ -2,7 +2,7 @@ import type {
   ZSetSecurityQuestionsRequestSchema,
   ZVerifySecurityAnswerRequestSchema,
 } from "@northstar/shared/contracts/identity";
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -39,7 +39,8 @@ export async function hasSecurityQuestions(db: Db, userId: number): Promise<bool
   const rows = await db
     .select({ q: securityAnswers.questionId })
     .from(securityAnswers)
-    .where(eq(securityAnswers.userId, userId));
+    .where(eq(securityAnswers.userId, userId))
+    .orderBy(asc(securityAnswers.questionId));
   return rows.length === 3;
 }
 

@@ -39,6 +39,7 @@ const sessionLookup = perHandle((db) =>
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(sql`${sessions.tokenHash} = any(${sql.placeholder("hashes")})`)
+    .orderBy(sessions.id)
     .prepare("session_lookup"),
 );
 type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionLookup>["execute"]>>[number];

@@ -126,7 +126,8 @@ async function accountIds(
     }>(sql`
       select a.id, a.user_id, a.book, a.wallet, a.currency, a.bucket from ledger_accounts a
       join ${recordset} on a.user_id = v.user_id and a.book = v.book and a.wallet = v.wallet
-        and a.currency = v.currency and a.bucket = v.bucket`);
+        and a.currency = v.currency and a.bucket = v.bucket
+      order by a.id`);
     for (const row of found.rows) {
       const key = refKey({
         userId: Number(row.user_id),
@@ -149,7 +150,8 @@ async function accountIds(
     fresh.push(...created.rows.map((r) => Number(r.id)));
     const found = await db.execute<{ id: number; system_code: SystemCode; book: Book; currency: string }>(sql`
       select a.id, a.system_code, a.book, a.currency from ledger_accounts a
-      join ${recordset} on a.system_code = v.system_code and a.book = v.book and a.currency = v.currency`);
+      join ${recordset} on a.system_code = v.system_code and a.book = v.book and a.currency = v.currency
+      order by a.id`);
     for (const row of found.rows) {
       const key = refKey({ system: row.system_code, book: row.book, currency: row.currency });
       ids.set(key, Number(row.id));
@@ -241,7 +243,8 @@ export async function postEntries(
       if (known.length > 0) {
         const existing = await tx.execute<{ id: number; idempotency_key: string }>(
           sql`select id, idempotency_key from journal_entries
-              where idempotency_key in (select jsonb_array_elements_text(${JSON.stringify(known)}::jsonb))`,
+              where idempotency_key in (select jsonb_array_elements_text(${JSON.stringify(known)}::jsonb))
+              order by id`,
         );
         for (const row of existing.rows) {
           entryIds.set(row.idempotency_key, Number(row.id));

@@ -23,13 +23,16 @@ export async function reconcileLedger(db: DbOrTx): Promise<ReconciliationReport>
     select a.id as account_id, a.balance::text as balance, coalesce(sum(p.amount), 0)::text as computed
     from ledger_accounts a left join postings p on p.account_id = a.id
     group by a.id
-    having a.balance <> coalesce(sum(p.amount), 0)`);
+    having a.balance <> coalesce(sum(p.amount), 0)
+    order by a.id`);
   const currencies = await db.execute<{ book: string; currency: string; sum: string }>(sql`
     select book, currency, sum(balance)::text as sum from ledger_accounts
-    group by book, currency having sum(balance) <> 0`);
+    group by book, currency having sum(balance) <> 0
+    order by book, currency`);
   const entries = await db.execute<{ entry_id: number; currency: string; sum: string }>(sql`
     select entry_id, currency, sum(amount)::text as sum from postings
-    group by entry_id, currency having sum(amount) <> 0`);
+    group by entry_id, currency having sum(amount) <> 0
+    order by entry_id, currency`);
   const totals = await db.execute<{ book: string; currency: string; users: string; system: string }>(sql`
     select book, currency,
       coalesce(sum(balance) filter (where user_id is not null), 0)::text as users,

@@ -114,7 +114,7 @@ export async function loadCatalogue(
     .select()
     .from(instruments)
     .where(options.withDisabled ? undefined : eq(instruments.enabled, true))
-    .orderBy(asc(instruments.sort));
+    .orderBy(asc(instruments.sort), asc(instruments.symbol));
   return rows.map(toView);
 }
 
@@ -210,7 +210,7 @@ export async function listFavourites(db: DbOrTx, userId: number): Promise<string
     .select({ symbol: marketFavourites.symbol })
     .from(marketFavourites)
     .where(eq(marketFavourites.userId, userId))
-    .orderBy(asc(marketFavourites.createdAt));
+    .orderBy(asc(marketFavourites.createdAt), asc(marketFavourites.symbol));
   return rows.map((r) => r.symbol);
 }
 

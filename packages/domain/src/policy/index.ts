@@ -6,7 +6,7 @@ import {
   type PolicyValue,
   policyDefaults,
 } from "@northstar/shared/policy";
-import { eq, type SQL, sql } from "drizzle-orm";
+import { asc, eq, type SQL, sql } from "drizzle-orm";
 import { recordAudit } from "../admin/record-audit.ts";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -23,7 +23,8 @@ async function readOverrides(db: DbOrTx, where?: SQL): Promise<{ key: string; va
   const rows = await db
     .select({ key: policyOverrides.key, json: sql<string>`${policyOverrides.value}::text` })
     .from(policyOverrides)
-    .where(where);
+    .where(where)
+    .orderBy(asc(policyOverrides.key));
   return rows.map((r) => ({ key: r.key, value: JSON.parse(r.json) as unknown }));
 }
 

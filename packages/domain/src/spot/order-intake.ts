@@ -104,7 +104,7 @@ export class OrderIntake {
         return { rows: [], refused };
       }
       const ids = await tx.execute<{ id: number }>(
-        sql`select nextval(pg_get_serial_sequence('spot_orders', 'id')) as id from generate_series(1, ${orders.length})`,
+        sql`select nextval(pg_get_serial_sequence('spot_orders', 'id')) as id from generate_series(1, ${orders.length}) order by 1`,
       );
       const withIds = orders.map((order, i) => ({ ...order, id: Number(ids.rows[i]?.id) }));
       // One JSON parameter for the whole batch: far cheaper to build than a parameter per value.
@@ -193,7 +193,8 @@ export class OrderIntake {
         where o.user_id = p.user_id and o.symbol = p.symbol and o.status in ('pending', 'open', 'partial')
       ) as n
       from (select distinct user_id, symbol
-            from jsonb_to_recordset(${pairs}::jsonb) as v(user_id bigint, symbol text)) as p`);
+            from jsonb_to_recordset(${pairs}::jsonb) as v(user_id bigint, symbol text)) as p
+      order by p.user_id, p.symbol`);
     const open = new Map(counted.rows.map((r) => [`${r.user_id}:${r.symbol}`, Number(r.n)]));
     const refused = new Map<number, AppError>();
     batch.forEach((waiting, i) => {

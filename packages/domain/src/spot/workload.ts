@@ -159,12 +159,13 @@ export async function checkSpotLedger(db: Db) {
       where user_id is not null and wallet = 'exchange' and bucket = 'held')
     select coalesce(h.user_id, a.user_id) as user_id, coalesce(h.currency, a.currency) as currency
     from holds h full join accounts a using (user_id, book, currency)
-    where coalesce(h.held, 0) <> coalesce(a.balance, 0)`);
+    where coalesce(h.held, 0) <> coalesce(a.balance, 0)
+    order by 1, 2`);
   const totals = await db.execute<{ currency: string; users_and_fees: string; granted: string }>(sql`
     select currency,
       coalesce(sum(balance) filter (where user_id is not null or system_code in ('fees', 'market_maker')), 0)::text as users_and_fees,
       (-coalesce(sum(balance) filter (where system_code = 'house'), 0))::text as granted
-    from ledger_accounts where book = 'real' group by currency`);
+    from ledger_accounts where book = 'real' group by currency order by currency`);
   return {
     reconciled: report.ok,
     finishedOrdersStillHolding: Number(leftovers.rows[0]?.n ?? 0),

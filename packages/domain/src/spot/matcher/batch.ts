@@ -73,7 +73,7 @@ export async function writeBatch(
     const entries: EntryInput[] = [];
     if (batch.trades.length > 0) {
       const ids = await tx.execute<{ id: number }>(
-        sql`select nextval(pg_get_serial_sequence('spot_trades', 'id')) as id from generate_series(1, ${batch.trades.length})`,
+        sql`select nextval(pg_get_serial_sequence('spot_trades', 'id')) as id from generate_series(1, ${batch.trades.length}) order by 1`,
       );
       batch.trades.forEach((trade, i) => {
         trade.id = Number(ids.rows[i]?.id);

@@ -1,5 +1,5 @@
 import { MoneyDecimal } from "@northstar/shared/money";
-import { and, eq, inArray, lt } from "drizzle-orm";
+import { and, asc, eq, inArray, lt } from "drizzle-orm";
 import type { Redis } from "ioredis";
 import { currencies } from "../../currencies/currencies.table.ts";
 import type { Db } from "../../db/client.ts";
@@ -188,14 +188,18 @@ export class SpotMatcher {
     const { db } = this.options;
     const [instruments, decimals, cursorRows, resting, quotes] = await Promise.all([
       loadCatalogue(db, { withDisabled: true }),
-      db.select({ code: currencies.code, decimals: currencies.decimals }).from(currencies),
-      db.select().from(spotStreamCursors),
+      db
+        .select({ code: currencies.code, decimals: currencies.decimals })
+        .from(currencies)
+        .orderBy(asc(currencies.code)),
+      db.select().from(spotStreamCursors).orderBy(asc(spotStreamCursors.symbol)),
       db
         .select()
         .from(spotOrders)
         .where(inArray(spotOrders.status, ["open", "partial"]))
         .orderBy(spotOrders.id),
-      db.select().from(spotQuotes),
+      // Restored quotes take ids in this order.
+      db.select().from(spotQuotes).orderBy(asc(spotQuotes.queueSeq)),
     ]);
     this.lastCatalogueCheck = Date.now();
     this.catalogueSignature = marketsSignature(instruments);
@@ -393,7 +397,7 @@ export class SpotMatcher {
       .filter((e) => e.command.t === "place")
       .map((e) => (e.command as { id: number }).id);
     const rows = placeIds.length
-      ? await db.select().from(spotOrders).where(inArray(spotOrders.id, placeIds))
+      ? await db.select().from(spotOrders).where(inArray(spotOrders.id, placeIds)).orderBy(asc(spotOrders.id))
       : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
 
