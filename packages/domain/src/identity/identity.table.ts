@@ -101,3 +101,21 @@ export const securityAnswers = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.questionId] })],
 );
+
+/**
+ * Wrong guesses at a secret (trade password, Google code, security answers, operator password) per
+ * subject and kind, shared by every call that checks that secret and by every API process.
+ */
+export const secretAttempts = pgTable(
+  "secret_attempts",
+  {
+    /** `user:<id>`, `operator:<username>` or `address:<ip>`. */
+    subject: text().notNull(),
+    kind: text().notNull(),
+    /** Attempts counted since the last right answer or the end of the last lock. */
+    failures: integer().notNull().default(0),
+    lockedUntil: timestamp({ withTimezone: true }),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.subject, t.kind] })],
+);
