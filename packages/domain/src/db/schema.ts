@@ -4,6 +4,7 @@ export * from "../content/content.table.ts";
 export * from "../currencies/currencies.table.ts";
 export * from "../funding/funding.table.ts";
 export * from "../identity/identity.table.ts";
+export * from "../idempotency/idempotency.table.ts";
 export * from "../ledger/ledger.table.ts";
 export * from "../markets/markets.table.ts";
 export * from "../policy/policy.table.ts";

@@ -1,7 +1,17 @@
 import { ORDER_SIDES, ORDER_TYPES, TIME_IN_FORCE } from "@northstar/shared/contracts/spot";
 import type { SpotOrderStatus } from "@northstar/shared/state-machines";
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, index, numeric, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { BOOKS } from "../ledger/ledger.table.ts";
 
 const money = () => numeric({ precision: 38, scale: 18 });
@@ -44,11 +54,20 @@ export const spotOrders = pgTable(
      * several API processes a higher id can reach the matcher first; a rebuilt book keeps its queue.
      */
     queueSeq: bigint({ mode: "number" }),
+    /**
+     * The client's idempotency key for the place request, and a hash of that request: a resent
+     * order finds its first row here instead of being recorded twice (unique per user).
+     */
+    clientKey: text(),
+    requestHash: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("spot_orders_user_idx").on(t.userId, t.id),
+    uniqueIndex("spot_orders_user_client_key_idx")
+      .on(t.userId, t.clientKey)
+      .where(sql`${t.clientKey} is not null`),
     index("spot_orders_open_idx")
       .on(t.symbol, t.book, t.id)
       .where(sql`${t.status} in ('pending', 'open', 'partial')`),

@@ -85,6 +85,19 @@ export type DepositStatus = (typeof depositMachine.states)[number];
 export type WithdrawalStatus = (typeof withdrawalMachine.states)[number];
 
 /**
+ * A money request under an idempotency key: claimed `running` before the action starts, `done` in the
+ * action's own transaction with its answer. A refused or abandoned claim is deleted, not kept, so a
+ * retry may run the action again.
+ */
+export const idempotentRequestMachine = defineMachine({
+  name: "idempotent-request",
+  states: ["running", "done"],
+  initial: "running",
+  transitions: [{ from: "running", to: "done", by: ["system"] }],
+});
+export type IdempotentRequestStatus = (typeof idempotentRequestMachine.states)[number];
+
+/**
  * Spot orders. The API records an order as `pending` with its funds held; the matcher (system) takes
  * it: it rests (`open`), trades (`partial`, then `filled`), or ends `cancelled` (by the user's cancel
  * request, an immediate-or-cancel or market remainder, or self-trade prevention) or `rejected` (the
