@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
 import { CANDLE_PERIODS, type Candle, type CandlePeriod, ROLLUP_SOURCE } from "@northstar/shared/markets";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { marketDataDir, requireMarketData } from "../../test-support/market-data.ts";
 import { readCandlesCsv } from "../feeds/csv.ts";
 import { normaliseDecimal } from "../feeds/grid.ts";
 import { Random } from "../feeds/random.ts";
@@ -206,9 +206,13 @@ describe("aggregateCandles", () => {
   });
 });
 
-const DATA = "/work/shared/marketdata";
+const DATA = marketDataDir();
 
-describe.skipIf(!existsSync(`${DATA}/BTCUSDT_1m.csv`))("recorded Binance BTCUSDT (shared/marketdata)", () => {
+describe("recorded Binance BTCUSDT (shared/marketdata)", () => {
+  beforeAll(() => {
+    requireMarketData(["BTCUSDT_1m.csv", "BTCUSDT_1h.csv"], DATA);
+  });
+
   it("1m candles aggregated to 1h equal the separately recorded 1h candles", async () => {
     const minutes = (await readCandlesCsv(`${DATA}/BTCUSDT_1m.csv`)) ?? [];
     const hours = new Map(((await readCandlesCsv(`${DATA}/BTCUSDT_1h.csv`)) ?? []).map((c) => [c.time, c]));
