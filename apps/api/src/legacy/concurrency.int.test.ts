@@ -147,7 +147,7 @@ describe("rate limits on login, code sending and registration", () => {
         lang: "zh",
       });
     for (let i = 0; i < 3; i++) {
-      expect((await attempt()).data).toMatchObject({ error: "ACCOUNT_NOT_FOUND" });
+      expect((await attempt()).data).toMatchObject({ error: "WRONG_CREDENTIALS" });
     }
     expectRefusal(await attempt(), "RATE_LIMITED", { lang: "zh" });
     // Other calls are not throttled.

@@ -61,8 +61,9 @@ describe("web/userLogin", () => {
       { lang: "hy" },
     );
     expectRefusal(await h.call("userLogin", {}), "ACCOUNT_OR_PASSWORD_EMPTY");
+    // An unknown account is refused as a wrong password (enumeration.int.test.ts compares the two).
     const unknown = await login({ account: newEmail("nobody"), password: "secret123", lang: "zh" });
-    expectRefusal(unknown, "ACCOUNT_NOT_FOUND", { lang: "zh" });
+    expectRefusal(unknown, "WRONG_CREDENTIALS", { lang: "zh", params: { remaining: 4 } });
     expect(unknown.event).toBe("login");
   });
 
@@ -110,7 +111,9 @@ describe("web/userLogin", () => {
     const passwordHash = await passwordHashOf(h, user.email);
     const demo = newEmail("demo");
     await insertUser(h, { email: demo, kind: "demo", passwordHash });
-    expectRefusal(await login({ account: demo, password: "secret123" }), "ACCOUNT_NOT_FOUND");
+    expectRefusal(await login({ account: demo, password: "secret123" }), "WRONG_CREDENTIALS", {
+      params: { remaining: 4 },
+    });
     const frozen = newEmail("frozen");
     await insertUser(h, { email: frozen, status: "frozen", passwordHash });
     expectRefusal(await login({ account: frozen, password: "secret123", lang: "jp" }), "ACCOUNT_FROZEN", {

@@ -84,10 +84,10 @@ describe("web/updatePassword mode=reset (forgot password)", () => {
   });
 
   it("refuses an unknown account, a wrong code, differing or out-of-policy passwords", async () => {
-    expectRefusal(
-      await h.call("getCode", { type: "email", account: newEmail("ghost"), purpose: "reset" }),
-      "ACCOUNT_NOT_FOUND",
-    );
+    // A reset for an unknown account answers as for a known one (enumeration.int.test.ts).
+    expect(
+      (await h.call("getCode", { type: "email", account: newEmail("ghost"), purpose: "reset" })).code,
+    ).toBe(0);
     const u = await h.registerByEmail();
     const code = await secondCode(u.email, { account: u.email, purpose: "reset" });
     const base = {
@@ -114,10 +114,7 @@ describe("web/updatePassword mode=reset (forgot password)", () => {
       await h.call("updatePassword", { ...base, code: code === "111111" ? "222222" : "111111" }),
       "CODE_WRONG",
     );
-    expectRefusal(
-      await h.call("updatePassword", { ...base, account: newEmail("ghost") }),
-      "ACCOUNT_NOT_FOUND",
-    );
+    expectRefusal(await h.call("updatePassword", { ...base, account: newEmail("ghost") }), "CODE_WRONG");
     // None of these spent the code or changed the password.
     await loginByEmail(h, u.email, u.password);
     expect((await h.call("updatePassword", base)).code).toBe(0);

@@ -19,7 +19,15 @@ const hashCode = (target: string, purpose: string, code: string) => sha256(`${pu
 export async function issueCode(
   db: DbOrTx,
   notifier: Notifier,
-  params: { channel: "email" | "phone"; target: string; purpose: TCodePurpose; lang: Language; ip?: string },
+  params: {
+    channel: "email" | "phone";
+    target: string;
+    purpose: TCodePurpose;
+    lang: Language;
+    ip?: string;
+    /** False records the code (so limits count it) without sending it: a reset for no account. */
+    deliver?: boolean;
+  },
 ): Promise<{ resendSeconds: number }> {
   const [ttl, resend, maxPerDay] = await Promise.all([
     getPolicy(db, "identity.code.ttlSeconds"),
@@ -54,6 +62,9 @@ export async function issueCode(
       expiresAt: new Date(Date.now() + ttl * 1000),
       ip: params.ip ?? null,
     });
+    if (params.deliver === false) {
+      return { resendSeconds: resend };
+    }
     await notifier.sendCode({
       channel: params.channel,
       to: params.target,

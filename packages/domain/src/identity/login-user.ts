@@ -3,14 +3,16 @@ import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { getPolicy } from "../policy/index.ts";
-import { findUserByAccount, parseAccountRef } from "./accounts.ts";
+import { codeTarget, findUserByAccount, parseAccountRef } from "./accounts.ts";
 import { users } from "./identity.table.ts";
 import { verifySecret } from "./secrets.ts";
 import { createSession } from "./sessions.ts";
+import { refuseUnknownAccount } from "./unknown-account.ts";
 
 /**
  * web/userLogin. After `identity.login.maxFailures` wrong passwords in a row the account is locked
- * for `identity.login.lockMinutes`; while locked even the right password is refused.
+ * for `identity.login.lockMinutes`; while locked even the right password is refused. An unknown
+ * account is refused exactly as a wrong password is, so the answer never tells whether it exists.
  */
 export async function loginUser(
   db: Db,
@@ -18,8 +20,9 @@ export async function loginUser(
 ): Promise<{ token: string; userId: number }> {
   const ref = parseAccountRef(params.input);
   const user = await findUserByAccount(db, ref);
+  // Demo accounts enter through web/tempLogin only; to this call they are unknown like any other.
   if (user?.kind !== "real") {
-    throw new AppError("ACCOUNT_NOT_FOUND", {}, "account");
+    return refuseUnknownAccount(db, codeTarget(ref).target, params.input.password);
   }
   const lockMinutes = await getPolicy(db, "identity.login.lockMinutes");
   if (user.lockedUntil && user.lockedUntil.getTime() > Date.now()) {

@@ -7,8 +7,9 @@ import { boundTarget, codeTarget, findUserByAccount, parseAccountRef, type User 
 import { issueCode } from "./codes.ts";
 
 /**
- * web/getCode. Register and bind need an account nobody holds yet; reset needs an existing one;
- * changepwd and tradepwd send to the signed-in user's own bound email or phone.
+ * web/getCode. Register and bind need an account nobody holds yet; reset sends only to an existing
+ * one, answering the same either way; changepwd and tradepwd send to the signed-in user's own bound
+ * email or phone.
  */
 export async function requestCode(
   db: DbOrTx,
@@ -17,6 +18,7 @@ export async function requestCode(
 ): Promise<{ resendSeconds: number }> {
   const { input } = params;
   let destination: { channel: "email" | "phone"; target: string };
+  let deliver = true;
   if (input.purpose === "changepwd" || input.purpose === "tradepwd") {
     if (!params.user) {
       throw new AppError("LOGIN_REQUIRED");
@@ -25,8 +27,10 @@ export async function requestCode(
   } else {
     const ref = parseAccountRef(input);
     const existing = await findUserByAccount(db, ref);
-    if (input.purpose === "reset" && !existing) {
-      throw new AppError("ACCOUNT_NOT_FOUND", {}, "account");
+    if (input.purpose === "reset" && existing?.kind !== "real") {
+      // Answered as for a real account, with the same resend and daily limits, but sent nowhere:
+      // a reset request must not tell whether the account exists.
+      deliver = false;
     }
     if ((input.purpose === "register" || input.purpose === "bind") && existing) {
       throw new AppError(input.purpose === "register" ? "ACCOUNT_EXISTS" : "ALREADY_BOUND", {}, "account");
@@ -41,5 +45,6 @@ export async function requestCode(
     purpose: input.purpose,
     lang: params.lang,
     ip: params.ip,
+    deliver,
   });
 }

@@ -23,10 +23,12 @@ export async function updatePassword(
   if (input.mode === "reset") {
     const ref = parseAccountRef(input);
     const user = await findUserByAccount(db, ref);
-    if (user?.kind !== "real") {
-      throw new AppError("ACCOUNT_NOT_FOUND", {}, "account");
-    }
+    // The code is checked first and an unknown account answers as a wrong code: no code was ever
+    // sent to it, and the answer must not tell whether it exists.
     await consumeCode(db, { target: codeTarget(ref).target, purpose: "reset", code: input.code });
+    if (user?.kind !== "real") {
+      throw new AppError("CODE_WRONG", {}, "code");
+    }
     await setPassword(db, user.id, input.password);
     return;
   }

@@ -1,0 +1,82 @@
+import { performance } from "node:perf_hooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ageCodes, expectRefusal, newEmail } from "../test/fixtures.ts";
+import { createHarness, type Harness } from "../test/harness.ts";
+import type { Envelope } from "./define.ts";
+
+// Whoever probes login or password reset must not learn whether an account exists.
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** What a client can compare between two answers: everything but the clock. */
+const seen = ({ time: _time, ...rest }: Envelope) => rest;
+
+describe("login with an unknown account", () => {
+  it("answers exactly as a wrong password does, attempt after attempt, up to the lock", async () => {
+    const known = await h.registerByEmail();
+    const unknown = newEmail("ghost");
+    const attempt = (account: string) =>
+      h.call("userLogin", { type: "email", account, password: "wrong-pass", lang: "yn" });
+    for (let i = 0; i < 6; i++) {
+      const a = await attempt(known.email);
+      const b = await attempt(unknown);
+      expect(seen(b), `attempt ${i + 1}`).toEqual(seen(a));
+    }
+    // The sequence above went through the counter and the lock, not one answer repeated.
+    expectRefusal(await attempt(unknown), "ACCOUNT_LOCKED", { lang: "yn", params: { minutes: 15 } });
+  });
+
+  it("takes about as long as checking a wrong password", async () => {
+    const known = await h.registerByEmail();
+    const time = async (account: string) => {
+      const start = performance.now();
+      await h.call("userLogin", { type: "email", account, password: "wrong-pass" });
+      return performance.now() - start;
+    };
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+    const knownTimes: number[] = [];
+    const unknownTimes: number[] = [];
+    // Three each, under the lock threshold; a different unknown address each time.
+    for (let i = 0; i < 3; i++) {
+      knownTimes.push(await time(known.email));
+      unknownTimes.push(await time(newEmail("ghost")));
+    }
+    // A password hash costs tens of milliseconds, a lookup of a missing row about one: without the
+    // dummy hash the unknown account answers an order of magnitude sooner.
+    expect(median(unknownTimes)).toBeGreaterThan(median(knownTimes) * 0.3);
+  });
+});
+
+describe("password reset for an unknown account", () => {
+  it("answers the code request and the reset as for a known account", async () => {
+    const known = await h.registerByEmail();
+    await ageCodes(h, known.email);
+    const unknown = newEmail("ghost");
+    const getCode = (account: string) =>
+      h.call("getCode", { type: "email", account, purpose: "reset", lang: "ft" });
+    expect(seen(await getCode(unknown))).toEqual(seen(await getCode(known.email)));
+    // Asking again at once is refused the same way for both.
+    const again = await getCode(known.email);
+    expectRefusal(again, "CODE_TOO_FREQUENT", { lang: "ft", params: { seconds: 60 } });
+    expect(seen(await getCode(unknown))).toEqual(seen(again));
+
+    const reset = (account: string) =>
+      h.call("updatePassword", {
+        mode: "reset",
+        type: "email",
+        account,
+        code: "000000",
+        password: "newpass123",
+        confirm_password: "newpass123",
+        lang: "ft",
+      });
+    const knownReset = await reset(known.email);
+    expectRefusal(knownReset, "CODE_WRONG", { lang: "ft" });
+    expect(seen(await reset(unknown))).toEqual(seen(knownReset));
+  });
+});
