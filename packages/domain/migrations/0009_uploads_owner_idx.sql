@@ -1,0 +1,1 @@
+CREATE INDEX "uploads_owner_idx" ON "uploads" USING btree ("owner_user_id","created_at");
