@@ -14,8 +14,8 @@ const now = () => Math.floor(Date.now() / 1000);
 /**
  * Uploads are private. POST /uploads/avatar sets the session user's avatar; POST /uploads/proof
  * stores a proof image (deposit, KYC) and answers its id. GET /uploads/:id serves a file only to
- * its owner (token in a header or `token` query, since an <img> cannot send headers) or to an
- * operator. Answers use the legacy envelope.
+ * its owner or to an operator, who prove it with a header: a session token never goes in a URL,
+ * where logs, history and Referer would keep it. Answers use the legacy envelope.
  */
 export function registerUploadRoutes(app: FastifyInstance, deps: AppDeps): void {
   const receive =
@@ -24,13 +24,15 @@ export function registerUploadRoutes(app: FastifyInstance, deps: AppDeps): void 
       const lang = toLanguage(request.headers.lang);
       try {
         const auth = await authenticate(deps.db, readToken(request));
-        const file = await request.file();
+        // Read at request time, so an operator's change applies at once; one byte over is enough to
+        // tell a file past the limit from one exactly at it.
+        const maxBytes = await getPolicy(deps.db, "uploads.maxBytes");
+        const file = await request.file({ limits: { fileSize: maxBytes } });
         if (!file) {
           throw new AppError("UPLOAD_MISSING", {}, field);
         }
-        // Past the multipart limit the stream is cut off; the refusal names the policy's limit.
-        const bytes = await file.toBuffer().catch(async () => {
-          const maxBytes = await getPolicy(deps.db, "uploads.maxBytes");
+        // Past the limit the stream is cut off; the refusal names the policy's limit.
+        const bytes = await file.toBuffer().catch(() => {
           throw new AppError("UPLOAD_TOO_LARGE", { mb: Math.floor(maxBytes / 1024 / 1024) }, field);
         });
         const id = await store(auth.user, bytes);
@@ -60,28 +62,22 @@ export function registerUploadRoutes(app: FastifyInstance, deps: AppDeps): void 
     ),
   );
 
-  app.get<{ Params: { id: string }; Querystring: { token?: string } }>(
-    "/uploads/:id",
-    async (request, reply) => {
-      const operatorToken = request.headers["x-operator-token"];
-      try {
-        const operator =
-          typeof operatorToken === "string" ? await authenticateOperator(deps.db, operatorToken) : null;
-        const viewer = operator
-          ? { operatorId: operator.id }
-          : {
-              userId: (await authenticate(deps.db, readToken(request, { token: request.query.token }))).user
-                .id,
-            };
-        const file = await readUpload(deps.db, deps.config.uploadDir, { id: request.params.id, viewer });
-        return reply
-          .header("cache-control", "private, max-age=3600")
-          .header("x-content-type-options", "nosniff")
-          .type(file.mime)
-          .send(file.bytes);
-      } catch {
-        return reply.status(404).send({ code: 404, message: "not found" });
-      }
-    },
-  );
+  app.get<{ Params: { id: string } }>("/uploads/:id", async (request, reply) => {
+    const operatorToken = request.headers["x-operator-token"];
+    try {
+      const operator =
+        typeof operatorToken === "string" ? await authenticateOperator(deps.db, operatorToken) : null;
+      const viewer = operator
+        ? { operatorId: operator.id }
+        : { userId: (await authenticate(deps.db, readToken(request))).user.id };
+      const file = await readUpload(deps.db, deps.config.uploadDir, { id: request.params.id, viewer });
+      return reply
+        .header("cache-control", "private, max-age=3600")
+        .header("x-content-type-options", "nosniff")
+        .type(file.mime)
+        .send(file.bytes);
+    } catch {
+      return reply.status(404).send({ code: 404, message: "not found" });
+    }
+  });
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { getPolicy } from "../policy/index.ts";
@@ -31,13 +31,20 @@ export function detectImageType(bytes: Uint8Array): ImageMime | null {
   return null;
 }
 
-/** Stores a private image for its owner after checking its size and content. */
+/**
+ * Stores a private image for its owner after checking its size, its content and the owner's quota
+ * (`uploads.maxPerDay` in any 24 hours, `uploads.maxTotalBytes` in all).
+ */
 export async function storeUpload(
   db: DbOrTx,
   uploadDir: string,
   params: { ownerUserId: number; purpose: string; bytes: Uint8Array },
 ): Promise<{ id: string; mime: ImageMime }> {
-  const maxBytes = await getPolicy(db, "uploads.maxBytes");
+  const [maxBytes, maxPerDay, maxTotalBytes] = await Promise.all([
+    getPolicy(db, "uploads.maxBytes"),
+    getPolicy(db, "uploads.maxPerDay"),
+    getPolicy(db, "uploads.maxTotalBytes"),
+  ]);
   if (params.bytes.length === 0) {
     throw new AppError("UPLOAD_MISSING", {}, "file");
   }
@@ -48,22 +55,42 @@ export async function storeUpload(
   if (!mime) {
     throw new AppError("UPLOAD_TYPE", {}, "file");
   }
-  const [row] = await db
-    .insert(uploads)
-    .values({
-      ownerUserId: params.ownerUserId,
-      purpose: params.purpose,
-      mime,
-      size: params.bytes.length,
-      sha256: createHash("sha256").update(params.bytes).digest("hex"),
-    })
-    .returning({ id: uploads.id });
-  if (!row) {
-    throw new AppError("REQUEST_ERROR");
-  }
-  await mkdir(uploadDir, { recursive: true });
-  await writeFile(join(uploadDir, row.id), params.bytes, { mode: 0o600 });
-  return { id: row.id, mime };
+  return db.transaction(async (tx) => {
+    // Counted under a per-user lock, so parallel uploads cannot pass the quota together.
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`uploads:${params.ownerUserId}`}, 0))`,
+    );
+    const [usage] = await tx
+      .select({
+        today: sql<number>`count(*) filter (where ${uploads.createdAt} > now() - interval '24 hours')::int`,
+        bytes: sql<string>`coalesce(sum(${uploads.size}), 0)::text`,
+      })
+      .from(uploads)
+      .where(eq(uploads.ownerUserId, params.ownerUserId));
+    if ((usage?.today ?? 0) >= maxPerDay) {
+      throw new AppError("UPLOAD_DAILY_LIMIT", { count: maxPerDay }, "file");
+    }
+    if (Number(usage?.bytes ?? 0) + params.bytes.length > maxTotalBytes) {
+      throw new AppError("UPLOAD_STORAGE_FULL", { mb: Math.floor(maxTotalBytes / 1024 / 1024) }, "file");
+    }
+    const [row] = await tx
+      .insert(uploads)
+      .values({
+        ownerUserId: params.ownerUserId,
+        purpose: params.purpose,
+        mime,
+        size: params.bytes.length,
+        sha256: createHash("sha256").update(params.bytes).digest("hex"),
+      })
+      .returning({ id: uploads.id });
+    if (!row) {
+      throw new AppError("REQUEST_ERROR");
+    }
+    // Written inside the transaction: a failed write leaves no row pointing at a missing file.
+    await mkdir(uploadDir, { recursive: true });
+    await writeFile(join(uploadDir, row.id), params.bytes, { mode: 0o600 });
+    return { id: row.id, mime };
+  });
 }
 
 /** Reads an upload for its owner or an operator; anyone else gets NOT_FOUND, as if it did not exist. */

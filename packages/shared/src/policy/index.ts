@@ -9,6 +9,9 @@ const zDecimal = z.string().regex(DECIMAL_STRING);
  * reads the merged value through one function in `@northstar/domain/policy`; the web shows the user
  * the same merged value through `policy.getPublic`.
  */
+/** The most `uploads.maxBytes` may be set to; the server reads no larger upload. */
+export const UPLOAD_BYTES_CEILING = 64 * 1024 * 1024;
+
 export const POLICY = {
   /** Spec: 6–12 on one screen, 6–24 on another. We allow the wider range. */
   "identity.loginPassword.minLength": { schema: z.number().int().min(4).max(64), default: 6, public: true },
@@ -35,7 +38,22 @@ export const POLICY = {
   },
   "identity.nickname.maxLength": { schema: z.number().int().min(4).max(64), default: 20, public: true },
   /** Spec section 9: image upload limit 8 MB. */
-  "uploads.maxBytes": { schema: z.number().int().min(1024), default: 8 * 1024 * 1024, public: true },
+  "uploads.maxBytes": {
+    schema: z.number().int().min(1024).max(UPLOAD_BYTES_CEILING),
+    default: 8 * 1024 * 1024,
+    public: true,
+  },
+  /** Per user: images in any 24 hours, and bytes stored in all (replaced avatars included). */
+  "uploads.maxPerDay": { schema: z.number().int().min(1).max(1000), default: 30, public: true },
+  "uploads.maxTotalBytes": {
+    schema: z
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .max(100 * 1024 * 1024 * 1024),
+    default: 1024 * 1024 * 1024,
+    public: true,
+  },
 
   // Money (SPEC section 9). Amounts are decimal strings, never numbers.
   /** Deposit channels; a closed one answers "this recharge channel has not been opened yet". */
