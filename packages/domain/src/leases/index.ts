@@ -17,6 +17,8 @@ export interface LeaseOptions {
   /** Called when the lease is lost (renewal failed): the holder must stop acting at once. */
   onLost: () => Promise<void> | void;
   log?: (line: string) => void;
+  /** After each try to take or renew the lease, with whether it is held now (for health checks). */
+  onAttempt?: (held: boolean) => void;
 }
 
 export class Lease {
@@ -106,5 +108,6 @@ export class Lease {
     } finally {
       this.busy = false;
     }
+    this.options.onAttempt?.(this.held);
   }
 }
