@@ -92,6 +92,8 @@ export const ERROR_CODES = {
   GOOGLE_ALREADY_BOUND: ResponseCode.Refused,
   REAL_ACCOUNT_REQUIRED: ResponseCode.Refused,
   ALREADY_REVIEWED: ResponseCode.Refused,
+  IDEMPOTENCY_KEY_REUSED: ResponseCode.Refused,
+  REQUEST_IN_PROGRESS: ResponseCode.Refused,
   INSTRUMENT_NOT_FOUND: ResponseCode.Refused,
   INSTRUMENT_HAS_OPEN_ORDERS: ResponseCode.Refused,
   MARKET_CLOSED: ResponseCode.Refused,

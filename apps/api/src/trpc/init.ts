@@ -18,6 +18,8 @@ export interface TrpcContext {
   ip: string;
   userAgent: string;
   /** Set only by the operator CLI, which runs on the server with the database's own credentials. */
+  /** The Idempotency-Key header the web sends with every money action (see ./idempotency.ts). */
+  idempotencyKey?: string;
   cliOperator?: { id: number; username: string; role: OperatorRole; status: "active" };
 }
 
@@ -31,6 +33,8 @@ export function createContextFactory(deps: AppDeps) {
     ip: clientIp(req),
     userAgent: String(req.headers["user-agent"] ?? ""),
   });
+    idempotencyKey:
+      typeof req.headers["idempotency-key"] === "string" ? req.headers["idempotency-key"] : undefined,
 }
 
 const t = initTRPC.context<TrpcContext>().create({

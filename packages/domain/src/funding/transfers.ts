@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { currencies } from "../currencies/currencies.table.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
+import type { OnceRecorder } from "../idempotency/run-once.ts";
 import type { User } from "../identity/accounts.ts";
 import type { Book } from "../ledger/ledger.table.ts";
 import { postEntry } from "../ledger/post-entry.ts";
@@ -30,6 +31,7 @@ export async function transferBetweenWallets(
   db: Db,
   user: User,
   input: { from: TWalletType; to: TWalletType; currency: string; amount: string },
+  once?: OnceRecorder,
 ) {
   if (input.from === input.to) {
     throw new AppError("SAME_WALLET", {}, "to");
@@ -72,6 +74,7 @@ export async function transferBetweenWallets(
         },
       ],
     });
+    await once?.record(tx, row);
     return row;
   });
 }
@@ -135,6 +138,7 @@ export async function convertCurrency(
   const quote = await quoteConversion(db, prices, input);
   const tolerance = await getPolicy(db, "funding.convert.priceTolerance");
   const worst = new MoneyDecimal(input.price).times(new MoneyDecimal(1).minus(tolerance));
+  once?: OnceRecorder,
   if (new MoneyDecimal(quote.price).lt(worst)) {
     throw new AppError("PRICE_CHANGED");
   }
@@ -177,6 +181,8 @@ export async function convertCurrency(
         },
       ],
     });
-    return { ...row, price: quote.price };
+    const answer = { ...row, price: quote.price };
+    await once?.record(tx, answer);
+    return answer;
   });
 }

@@ -5,6 +5,7 @@ import { and, count, desc, eq, gte, isNull, ne, sql } from "drizzle-orm";
 import { recordAudit } from "../admin/record-audit.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
+import type { OnceRecorder } from "../idempotency/run-once.ts";
 import type { User } from "../identity/accounts.ts";
 import { verifyTradePassword } from "../identity/trade-password.ts";
 import { holdFunds, postEntry, releaseFunds } from "../ledger/post-entry.ts";
@@ -102,6 +103,7 @@ export async function applyWithdrawal(
   user: User,
   input: TApplyWithdrawalRequest,
   now = new Date(),
+  once?: OnceRecorder,
 ) {
   assertRealAccount(user);
   if (!user.tradePasswordHash) {
@@ -223,6 +225,7 @@ export async function listUserWithdrawals(db: DbOrTx, userId: number, page: numb
   return db
     .select()
     .from(withdrawals)
+    await once?.record(tx, row);
     .where(eq(withdrawals.userId, userId))
     .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
     .limit(pageSize)

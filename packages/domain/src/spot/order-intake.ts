@@ -4,6 +4,7 @@ import { type Db, perHandle, type Tx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { accountIdCache, type EntryInput, postEntries } from "../ledger/post-entry.ts";
 import { commandStream } from "./commands.ts";
+import { answerFor, findResent, keyOf, recordedByKey } from "./order-keys.ts";
 import type { SpotOrderRow } from "./order-view.ts";
 import type { spotOrders } from "./spot.table.ts";
 
@@ -98,18 +99,27 @@ export class OrderIntake {
    */
   private async write(batch: Waiting[]): Promise<(SpotOrderRow | AppError)[]> {
     const outcome = await this.db.transaction(async (tx) => {
-      const refused = await this.overLimit(tx, batch);
-      const orders = batch.filter((_, i) => !refused.has(i)).map((w) => w.order);
-      if (orders.length === 0) {
-        return { rows: [], refused };
+      // A resent order (its client key already used) answers its first order; no count, row or hold.
+      const resent = await findResent(
+        tx,
+        batch.map((w) => w.order),
+      );
+      const skip = new Set([...resent.answered.keys(), ...resent.sameAs.keys()]);
+      const refused = await this.overLimit(tx, batch, skip);
+      const fresh = batch.map((_, i) => i).filter((i) => !refused.has(i) && !skip.has(i));
+      if (fresh.length === 0) {
+        return { rows: new Map<number, SpotOrderRow>(), lost: [], refused, resent };
       }
       const ids = await tx.execute<{ id: number }>(
-        sql`select nextval(pg_get_serial_sequence('spot_orders', 'id')) as id from generate_series(1, ${orders.length}) order by 1`,
+        sql`select nextval(pg_get_serial_sequence('spot_orders', 'id')) as id from generate_series(1, ${fresh.length}) order by 1`,
       );
-      const withIds = orders.map((order, i) => ({ ...order, id: Number(ids.rows[i]?.id) }));
+      const withIds = fresh.map((index, i) => ({
+        index,
+        order: { ...(batch[index] as Waiting).order, id: Number(ids.rows[i]?.id) },
+      }));
       // One JSON parameter for the whole batch: far cheaper to build than a parameter per value.
       const json = JSON.stringify(
-        withIds.map((o) => ({
+        withIds.map(({ order: o }) => ({
           id: o.id,
           user_id: o.userId,
           book: o.book,
@@ -125,43 +135,54 @@ export class OrderIntake {
           fee_currency: o.feeCurrency,
           hold_currency: o.holdCurrency,
           held: o.held,
+          client_key: o.clientKey ?? null,
+          request_hash: o.requestHash ?? null,
         })),
       );
+      // A key another process recorded meanwhile is skipped (the unique index waits for its commit).
       const inserted = await tx.execute<{ id: number; created_at: string }>(sql`
         insert into spot_orders (id, user_id, book, symbol, base, quote, side, type, time_in_force, price,
-          quantity, quote_amount, fee_currency, hold_currency, held)
+          quantity, quote_amount, fee_currency, hold_currency, held, client_key, request_hash)
         select id, user_id, book, symbol, base, quote, side, type, time_in_force, price,
-          quantity, quote_amount, fee_currency, hold_currency, held
+          quantity, quote_amount, fee_currency, hold_currency, held, client_key, request_hash
         from jsonb_to_recordset(${json}::jsonb) as v(id bigint, user_id bigint, book text, symbol text,
           base text, quote text, side text, type text, time_in_force text, price numeric, quantity numeric,
-          quote_amount numeric, fee_currency text, hold_currency text, held numeric)
+          quote_amount numeric, fee_currency text, hold_currency text, held numeric, client_key text,
+          request_hash text)
+        on conflict (user_id, client_key) where client_key is not null do nothing
         returning id, created_at`);
       const createdAt = new Map(inserted.rows.map((r) => [Number(r.id), new Date(r.created_at)]));
-      const rows: SpotOrderRow[] = withIds.map((o) => {
-        const at = createdAt.get(o.id) ?? new Date();
-        return {
-          ...o,
-          price: o.price ?? null,
-          quantity: o.quantity ?? null,
-          quoteAmount: o.quoteAmount ?? null,
-          filledQty: "0",
-          filledQuote: "0",
-          fee: "0",
-          status: "pending",
-          cancelReason: null,
-          queueSeq: null,
-          createdAt: at,
-          updatedAt: at,
-        };
-      });
-      await postEntries(tx, rows.map(holdEntry), accountIdCache(this.db));
-      return { rows, refused };
+      const rows = new Map<number, SpotOrderRow>();
+      for (const { index, order: o } of withIds) {
+        const at = createdAt.get(o.id);
+        if (at) {
+          rows.set(index, {
+            ...o,
+            price: o.price ?? null,
+            quantity: o.quantity ?? null,
+            quoteAmount: o.quoteAmount ?? null,
+            clientKey: o.clientKey ?? null,
+            requestHash: o.requestHash ?? null,
+            filledQty: "0",
+            filledQuote: "0",
+            fee: "0",
+            status: "pending",
+            cancelReason: null,
+            queueSeq: null,
+            createdAt: at,
+            updatedAt: at,
+          });
+        }
+      }
+      await postEntries(tx, [...rows.values()].map(holdEntry), accountIdCache(this.db));
+      const lost = withIds.filter(({ order }) => !createdAt.has(order.id)).map(({ index }) => index);
+      return { rows, lost, refused, resent };
     });
-    const { rows, refused } = outcome;
+    const { rows, lost, refused, resent } = outcome;
     // After the commit: the matcher must never see an order that might still roll back. If this
     // append is lost, the matcher's sweep finds the pending orders in the database.
     const pipeline = this.redis.pipeline();
-    for (const row of rows) {
+    for (const row of rows.values()) {
       pipeline.xadd(
         commandStream(this.prefix, row.symbol),
         "*",
@@ -170,13 +191,37 @@ export class OrderIntake {
       );
     }
     await pipeline.exec().catch(() => {});
-    let next = 0;
-    return batch.map((_, i) => refused.get(i) ?? rows[next++] ?? new AppError("REQUEST_ERROR"));
+    // Orders whose key another process recorded first answer that order, read after its commit.
+    const lostTo = await recordedByKey(
+      this.db,
+      lost.map((i) => (batch[i] as Waiting).order),
+    );
+    const outcomes = batch.map((waiting, i): SpotOrderRow | AppError | undefined => {
+      const key = keyOf(waiting.order);
+      const first = lost.includes(i) && key ? lostTo.get(key) : undefined;
+      return (
+        refused.get(i) ??
+        resent.answered.get(i) ??
+        rows.get(i) ??
+        (first ? answerFor(waiting.order, first) : undefined)
+      );
+    });
+    for (const [i, earlier] of resent.sameAs) {
+      const first = outcomes[earlier];
+      outcomes[i] = first ? answerFor((batch[i] as Waiting).order, first) : undefined;
+    }
+    return outcomes.map((o) => o ?? new AppError("REQUEST_ERROR"));
   }
 
   /** The batch's orders (by index) that its users' open orders and earlier orders in it fill up. */
-  private async overLimit(tx: Tx, batch: Waiting[]): Promise<Map<number, AppError>> {
-    const pairs = JSON.stringify(batch.map((w) => ({ user_id: w.order.userId, symbol: w.order.symbol })));
+  private async overLimit(tx: Tx, batch: Waiting[], skip: Set<number>): Promise<Map<number, AppError>> {
+    const unanswered = batch.filter((_, i) => !skip.has(i));
+    if (unanswered.length === 0) {
+      return new Map();
+    }
+    const pairs = JSON.stringify(
+      unanswered.map((w) => ({ user_id: w.order.userId, symbol: w.order.symbol })),
+    );
     // Other API processes record orders too: each (user, market) is counted under a lock held to the
     // commit, taken in one order (no deadlock) and in a statement of its own, so that the count's
     // snapshot, taken after the wait, sees what the previous holder committed.
@@ -198,6 +243,9 @@ export class OrderIntake {
     const open = new Map(counted.rows.map((r) => [`${r.user_id}:${r.symbol}`, Number(r.n)]));
     const refused = new Map<number, AppError>();
     batch.forEach((waiting, i) => {
+      if (skip.has(i)) {
+        return;
+      }
       const key = `${waiting.order.userId}:${waiting.order.symbol}`;
       const n = open.get(key) ?? 0;
       if (n >= waiting.maxOpen) {

@@ -10,6 +10,7 @@ import type { Book } from "../ledger/ledger.table.ts";
 import { bestAskKey } from "./commands.ts";
 import { toLots, toQuoteUnits, toTicks } from "./engine/units.ts";
 import { orderIntake } from "./order-intake.ts";
+import { answerFor, recordedByKey } from "./order-keys.ts";
 import { toOrderView } from "./order-view.ts";
 import { getSpotTerms } from "./terms.ts";
 
@@ -37,8 +38,20 @@ export async function placeOrder(
   deps: SpotDeps,
   user: User,
   input: TPlaceOrderRequest,
+  key?: { clientKey: string; requestHash: string },
 ): Promise<TSpotOrderView> {
   const { db } = deps;
+  if (key) {
+    // A resend answers its first order even when the market has since closed or moved.
+    const first = (await recordedByKey(db, [{ userId: user.id, ...key }])).get(`${user.id}:${key.clientKey}`);
+    if (first) {
+      const answer = answerFor(key, first);
+      if (answer instanceof AppError) {
+        throw answer;
+      }
+      return toOrderView(answer);
+    }
+  }
   const terms = await getSpotTerms(db, input.symbol);
   if (!terms.open) {
     throw new AppError("MARKET_CLOSED");
@@ -123,3 +136,5 @@ export async function placeOrder(
   );
   return toOrderView(row);
 }
+      clientKey: key?.clientKey ?? null,
+      requestHash: key?.requestHash ?? null,

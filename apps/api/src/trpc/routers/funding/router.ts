@@ -40,6 +40,7 @@ import {
   zWalletType,
 } from "@northstar/shared/contracts/funding";
 import { z } from "zod";
+import { onceByKey } from "../../idempotency.ts";
 import { authedProcedure, publicProcedure, router } from "../../init.ts";
 
 const zId = z.object({ id: z.coerce.number().int().positive() });
@@ -81,7 +82,11 @@ export const withdrawalRouter = router({
     }),
   create: authedProcedure
     .input(ZApplyWithdrawalRequestSchema)
-    .mutation(({ ctx, input }) => applyWithdrawal(ctx.deps.db, ctx.deps.prices, ctx.auth.user, input)),
+    .mutation(({ ctx, input }) =>
+      onceByKey(ctx, "withdrawal.create", input, (once) =>
+        applyWithdrawal(ctx.deps.db, ctx.deps.prices, ctx.auth.user, input, new Date(), once),
+      ),
+    ),
   getMany: authedProcedure
     .input(ZPageRequestSchema)
     .query(({ ctx, input }) =>
@@ -118,7 +123,11 @@ export const bankCardRouter = router({
 export const transferRouter = router({
   create: authedProcedure
     .input(ZTransferRequestSchema)
-    .mutation(({ ctx, input }) => transferBetweenWallets(ctx.deps.db, ctx.auth.user, input)),
+    .mutation(({ ctx, input }) =>
+      onceByKey(ctx, "transfer.create", input, (once) =>
+        transferBetweenWallets(ctx.deps.db, ctx.auth.user, input, once),
+      ),
+    ),
 });
 
 export const conversionRouter = router({
@@ -127,7 +136,11 @@ export const conversionRouter = router({
     .query(({ ctx, input }) => quoteConversion(ctx.deps.db, ctx.deps.prices, input)),
   create: authedProcedure
     .input(ZConvertRequestSchema)
-    .mutation(({ ctx, input }) => convertCurrency(ctx.deps.db, ctx.deps.prices, ctx.auth.user, input)),
+    .mutation(({ ctx, input }) =>
+      onceByKey(ctx, "conversion.create", input, (once) =>
+        convertCurrency(ctx.deps.db, ctx.deps.prices, ctx.auth.user, input, once),
+      ),
+    ),
 });
 
 export const googleAuthRouter = router({

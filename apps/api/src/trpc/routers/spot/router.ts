@@ -1,3 +1,4 @@
+import { assertIdempotencyKey, requestHash } from "@northstar/domain/idempotency";
 import {
   cancelOrder,
   getSpotBalances,
@@ -34,7 +35,17 @@ export const spotRouter = router({
     .query(({ ctx, input }) => getSpotBalances(ctx.deps.db, ctx.auth.user, input.symbol)),
   /** Answers like the legacy "createOrder" event: the message is shown to the user plainly. */
   place: authedProcedure.input(ZPlaceOrderRequestSchema).mutation(async ({ ctx, input }) => {
-    const order = await placeOrder(spotDeps(ctx), ctx.auth.user, input);
+    // A resent order is found by its key on the order row (see ../../idempotency.ts for the rest).
+    const key = ctx.idempotencyKey;
+    if (key !== undefined) {
+      assertIdempotencyKey(key);
+    }
+    const order = await placeOrder(
+      spotDeps(ctx),
+      ctx.auth.user,
+      input,
+      key === undefined ? undefined : { clientKey: key, requestHash: requestHash("spot.place", input) },
+    );
     return { order, event: "createOrder" as const, message: translate(ctx.lang, "api.orderPlaced") };
   }),
   cancel: authedProcedure.input(ZCancelOrderRequestSchema).mutation(async ({ ctx, input }) => ({

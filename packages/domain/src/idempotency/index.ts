@@ -1,0 +1,2 @@
+export * from "./idempotency.table.ts";
+export * from "./run-once.ts";
