@@ -33,12 +33,19 @@ export interface MarketSocketOptions {
   token?: () => string | null;
   heartbeatMs?: number;
   reconnectMs?: number;
+  /** Runs `run` after `ms` and returns what cancels it; setTimeout unless a caller keeps its own clock. */
+  schedule?: (run: () => void, ms: number) => () => void;
   onStatus?: (status: "connecting" | "open" | "closed") => void;
   /** Called when an update arrives out of sequence, before resubscribing (for tests and metrics). */
   onGap?: (ch: MarketChannel, expected: number, got: number) => void;
 }
 
 const OPEN = 1;
+
+function scheduleTimeout(run: () => void, ms: number): () => void {
+  const timer = setTimeout(run, ms);
+  return () => clearTimeout(timer);
+}
 
 /**
  * Client of the market socket: heartbeat every 20 s, reconnect 1 s after a close or error, and
@@ -51,7 +58,7 @@ export class MarketSocket {
   /** Last applied seq per channel; undefined while waiting for a snapshot. */
   private readonly lastSeq = new Map<MarketChannel, number | undefined>();
   private heartbeat: ReturnType<typeof setInterval> | null = null;
-  private reconnect: ReturnType<typeof setTimeout> | null = null;
+  private cancelReconnect: (() => void) | null = null;
   private closed = false;
 
   constructor(private readonly options: MarketSocketOptions) {
@@ -121,7 +128,8 @@ export class MarketSocket {
       this.stopTimers();
       this.options.onStatus?.("closed");
       if (!this.closed) {
-        this.reconnect = setTimeout(() => this.open(), this.options.reconnectMs ?? RECONNECT_DELAY_MS);
+        const schedule = this.options.schedule ?? scheduleTimeout;
+        this.cancelReconnect = schedule(() => this.open(), this.options.reconnectMs ?? RECONNECT_DELAY_MS);
       }
     };
     socket.onclose = lost;
@@ -135,11 +143,9 @@ export class MarketSocket {
     if (this.heartbeat) {
       clearInterval(this.heartbeat);
     }
-    if (this.reconnect) {
-      clearTimeout(this.reconnect);
-    }
+    this.cancelReconnect?.();
     this.heartbeat = null;
-    this.reconnect = null;
+    this.cancelReconnect = null;
   }
 
   private send(message: ClientMessage): void {
