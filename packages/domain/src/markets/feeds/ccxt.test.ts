@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { periodStart } from "@northstar/shared/markets";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { SEED_INSTRUMENTS } from "../catalogue.seed.ts";
 import {
   type CcxtExchange,
@@ -222,6 +222,9 @@ describe("CcxtFeed", () => {
   });
 
   it("polls on a timer, reports errors and keeps polling, and stops", async () => {
+    // The poll timer runs on the test's clock; after stop no timer is left to poll again.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    onTestFinished(() => void vi.useRealTimers());
     const exchange = new FakeExchange();
     exchange.failNext = true;
     const errors: unknown[] = [];
@@ -232,13 +235,14 @@ describe("CcxtFeed", () => {
     });
     const received: Tick[] = [];
     await feed.start([BTC], (t) => received.push(t));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.advanceTimersByTimeAsync(20);
     await feed.stop();
+    expect(vi.getTimerCount()).toBe(0);
     expect(errors).toHaveLength(1);
     expect(received.map((t) => t.price)).toEqual(["91234.56"]);
     const polls = exchange.calls.filter((c) => c.startsWith("fetchTickers")).length;
     expect(polls).toBeGreaterThan(2);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.advanceTimersByTimeAsync(1000);
     expect(exchange.calls.filter((c) => c.startsWith("fetchTickers")).length).toBe(polls);
   });
 });

@@ -1,6 +1,6 @@
 import { type Candle, isMarketOpen } from "@northstar/shared/markets";
 import { MoneyDecimal } from "@northstar/shared/money";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { seedCandles } from "../candles/seed.ts";
 import { SEED_INSTRUMENTS } from "../catalogue.seed.ts";
 import { isOnGrid } from "./grid.ts";
@@ -118,7 +118,11 @@ describe("SimulatorFeed live ticks", () => {
     );
   });
 
-  it("ticks on a timer when not manual, with an injected clock", async () => {
+  it("ticks on a timer when not manual, with an injected clock, and stops", async () => {
+    // The interval runs on the test's clock: each advance is exactly that many steps, and after stop
+    // no timer is left to tick.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    onTestFinished(() => void vi.useRealTimers());
     let now = WEDNESDAY;
     const feed = new SimulatorFeed({ seed: 1, intervalMs: 5, clock: () => now });
     const ticks: Tick[] = [];
@@ -126,12 +130,13 @@ describe("SimulatorFeed live ticks", () => {
       ticks.push(t);
       now += 1000;
     });
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(ticks).toHaveLength(1);
+    vi.advanceTimersByTime(15);
+    expect(ticks).toHaveLength(4);
     await feed.stop();
-    const count = ticks.length;
-    expect(count).toBeGreaterThan(1);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(ticks.length).toBe(count);
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(1000);
+    expect(ticks).toHaveLength(4);
   });
 });
 
