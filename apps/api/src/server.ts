@@ -1,3 +1,4 @@
+import { loadTotpKeyring, reencryptTotpSecrets, useTotpKeyring } from "@northstar/domain/funding";
 import { runMigrations } from "@northstar/domain/migrate";
 import { buildApp } from "./app.ts";
 import { env as loadEnv } from "./env.ts";
@@ -7,6 +8,14 @@ import { createDeps } from "./http/create-deps.ts";
 const env = loadEnv();
 await runMigrations(env.DATABASE_URL);
 const deps = createDeps(env);
+const totpKeys = loadTotpKeyring({
+  key: env.TOTP_ENCRYPTION_KEY,
+  previousKeys: env.TOTP_ENCRYPTION_PREVIOUS_KEYS,
+  dataDir: env.DATA_DIR,
+});
+useTotpKeyring(totpKeys);
+// Google Authenticator secrets stored before they were encrypted are encrypted now, before serving.
+await reencryptTotpSecrets(deps.db, totpKeys, { onlyClear: true });
 const app = await buildApp(deps);
 
 let closing = false;

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { createEnv } from "@t3-oss/env-core";
 import { z } from "zod";
 
@@ -18,6 +19,15 @@ export const domainEnv = () =>
       MAIL_FROM: z.string().default("Northstar <no-reply@northstar.local>"),
       SMS_PROVIDER: z.enum(["log"]).default("log"),
       UPLOAD_DIR: z.string().default("var/uploads"),
+      /** Where the server keeps files of its own (the generated TOTP key file); the repository's var/. */
+      DATA_DIR: z.string().default(fileURLToPath(new URL("../../../var", import.meta.url))),
+      /**
+       * 32 bytes in base64 or hex: the key that encrypts Google Authenticator secrets. Unset, one is
+       * generated into DATA_DIR/totp-keys on first start. Older keys, comma-separated, go in
+       * TOTP_ENCRYPTION_PREVIOUS_KEYS while `pnpm admin totp:rotate-key` moves secrets off them.
+       */
+      TOTP_ENCRYPTION_KEY: z.string().optional(),
+      TOTP_ENCRYPTION_PREVIOUS_KEYS: z.string().optional(),
       /** The address users reach the site at; used in invite links and mails. */
       PUBLIC_URL: z.string().url().default("http://localhost:3000"),
     },

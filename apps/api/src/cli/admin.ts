@@ -4,8 +4,10 @@ import {
   generateOperatorPassword,
   OPERATOR_ROLES,
   type OperatorRole,
+  recordAudit,
   upsertOperator,
 } from "@northstar/domain/admin";
+import { addTotpKeyToFile, loadTotpKeyring, reencryptTotpSecrets } from "@northstar/domain/funding";
 import { env as loadEnv } from "../env.ts";
 import { createDeps } from "../http/create-deps.ts";
 import { createCallerFactory } from "../trpc/init.ts";
@@ -24,7 +26,9 @@ const USAGE = `usage: pnpm admin <command>
   deposit-address:list | deposit-address:set <currency> <chain> <address> [memo]
   instruments:list [search] | instrument:save <json> | instrument:enable <symbol> | instrument:disable <symbol>
   user <uid|email|phone>              balances and recent ledger lines
-  reconcile                           recompute balances from postings; exits 0 only when the ledger balances`;
+  reconcile                           recompute balances from postings; exits 0 only when the ledger balances
+  totp:rotate-key [--reencrypt-only]  move every Google Authenticator secret to the current key, in one
+      transaction; with the key file (no TOTP_ENCRYPTION_KEY) a new key is generated into it first`;
 
 const [command, ...args] = process.argv.slice(2);
 const env = loadEnv();
@@ -145,6 +149,27 @@ async function main(): Promise<number> {
       }
       console.log(report.ok ? "ledger balances" : "LEDGER DOES NOT BALANCE");
       return report.ok ? 0 : 1;
+    }
+    case "totp:rotate-key": {
+      const keys = {
+        key: env.TOTP_ENCRYPTION_KEY,
+        previousKeys: env.TOTP_ENCRYPTION_PREVIOUS_KEYS,
+        dataDir: env.DATA_DIR,
+      };
+      // A key from the environment is changed there (the old one moved to the previous keys); the
+      // key file is ours to add a key to. Older keys stay in it, so running servers can still read.
+      const keyring =
+        keys.key || args.includes("--reencrypt-only")
+          ? loadTotpKeyring(keys)
+          : addTotpKeyToFile(env.DATA_DIR);
+      const { total, changed } = await reencryptTotpSecrets(deps.db, keyring);
+      await recordAudit(deps.db, {
+        actor: "cli",
+        action: "totp.rotate_key",
+        details: { key: keyring.currentId, reencrypted: changed, total },
+      });
+      console.log(`${changed} of ${total} secrets re-encrypted; current key ${keyring.currentId}`);
+      return 0;
     }
     default:
       console.error(USAGE);

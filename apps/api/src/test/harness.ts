@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDb } from "@northstar/domain/db";
+import { TotpKeyring, useTotpKeyring } from "@northstar/domain/funding";
 import { createFixedPriceProvider } from "@northstar/domain/markets";
 import { createMailTransport, createQueueNotifier, createSmsProvider } from "@northstar/domain/notifications";
 import { seedDatabase } from "@northstar/domain/seed";
@@ -26,6 +27,8 @@ export async function createHarness(options: { authRatePerMinute?: number } = {}
   // can terminate a connection still saying goodbye; that FATAL is expected then, not a test failure.
   pool.on("error", () => {});
   await seedDatabase(db);
+  // A key of this test file's own for Google Authenticator secrets, as the server sets one at boot.
+  useTotpKeyring(new TotpKeyring([randomBytes(32)]));
   const prefix = `test:${randomBytes(4).toString("hex")}`;
   const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { maxRetriesPerRequest: null });
   const mailbox = await startMailbox();

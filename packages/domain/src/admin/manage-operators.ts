@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
-import type { DbOrTx } from "../db/client.ts";
+import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
+import { clearAttempts, type SecretTarget, takeAttempt } from "../identity/secret-attempts.ts";
 import { hashSecret, newToken, sha256, verifySecret } from "../identity/secrets.ts";
 import { type OperatorRole, operatorSessions, operators } from "./admin.table.ts";
 import { recordAudit } from "./record-audit.ts";
@@ -30,6 +31,8 @@ export async function upsertOperator(
       .set({ revokedAt: new Date() })
       .where(and(eq(operatorSessions.operatorId, existing.id), isNull(operatorSessions.revokedAt)));
     await recordAudit(db, { actor: params.actor, action: "operator.password", subject: params.username });
+    // A new password set by an administrator also lifts a lock from wrong guesses.
+    await clearAttempts(db, { kind: "operator_password", subject: `operator:${params.username}` });
     return { created: false, id: existing.id };
   }
   const [row] = await db
@@ -48,13 +51,45 @@ export async function upsertOperator(
   return { created: true, id: row.id };
 }
 
-export async function loginOperator(db: DbOrTx, params: { username: string; password: string }) {
+/**
+ * Operator sign-in. Failures count per name (known or not, so the answers reveal no names) and per
+ * address (across names); either limit refuses further tries for a while, even with the right
+ * password. Each failure, refusal and lockout is written to the audit log.
+ */
+export async function loginOperator(db: Db, params: { username: string; password: string; address: string }) {
+  const byName: SecretTarget = { kind: "operator_password", subject: `operator:${params.username}` };
+  const byAddress: SecretTarget = { kind: "operator_address", subject: `address:${params.address}` };
+  const audit = (action: string, details: Record<string, unknown>) =>
+    recordAudit(db, {
+      actor: "system",
+      action,
+      subject: params.username,
+      details: { address: params.address, ...details },
+    });
+  const fromAddress = await takeAttempt(db, byAddress);
+  if (!fromAddress.allowed) {
+    await audit("operator.login_throttled", { minutes: fromAddress.minutes });
+    throw new AppError("OPERATOR_LOGIN_THROTTLED", { minutes: fromAddress.minutes });
+  }
+  const forName = await takeAttempt(db, byName);
+  if (!forName.allowed) {
+    await audit("operator.login_refused", { minutes: forName.minutes });
+    throw new AppError("OPERATOR_LOCKED", { minutes: forName.minutes });
+  }
   const [op] = await db.select().from(operators).where(eq(operators.username, params.username));
   // Verify against a dummy hash when the name is unknown, so timing does not reveal which names exist.
   const ok = await verifySecret(params.password, op?.passwordHash ?? (await hashSecret("x")));
   if (!op || !ok || op.status !== "active") {
-    throw new AppError("WRONG_CREDENTIALS", { remaining: "-" });
+    await audit("operator.login_failed", { failures: forName.failures });
+    if (forName.locksNow) {
+      await audit("operator.login_locked", { minutes: forName.lockMinutes });
+    }
+    if (fromAddress.locksNow) {
+      await audit("operator.address_throttled", { minutes: fromAddress.lockMinutes });
+    }
+    throw new AppError("OPERATOR_LOGIN_WRONG", {}, "password");
   }
+  await Promise.all([clearAttempts(db, byName), clearAttempts(db, byAddress)]);
   const token = newToken();
   await db.insert(operatorSessions).values({
     operatorId: op.id,

@@ -7,6 +7,7 @@ export * from "./funding.table.ts";
 export * from "./records.ts";
 export * from "./review-queues.ts";
 export * from "./totp.ts";
+export * from "./totp-keys.ts";
 export * from "./transfers.ts";
 export * from "./turnover.ts";
 export * from "./withdrawals.ts";

@@ -6,6 +6,7 @@ export * from "./login-user.ts";
 export * from "./profile.ts";
 export * from "./register-user.ts";
 export * from "./request-code.ts";
+export * from "./secret-attempts.ts";
 export * from "./security-questions.ts";
 export * from "./session-info.ts";
 export * from "./sessions.ts";

@@ -8,6 +8,7 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { User } from "./accounts.ts";
 import { securityAnswers } from "./identity.table.ts";
+import { checkSecretLimited, userSubject } from "./secret-attempts.ts";
 import { hashSecret, verifySecret } from "./secrets.ts";
 
 // Answers are compared case- and space-insensitively: "Paris " and "paris" are the same answer.
@@ -53,7 +54,11 @@ export async function verifySecurityAnswer(
     .select()
     .from(securityAnswers)
     .where(and(eq(securityAnswers.userId, user.id), eq(securityAnswers.questionId, input.question_id)));
-  if (!row || !(await verifySecret(normalise(input.answer), row.answerHash))) {
-    throw new AppError("SECURITY_ANSWER_WRONG", {}, "answer");
-  }
+  // The three answers share one attempt limit: guessing them one after another is no way around it.
+  await checkSecretLimited(
+    db,
+    { kind: "security_answer", subject: userSubject(user.id) },
+    { wrong: "SECURITY_ANSWER_WRONG", locked: "SECURITY_ANSWER_LOCKED", field: "answer" },
+    async () => Boolean(row && (await verifySecret(normalise(input.answer), row.answerHash))),
+  );
 }

@@ -4,11 +4,12 @@ import type {
 } from "@northstar/shared/contracts/identity";
 import { and, eq, isNull } from "drizzle-orm";
 import type { z } from "zod";
-import type { Db, DbOrTx } from "../db/client.ts";
+import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { boundTarget, type User } from "./accounts.ts";
 import { consumeCode } from "./codes.ts";
 import { users } from "./identity.table.ts";
+import { checkSecretLimited, userSubject } from "./secret-attempts.ts";
 import { hashSecret, verifySecret } from "./secrets.ts";
 
 /** /bindmpwd: sets the first 6-digit trade password, confirmed by the login password. */
@@ -45,9 +46,7 @@ export async function changeTradePassword(
     throw new AppError("TRADE_PASSWORD_NOT_SET");
   }
   if (input.mode === "old") {
-    if (!(await verifySecret(input.old_trade_password, user.tradePasswordHash))) {
-      throw new AppError("TRADE_PASSWORD_WRONG", {}, "old_trade_password");
-    }
+    await checkTradePassword(db, user.id, user.tradePasswordHash, input.old_trade_password, "old_trade_password");
   } else {
     await consumeCode(db, {
       target: boundTarget(user, input.type).target,
@@ -61,13 +60,21 @@ export async function changeTradePassword(
     .where(eq(users.id, user.id));
 }
 
-/** Checks a trade password before money moves; later modules call this. */
-export async function verifyTradePassword(db: DbOrTx, userId: number, tradePassword: string): Promise<void> {
+/** Checks a trade password before money moves (withdrawals, spot orders); later modules call this. */
+export async function verifyTradePassword(db: Db, userId: number, tradePassword: string): Promise<void> {
   const [row] = await db.select({ hash: users.tradePasswordHash }).from(users).where(eq(users.id, userId));
   if (!row?.hash) {
     throw new AppError("TRADE_PASSWORD_NOT_SET");
   }
-  if (!(await verifySecret(tradePassword, row.hash))) {
-    throw new AppError("TRADE_PASSWORD_WRONG", {}, "trade_password");
-  }
+  await checkTradePassword(db, userId, row.hash, tradePassword, "trade_password");
+}
+
+/** Every call that checks the trade password counts toward one attempt limit per user. */
+function checkTradePassword(db: Db, userId: number, hash: string, given: string, field: string) {
+  return checkSecretLimited(
+    db,
+    { kind: "trade_password", subject: userSubject(userId) },
+    { wrong: "TRADE_PASSWORD_WRONG", locked: "TRADE_PASSWORD_LOCKED", field },
+    () => verifySecret(given, hash),
+  );
 }

@@ -37,6 +37,29 @@ export const POLICY = {
     public: false,
   },
   "identity.nickname.maxLength": { schema: z.number().int().min(4).max(64), default: 20, public: true },
+  /**
+   * Attempt limits on secrets: this many wrong guesses in a row (through any call that checks the
+   * secret) lock it for `lockMinutes`; while locked even the right answer is refused.
+   */
+  "security.tradePassword.maxFailures": { schema: z.number().int().min(1).max(50), default: 5, public: true },
+  "security.tradePassword.lockMinutes": { schema: z.number().int().min(1).max(1440), default: 15, public: true },
+  "security.totp.maxFailures": { schema: z.number().int().min(1).max(50), default: 5, public: true },
+  "security.totp.lockMinutes": { schema: z.number().int().min(1).max(1440), default: 15, public: true },
+  "security.securityAnswer.maxFailures": { schema: z.number().int().min(1).max(50), default: 5, public: true },
+  "security.securityAnswer.lockMinutes": { schema: z.number().int().min(1).max(1440), default: 15, public: true },
+  /** Operator sign-in: failures lock the name; failures from one address (any name) throttle it. */
+  "security.operatorLogin.maxFailures": { schema: z.number().int().min(1).max(50), default: 5, public: false },
+  "security.operatorLogin.lockMinutes": { schema: z.number().int().min(1).max(1440), default: 15, public: false },
+  "security.operatorLogin.addressMaxFailures": {
+    schema: z.number().int().min(1).max(1000),
+    default: 20,
+    public: false,
+  },
+  "security.operatorLogin.addressLockMinutes": {
+    schema: z.number().int().min(1).max(1440),
+    default: 15,
+    public: false,
+  },
   /** Spec section 9: image upload limit 8 MB. */
   "uploads.maxBytes": {
     schema: z.number().int().min(1024).max(UPLOAD_BYTES_CEILING),

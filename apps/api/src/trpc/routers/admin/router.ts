@@ -34,7 +34,7 @@ const actor = (op: { id: number; username: string }) => (op.id === 0 ? "cli" : `
 export const adminRouter = router({
   login: publicProcedure
     .input(z.object({ username: z.string().min(1).max(64), password: z.string().min(1).max(128) }))
-    .mutation(({ ctx, input }) => loginOperator(ctx.deps.db, input)),
+    .mutation(({ ctx, input }) => loginOperator(ctx.deps.db, { ...input, address: ctx.ip })),
   me: anyOperator.query(({ ctx }) => ctx.operator),
   getPolicy: finance.query(({ ctx }) => getPolicySnapshot(ctx.deps.db)),
   setPolicy: operatorProcedure(["admin"])
