@@ -197,7 +197,9 @@ describe("withdrawal.create: the rules of SPEC section 9", () => {
     expectTrpcRefusal(await withdraw(u, "100", { google_code: wrong }), "GOOGLE_CODE_WRONG");
     expectTrpcRefusal(await withdraw(u, "100", { google_code: "12ab56" }), "GOOGLE_CODE_WRONG");
     expect(await balanceOf(h, u.userId)).toEqual({ available: "300", held: "0" });
-    expectOk(await withdraw(u, "100", { google_code: authenticator.generate(secret) }));
+    // The binding spent this step's code; a code is accepted once, so the next step's code is used.
+    const next = authenticator.clone({ epoch: Date.now() + 30_000 }).generate(secret);
+    expectOk(await withdraw(u, "100", { google_code: next }));
     expect(await balanceOf(h, u.userId)).toEqual({ available: "200", held: "100" });
   });
 
