@@ -1,15 +1,18 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import formbody from "@fastify/formbody";
-import helmet from "@fastify/helmet";
 import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import { translate } from "@northstar/shared/i18n";
 import { toLanguage } from "@northstar/shared/languages";
+import { UPLOAD_BYTES_CEILING } from "@northstar/shared/policy";
 import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { AppDeps } from "./http/deps.ts";
+import { isLegacyPath, sendLegacyRefusal } from "./http/edge.ts";
+import { type LogStream, loggerOptions } from "./http/logger.ts";
+import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { registerUploadRoutes } from "./http/uploads.ts";
 import { registerLegacyApi } from "./legacy/index.ts";
 import { attachMarketSocket } from "./realtime/market-socket.ts";
@@ -17,27 +20,24 @@ import { createContextFactory } from "./trpc/init.ts";
 import { appRouter } from "./trpc/router.ts";
 
 /** Builds the HTTP app: plugins first, then the legacy API, tRPC, uploads and the web app. */
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(
+  deps: AppDeps,
+  options: { logStream?: LogStream } = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: deps.config.logLevel, redact: ["req.headers.authorization", "req.headers.token"] },
+    logger: loggerOptions(deps.config.logLevel, options.logStream),
     trustProxy: deps.config.trustProxy,
-    // Upload limit (8 MB by policy) plus multipart overhead.
+    // Form and JSON bodies; multipart uploads have their own limit below.
     bodyLimit: 10 * 1024 * 1024,
+    // Fastify would answer HEAD by running each GET handler, and a legacy GET is an action (HEAD
+    // /web/getCode would send a code). Routes that should answer HEAD say so.
+    exposeHeadRoutes: false,
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", "data:", "blob:"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        connectSrc: ["'self'", "ws:", "wss:"],
-        scriptSrc: ["'self'"],
-      },
-    },
-  });
+  await registerSecurityHeaders(app);
   await app.register(formbody);
-  await app.register(multipart, { limits: { fileSize: 9 * 1024 * 1024, files: 1 } });
+  // A ceiling only: each upload is read with the limit policy sets at the time (http/uploads.ts).
+  await app.register(multipart, { limits: { fileSize: UPLOAD_BYTES_CEILING, files: 1 } });
   await app.register(rateLimit, {
     global: false,
     redis: deps.redis,
@@ -63,6 +63,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
     }
     const status = error.statusCode ?? 500;
+    // A legacy call whose body could not be read still answers the envelope, in the caller's language.
+    if (status < 500 && isLegacyPath(request.url)) {
+      return sendLegacyRefusal(request, reply, "MALFORMED_REQUEST");
+    }
     if (status >= 500) {
       request.log.error({ err: error }, "request failed");
       return reply.status(status).send({ code: 500, message: "request error", data: null, time });
@@ -91,32 +95,43 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   });
   registerUploadRoutes(app, deps);
-  app.get("/health", async () => ({ ok: true }));
+  app.get("/health", { exposeHeadRoute: true }, async () => ({ ok: true }));
 
   const marketSocket = attachMarketSocket(app, deps);
   // preClose: open sockets would otherwise keep the server's close waiting for them.
   app.addHook("preClose", () => marketSocket.close());
 
-  await registerWeb(app, deps.config.webDist);
-
-  return app;
-}
-
-/** Serves the built SPA; any unknown GET that wants HTML gets index.html so client routes work. */
-async function registerWeb(app: FastifyInstance, webDist: string): Promise<void> {
-  const root = resolve(webDist);
-  if (!webDist || !existsSync(resolve(root, "index.html"))) {
-    app.log.warn({ root }, "web app not built; serving the API only");
-    return;
-  }
-  await app.register(fastifyStatic, { root, wildcard: false, index: false });
+  const web = await registerWeb(app, deps.config.webDist);
   app.setNotFoundHandler((request, reply) => {
-    const apiPath = /^\/(web|trpc|uploads|ws)(\/|$)/.test(request.url);
-    if (request.method === "GET" && !apiPath) {
+    if (isLegacyPath(request.url) && request.method === "HEAD") {
+      // Legacy calls are actions; HEAD is not a way to run one (exposeHeadRoutes above).
+      return reply.status(405).header("allow", "GET, POST").send();
+    }
+    if (isLegacyPath(request.url)) {
+      return sendLegacyRefusal(request, reply, "UNKNOWN_CALL");
+    }
+    const apiPath = /^\/(trpc|uploads|ws)(\/|\?|$)/.test(request.url);
+    if (web && (request.method === "GET" || request.method === "HEAD") && !apiPath) {
       return reply.type("text/html").sendFile("index.html");
     }
     return reply
       .status(404)
       .send({ code: 404, message: "not found", data: null, time: Math.floor(Date.now() / 1000) });
   });
+
+  return app;
+}
+
+/**
+ * Serves the built SPA and answers whether it did; the not-found handler then gives any unknown
+ * page address index.html so client routes work.
+ */
+async function registerWeb(app: FastifyInstance, webDist: string): Promise<boolean> {
+  const root = resolve(webDist);
+  if (!webDist || !existsSync(resolve(root, "index.html"))) {
+    app.log.warn({ root }, "web app not built; serving the API only");
+    return false;
+  }
+  await app.register(fastifyStatic, { root, wildcard: false, index: false });
+  return true;
 }

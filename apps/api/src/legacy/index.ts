@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppDeps } from "../http/deps.ts";
 import { getLogo, getTextsList } from "./content.ts";
 import { registerLegacyCall } from "./define.ts";
@@ -29,11 +29,31 @@ export function registerLegacyApi(app: FastifyInstance, deps: AppDeps): void {
     getCurrencyAll,
     tempLogin,
   ]) {
-    const rateLimit = RATE_LIMITED_CALLS.has(call.name)
-      ? { max: deps.config.authRatePerMinute, timeWindow: "1 minute" }
-      : false;
-    registerLegacyCall(app, deps, call as Parameters<typeof registerLegacyCall>[2], {
-      config: { rateLimit },
-    });
+    registerLegacyCall(
+      app,
+      deps,
+      call as Parameters<typeof registerLegacyCall>[2],
+      RATE_LIMITED_CALLS.has(call.name) ? { preHandler: perAddressLimit(app, deps, call.name) } : {},
+    );
   }
+}
+
+/**
+ * One budget per client address and call, whatever the HTTP method: a limit set per route would
+ * count GET and POST of the same call apart (the plugin keys its routes by method and path), and
+ * alternating them would double it. Runs after body parsing, so the refusal answers in a form
+ * body's `lang`.
+ */
+function perAddressLimit(app: FastifyInstance, deps: AppDeps, name: string) {
+  const limit = app.createRateLimit({
+    max: deps.config.authRatePerMinute,
+    timeWindow: "1 minute",
+    keyGenerator: (request) => `web/${name}:${request.ip}`,
+  });
+  return async (request: FastifyRequest) => {
+    const result = await limit(request);
+    if (!result.isAllowed && result.isExceeded) {
+      throw Object.assign(new Error("RATE_LIMITED"), { statusCode: 429, code: "RATE_LIMITED" });
+    }
+  };
 }

@@ -13,6 +13,7 @@ import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 import { buildApp } from "../app.ts";
 import type { AppDeps } from "../http/deps.ts";
+import type { LogStream } from "../http/logger.ts";
 import type { Envelope } from "../legacy/define.ts";
 
 /**
@@ -20,7 +21,14 @@ import type { Envelope } from "../legacy/define.ts";
  * its own Redis key prefix, a real SMTP server, the real notifications worker and the real app,
  * reached through `app.inject`.
  */
-export async function createHarness(options: { authRatePerMinute?: number } = {}) {
+export async function createHarness(
+  options: {
+    authRatePerMinute?: number;
+    trustProxy?: boolean;
+    /** Receives the app's log lines (at level info) instead of silencing them. */
+    logStream?: LogStream;
+  } = {},
+) {
   const database = await createTestDatabase();
   const { db, pool, close: closeDb } = createDb(database.url, { max: 5 });
   // pg's pool.end() resolves before its sockets have closed, so the forced DROP DATABASE at the end
@@ -51,12 +59,12 @@ export async function createHarness(options: { authRatePerMinute?: number } = {}
       publicUrl: "http://localhost:3000",
       webDist: "",
       redisPrefix: prefix,
-      trustProxy: false,
+      trustProxy: options.trustProxy ?? false,
       authRatePerMinute: options.authRatePerMinute ?? 1000,
-      logLevel: "silent",
+      logLevel: options.logStream ? "info" : "silent",
     },
   };
-  const app: FastifyInstance = await buildApp(deps);
+  const app: FastifyInstance = await buildApp(deps, { logStream: options.logStream });
 
   /** Calls a legacy endpoint with form-encoded fields (POST) or a query string (GET). */
   async function call(

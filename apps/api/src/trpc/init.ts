@@ -8,6 +8,7 @@ import type { CreateFastifyContextOptions } from "@trpc/server/adapters/fastify"
 import { ZodError } from "zod";
 import type { AppDeps } from "../http/deps.ts";
 import { toRefusal } from "../http/errors.ts";
+import { clientFault } from "./client-faults.ts";
 import { clientIp, readToken } from "../http/request.ts";
 
 export interface TrpcContext {
@@ -44,7 +45,7 @@ const t = initTRPC.context<TrpcContext>().create({
    */
   errorFormatter({ shape, error, ctx }) {
     const cause = error.cause instanceof ZodError || error.cause instanceof AppError ? error.cause : null;
-    const refusal = toRefusal(cause, ctx?.lang ?? "en");
+    const refusal = toRefusal(cause ?? clientFault(error.code), ctx?.lang ?? "en");
     return {
       ...shape,
       message: refusal.message,
