@@ -1,4 +1,5 @@
 import { AppError, isAppError } from "@northstar/domain/errors";
+import { type OnceRecorder, runOnce } from "@northstar/domain/idempotency";
 import { type Authenticated, authenticate } from "@northstar/domain/identity";
 import { ResponseCode } from "@northstar/shared/errors";
 import { translate } from "@northstar/shared/i18n";
@@ -27,6 +28,8 @@ export interface LegacyContext {
   ip: string;
   userAgent: string;
   request: FastifyRequest;
+  /** For a call with `once`: records the answer in the action's own transaction (see runOnce). */
+  once?: OnceRecorder;
 }
 
 export interface LegacyCall<S extends z.ZodType> {
@@ -35,6 +38,12 @@ export interface LegacyCall<S extends z.ZodType> {
   auth: "required" | "optional" | "none";
   /** Names the action for the client's message rules (login, register, buy, buyProfit, createOrder). */
   event?: string;
+  /**
+   * Names a money action: sent with an `rtoken` by a signed-in user, it runs once per (user, rtoken)
+   * and a resend answers the first `data` again. Its handler passes `ctx.once` to the domain action
+   * and answers that action's result as `data`, which is what the action records.
+   */
+  once?: string;
   input: S;
   handle(
     ctx: LegacyContext,
@@ -86,17 +95,35 @@ export function registerLegacyCall<S extends z.ZodType>(
         });
       }
       const input = call.input.parse(fields);
-      const result = await call.handle(
-        {
-          deps,
-          lang,
-          auth,
-          ip: clientIp(request),
-          userAgent: String(request.headers["user-agent"] ?? ""),
-          request,
-        },
-        input,
-      );
+      const run = (once?: OnceRecorder) =>
+        call.handle(
+          {
+            deps,
+            lang,
+            auth,
+            ip: clientIp(request),
+            userAgent: String(request.headers["user-agent"] ?? ""),
+            request,
+            // What the action records is the envelope's data, as a resend will answer it.
+            once: once && { record: (tx, answer) => once.record(tx, { data: answer }) },
+          },
+          input,
+        );
+      const rtoken = fields.rtoken;
+      const result =
+        call.once && auth && rtoken !== undefined
+          ? await runOnce(
+              deps.db,
+              {
+                userId: auth.user.id,
+                key: rtoken,
+                action: call.once,
+                input: input as Record<string, unknown>,
+                field: "rtoken",
+              },
+              run,
+            )
+          : await run();
       return withEvent({
         code: result.code ?? ResponseCode.Ok,
         message: translate(lang, result.messageKey ?? "api.ok"),
