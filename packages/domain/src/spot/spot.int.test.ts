@@ -21,6 +21,7 @@ import { listFills, listOrders } from "./list-orders.ts";
 import { SpotMatcher } from "./matcher/matcher.ts";
 import { placeOrder, type SpotDeps } from "./place-order.ts";
 import { spotOrders } from "./spot.table.ts";
+import { getSpotTerms } from "./terms.ts";
 import { balanceOf, createTrader, orderRow, settled, waitUntil } from "./testing.ts";
 import { checkSpotLedger, createTraders, runWorkload } from "./workload.ts";
 
@@ -82,6 +83,14 @@ async function place(user: User, order: TPlaceOrderRequest) {
   const view = await placeOrder(deps, user, order);
   const [row] = await settled(db, [view.id]);
   return row as NonNullable<typeof row>;
+}
+
+/**
+ * Waits until the terms the order intake reads on `db` (cached for up to a second) show an
+ * operator's change, instead of sleeping out the cache.
+ */
+function termsShow(symbol: string, done: (terms: Awaited<ReturnType<typeof getSpotTerms>>) => boolean) {
+  return waitUntil(() => getSpotTerms(db, symbol), done);
 }
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
@@ -231,7 +240,7 @@ describe("spot orders through the matcher", () => {
 
   it("lets a user have no more open orders in a market than policy allows, even when they arrive together at two API processes", async () => {
     await setPolicy(db, "spot.maxOpenOrders", 3, "test");
-    await new Promise((r) => setTimeout(r, 1100)); // the terms cache lives one second
+    await termsShow("NEARUSDT", (terms) => terms.maxOpenOrders === 3);
     // A second database handle has an order intake of its own, as a second API process would.
     const second = createDb(databaseUrl, { max: 4 });
     try {
@@ -262,7 +271,7 @@ describe("spot orders through the matcher", () => {
     } finally {
       await second.close();
       await setPolicy(db, "spot.maxOpenOrders", 200, "test");
-      await new Promise((r) => setTimeout(r, 1100));
+      await termsShow("NEARUSDT", (terms) => terms.maxOpenOrders === 200);
     }
   });
 
@@ -362,7 +371,10 @@ describe("spot orders through the matcher", () => {
     expect((await getInstrument(db, "ZZTUSDT")).tickSize).toBe("0.01");
 
     await setInstrumentEnabled(db, "ZZTUSDT", false, "test");
-    await new Promise((r) => setTimeout(r, 1100)); // the terms cache lives one second
+    await waitUntil(
+      () => refusal(getSpotTerms(db, "ZZTUSDT")),
+      (outcome) => outcome === "SPOT_NOT_AVAILABLE",
+    );
     expect(await refusal(placeOrder(deps, buyer, limit("ZZTUSDT", "buy", "1.5", "1")))).toBe(
       "SPOT_NOT_AVAILABLE",
     );
