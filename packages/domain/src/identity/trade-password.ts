@@ -46,7 +46,13 @@ export async function changeTradePassword(
     throw new AppError("TRADE_PASSWORD_NOT_SET");
   }
   if (input.mode === "old") {
-    await checkTradePassword(db, user.id, user.tradePasswordHash, input.old_trade_password, "old_trade_password");
+    await checkTradePassword(
+      db,
+      user.id,
+      user.tradePasswordHash,
+      input.old_trade_password,
+      "old_trade_password",
+    );
   } else {
     await consumeCode(db, {
       target: boundTarget(user, input.type).target,

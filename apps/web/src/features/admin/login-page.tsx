@@ -4,7 +4,7 @@ import { Alert, Button, Card, Flex, Form, Input, Typography, theme } from "antd"
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate, useSearchParams } from "react-router";
-import { toApiError, useTRPC } from "../../lib/trpc.ts";
+import { useTRPC } from "../../lib/trpc.ts";
 import { HeaderTools } from "./admin-layout.tsx";
 import { refusalText } from "./admin-query-client.ts";
 import { operatorTokenStore, useOperatorToken } from "./operator-session.ts";
@@ -41,8 +41,8 @@ export function AdminLoginPage() {
         void navigate(target, { replace: true });
       },
       onError: (e) => {
-        // The server's text for a wrong operator password speaks of user-account lockouts; say it plainly.
-        setError(toApiError(e).errorCode === "WRONG_CREDENTIALS" ? t("admin.login.wrong") : refusalText(e));
+        // Lockouts and throttling come with the server's text, which names the minutes left.
+        setError(refusalText(e));
       },
     }),
   );
