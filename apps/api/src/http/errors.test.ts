@@ -1,7 +1,12 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { AppError } from "@northstar/domain/errors";
+import * as commonContracts from "@northstar/shared/contracts/common";
 import * as contentContracts from "@northstar/shared/contracts/content";
 import * as fundingContracts from "@northstar/shared/contracts/funding";
 import * as identityContracts from "@northstar/shared/contracts/identity";
+import * as marketsContracts from "@northstar/shared/contracts/markets";
+import * as spotContracts from "@northstar/shared/contracts/spot";
 import { hasKey, translate } from "@northstar/shared/i18n";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -28,22 +33,70 @@ function fieldNames(schema: unknown, out = new Set<string>()): Set<string> {
   return out;
 }
 
+/** Every zod schema the contracts export that an edge parses input with (answers' shapes are not). */
 const requestSchemas = Object.entries({
+  ...commonContracts,
   ...identityContracts,
   ...contentContracts,
   ...fundingContracts,
-}).filter(([name]) => name.endsWith("RequestSchema"));
+  ...marketsContracts,
+  ...spotContracts,
+}).filter(
+  ([name, value]) =>
+    value instanceof z.ZodType && !/ResponseSchema$|^ZSessionInfoSchema$|^ZContentItemSchema$/.test(name),
+);
+
+/** The `field` argument of every `new AppError(code, params, "field")` in the server's sources. */
+function appErrorFields(): { file: string; field: string }[] {
+  const roots = ["../../../../packages/domain/src", "../../../../apps/api/src"].map((r) =>
+    new URL(r, import.meta.url).pathname.replace(/\/$/, ""),
+  );
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+      d.isDirectory()
+        ? d.name === "node_modules"
+          ? []
+          : walk(join(dir, d.name))
+        : /\.tsx?$/.test(d.name) && !/\.test\.ts$/.test(d.name)
+          ? [join(dir, d.name)]
+          : [],
+    );
+  const call = /new AppError\(\s*"[A-Z_]+",\s*(\{(?:[^{}]|\{[^{}]*\})*\}|[A-Za-z_.]+),\s*"([A-Za-z_.]+)"/g;
+  return roots
+    .flatMap(walk)
+    .flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(call)].map((m) => ({ file, field: m[2] as string })),
+    );
+}
 
 describe("field names in refusals", () => {
   it("finds the request schemas to check", () => {
     expect(requestSchemas.length).toBeGreaterThanOrEqual(10);
     expect(fieldNames(identityContracts.ZRegisterRequestSchema)).toContain("agree");
     expect(fieldNames(identityContracts.ZUpdatePasswordRequestSchema)).toContain("old_password");
+    expect(fieldNames(spotContracts.ZPlaceOrderRequestSchema)).toEqual(
+      new Set([
+        "symbol",
+        "side",
+        "type",
+        "time_in_force",
+        "price",
+        "quantity",
+        "quote_amount",
+        "trade_password",
+      ]),
+    );
   });
 
   it.each(requestSchemas)("%s: every field has a catalog name in all 8 languages", (_, schema) => {
     const missing = [...fieldNames(schema)].filter((name) => !hasKey(fieldKey(name)));
     expect(missing).toEqual([]);
+  });
+
+  it("names every field a domain or edge refusal points at", () => {
+    const found = appErrorFields();
+    expect(found.map((f) => f.field)).toEqual(expect.arrayContaining(["tx_hash", "quote_amount", "symbol"]));
+    expect(found.filter((f) => !hasKey(fieldKey(f.field)))).toEqual([]);
   });
 
   it("names the legacy envelope's own fields", () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectOk, expectTrpcRefusal, query, tokenOf } from "../test/fixtures.ts";
+import { errorText, expectOk, expectTrpcRefusal, query, tokenOf } from "../test/fixtures.ts";
 import { createHarness, type Harness } from "../test/harness.ts";
 import {
   ADDR,
@@ -213,6 +213,79 @@ describe("deposit.create", () => {
       await submitDeposit(h, u.token, { amount: "10", tx_hash: hash }),
       "DEPOSIT_TX_HASH_USED",
     );
+  });
+
+  it("normalises a tx hash per chain before the uniqueness check: 0x, case, spaces and invisible characters", async () => {
+    const u = await h.registerByEmail();
+    const other = await h.registerByEmail();
+    const hex = txHash().slice(2);
+    const first = dataOf<Deposit & { txHash: string }>(
+      await submitDeposit(h, u.token, { amount: "10", tx_hash: `0x${hex.toUpperCase()}` }),
+    );
+    expect(first.txHash).toBe(`0x${hex}`);
+    for (const variant of [
+      hex,
+      ` ${hex}\u200b`,
+      `\ufeff0X${hex}\u00a0`,
+      `${hex.slice(0, 30)} ${hex.slice(30)}`,
+    ]) {
+      const res = await submitDeposit(h, other.token, { amount: "10", tx_hash: variant });
+      expectTrpcRefusal(res, "DEPOSIT_TX_HASH_USED");
+      expect(res.body.error?.data.field).toBe("tx_hash");
+    }
+    // TRON and Bitcoin ids are bare hex: a pasted 0x or upper case names the same transaction.
+    const tron = txHash().slice(2);
+    const trx = dataOf<Deposit & { txHash: string }>(
+      await submitDeposit(h, u.token, {
+        currency: "TRX",
+        chain: "TRC20",
+        amount: "10",
+        tx_hash: tron.toUpperCase(),
+      }),
+    );
+    expect(trx.txHash).toBe(tron);
+    expectTrpcRefusal(
+      await submitDeposit(h, other.token, {
+        currency: "TRX",
+        chain: "TRC20",
+        amount: "10",
+        tx_hash: `0x${tron}`,
+      }),
+      "DEPOSIT_TX_HASH_USED",
+    );
+    expect(dataOf<unknown[]>(await h.trpc("deposit.getMany", {}, other.token, "query"))).toEqual([]);
+  });
+
+  it("refuses a tx hash that is not in its chain's format, naming the field in the user's language", async () => {
+    const u = await h.registerByEmail();
+    const hex = txHash().slice(2);
+    const bad: [string, string, string][] = [
+      ["USDT", "ERC20", hex.slice(1)],
+      ["USDT", "ERC20", `0x${hex}00`],
+      ["USDT", "ERC20", `0x${hex.slice(1)}g`],
+      ["USDT", "ERC20", "hello"],
+      ["BTC", "BTC", `${hex.slice(2)}`],
+      ["TRX", "TRC20", `T${hex.slice(1)}`],
+    ];
+    for (const [currency, chain, tx_hash] of bad) {
+      const res = await submitDeposit(h, u.token, { currency, chain, amount: "10", tx_hash });
+      expectTrpcRefusal(res, "TX_HASH_FORMAT", { params: { chain } });
+      expect(res.body.error?.data.field).toBe("tx_hash");
+    }
+    const jp = await h.app.inject({
+      method: "POST",
+      url: "/trpc/deposit.create",
+      headers: { authorization: `Bearer ${u.token}`, "content-type": "application/json", lang: "jp" },
+      payload: JSON.stringify({
+        currency: "USDT",
+        chain: "ERC20",
+        amount: "10",
+        tx_hash: "0x1234",
+        proof_upload_id: await uploadProof(h, u.token),
+      }),
+    });
+    expect(jp.json().error.message).toBe(errorText("TX_HASH_FORMAT", "jp", { chain: "ERC20" }));
+    expect(dataOf<unknown[]>(await h.trpc("deposit.getMany", {}, u.token, "query"))).toEqual([]);
   });
 
   it("accepts one of several parallel claims of the same tx hash", async () => {

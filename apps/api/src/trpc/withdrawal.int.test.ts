@@ -125,6 +125,33 @@ describe("withdrawal.create: the rules of SPEC section 9", () => {
     expect(await withdrawalCount(u.userId)).toBe(0);
   });
 
+  it("applies the currency rule to bank withdrawals too: no BTC by wire while only USDT may leave", async () => {
+    const u = await readyUser("500");
+    await grant(h, u.userId, "1", "BTC");
+    const card = dataOf<{ id: number }>(
+      await h.trpc(
+        "bankCard.create",
+        { bank_name: "Bank", account: "Holder", card_id: "GB29NWBK60161331926819", payee_name: "Holder" },
+        u.token,
+      ),
+    ).id;
+    const byWire = (currency: string, amount: string) =>
+      h.trpc(
+        "withdrawal.create",
+        { method: "bank", currency, bank_card_id: card, amount, trade_password: "123456" },
+        u.token,
+      );
+    const res = await byWire("BTC", "0.01");
+    expectTrpcRefusal(res, "WITHDRAW_CURRENCY_NOT_ALLOWED", {
+      params: { currency: "BTC", currencies: "USDT" },
+    });
+    expect(res.body.error?.data.field).toBe("currency");
+    expect(await balanceOf(h, u.userId, "BTC")).toEqual({ available: "1", held: "0" });
+    expect(await withdrawalCount(u.userId)).toBe(0);
+    // The currency the policy allows still leaves by wire.
+    expectOk(await byWire("USDT", "100"));
+  });
+
   it("uses only the user's own, undeleted addresses", async () => {
     const u = await readyUser("500");
     const other = await readyUser();
@@ -236,8 +263,9 @@ describe("withdrawal.create: the rules of SPEC section 9", () => {
       const w = dataOf<{ fee: string; received: string }>(await withdraw(u, "60"));
       expect([norm(w.fee), norm(w.received)]).toEqual(["0.6", "59.4"]);
     } finally {
-      await set("funding.withdraw.minUsdt", "100");
+      // The maximum first: a minimum above the maximum in force is refused.
       await set("funding.withdraw.maxUsdt", "200000");
+      await set("funding.withdraw.minUsdt", "100");
       await set("funding.withdraw.feeRate", "0.05");
     }
   });

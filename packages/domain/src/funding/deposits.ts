@@ -1,5 +1,6 @@
 import type { TSubmitDepositRequest } from "@northstar/shared/contracts/funding";
-import { MoneyDecimal } from "@northstar/shared/money";
+import { normalizeTxHash } from "@northstar/shared/contracts/tx-hash";
+import { fitsNumeric, MoneyDecimal } from "@northstar/shared/money";
 import { depositMachine } from "@northstar/shared/state-machines";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { recordAudit } from "../admin/record-audit.ts";
@@ -15,15 +16,6 @@ import { depositAddresses, deposits } from "./funding.table.ts";
 import { currencyDecimals } from "./transfers.ts";
 
 const UNIQUE_VIOLATION = "23505";
-
-/**
- * Hex transaction hashes (EVM, TRON, Bitcoin) name the same transaction in either case, so they are
- * stored in lower case and a claim cannot be repeated by changing the case. Other hash formats
- * (base58 signatures) are case-sensitive and kept as sent.
- */
-export function normalizeTxHash(hash: string): string {
-  return /^(0x)?[0-9a-f]+$/i.test(hash) ? hash.toLowerCase() : hash;
-}
 
 export function assertRealAccount(user: User): void {
   if (user.kind !== "real") {
@@ -116,6 +108,11 @@ export async function submitDeposit(db: Db, user: User, input: TSubmitDepositReq
   if (new MoneyDecimal(input.amount).lessThan(minimum)) {
     throw new AppError("DEPOSIT_BELOW_MINIMUM", { min: minimum, currency: input.currency }, "amount");
   }
+  // One transaction has one stored form per chain, so the unique index sees every spelling of it.
+  const txHash = normalizeTxHash(input.chain, input.tx_hash);
+  if (txHash === null) {
+    throw new AppError("TX_HASH_FORMAT", { chain: input.chain }, "tx_hash");
+  }
   const [proof] = await db
     .select({ owner: uploads.ownerUserId })
     .from(uploads)
@@ -132,7 +129,7 @@ export async function submitDeposit(db: Db, user: User, input: TSubmitDepositReq
         currency: input.currency,
         chain: input.chain,
         amount: input.amount,
-        txHash: normalizeTxHash(input.tx_hash),
+        txHash,
         proofUploadId: input.proof_upload_id,
         description: input.description ?? null,
       })
@@ -173,6 +170,9 @@ export async function confirmDeposit(
       throw new AppError("NOT_FOUND");
     }
     const valueUsdt = (await valueInUsdt(prices, deposit.currency, deposit.amount)) ?? "0";
+    if (!fitsNumeric(valueUsdt)) {
+      throw new AppError("AMOUNT_TOO_LARGE", {}, "amount");
+    }
     const moved = await transition(tx, {
       machine: depositMachine,
       table: deposits,

@@ -1,9 +1,13 @@
+// Registers the checks of policy values that name currencies and chains.
+import "./policy-checks.ts";
+
 export * from "./address-format.ts";
 export * from "./addresses.ts";
 export * from "./assets.ts";
 export * from "./demo.ts";
 export * from "./deposits.ts";
 export * from "./funding.table.ts";
+
 export * from "./records.ts";
 export * from "./review-queues.ts";
 export * from "./totp.ts";

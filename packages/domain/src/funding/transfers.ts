@@ -1,5 +1,5 @@
 import type { TWalletType } from "@northstar/shared/contracts/funding";
-import { MoneyDecimal } from "@northstar/shared/money";
+import { fitsNumeric, MoneyDecimal } from "@northstar/shared/money";
 import { eq } from "drizzle-orm";
 import { currencies } from "../currencies/currencies.table.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
@@ -111,6 +111,10 @@ export async function quoteConversion(
   const received = new MoneyDecimal(input.amount)
     .times(price)
     .toDecimalPlaces(toDecimals, MoneyDecimal.ROUND_DOWN);
+  // What is received, and the amount's USDT worth counted as turnover, are stored too.
+  if (!fitsNumeric(received) || !fitsNumeric(new MoneyDecimal(input.amount).times(fromPrice))) {
+    throw new AppError("AMOUNT_TOO_LARGE", {}, "amount");
+  }
   if (received.isZero()) {
     throw new AppError("AMOUNT_INVALID", {}, "amount");
   }

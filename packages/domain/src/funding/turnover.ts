@@ -2,12 +2,35 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
 import { getPolicy } from "../policy/index.ts";
-import { deposits, walletTransfers } from "./funding.table.ts";
+import { deposits, tradeTurnover, walletTransfers } from "./funding.table.ts";
+
+export interface TradeTurnoverRow {
+  userId: number;
+  /** The trading module that reports it ("spot"). */
+  source: string;
+  /** Unique per fill side (`spot_trade:42:taker`): a replayed settlement counts once. */
+  reference: string;
+  valueUsdt: string;
+}
+
+/**
+ * Trading modules sit above funding, so funding does not read their tables: they report the USDT
+ * value of each real-book fill here, in the transaction that settles it.
+ */
+export async function recordTradeTurnover(db: DbOrTx, rows: TradeTurnoverRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 1000) {
+    await db
+      .insert(tradeTurnover)
+      .values(rows.slice(i, i + 1000))
+      .onConflictDoNothing({ target: tradeTurnover.reference });
+  }
+}
 
 /**
  * The withdrawal turnover requirement (SPEC section 9: "90% of total consumption required first"):
  * the USDT value a user has traded or converted must reach `funding.withdraw.turnoverRatio` of the
- * USDT value of their confirmed deposits. Conversions count now; trading modules add their volume.
+ * USDT value of their confirmed deposits. Conversions count, and so do the trades that trading
+ * modules report through `recordTradeTurnover` (spot fills, both maker and taker sides).
  */
 export async function getTurnoverProgress(db: DbOrTx, userId: number) {
   const ratio = await getPolicy(db, "funding.withdraw.turnoverRatio");
@@ -19,8 +42,14 @@ export async function getTurnoverProgress(db: DbOrTx, userId: number) {
     .select({ total: sql<string>`coalesce(sum(${walletTransfers.turnoverUsdt}), 0)::text` })
     .from(walletTransfers)
     .where(and(eq(walletTransfers.userId, userId), eq(walletTransfers.book, "real")));
+  const [traded] = await db
+    .select({ total: sql<string>`coalesce(sum(${tradeTurnover.valueUsdt}), 0)::text` })
+    .from(tradeTurnover)
+    .where(eq(tradeTurnover.userId, userId));
   const required = new MoneyDecimal(dep?.total ?? "0").times(ratio).toDecimalPlaces(2, MoneyDecimal.ROUND_UP);
-  const achieved = new MoneyDecimal(done?.total ?? "0").toDecimalPlaces(2, MoneyDecimal.ROUND_DOWN);
+  const achieved = new MoneyDecimal(done?.total ?? "0")
+    .plus(traded?.total ?? "0")
+    .toDecimalPlaces(2, MoneyDecimal.ROUND_DOWN);
   return {
     ratio,
     required: required.toFixed(2),

@@ -85,9 +85,13 @@ export async function getWithdrawalTerms(db: DbOrTx, user: User, now = new Date(
 
 /**
  * Fee and amount received for an amount, at the policy fee rate. The fee is rounded up to the
- * decimals the currency is held to, so that what the user receives can actually be sent.
+ * decimals the currency is held to, so that what the user receives can actually be sent; an amount
+ * finer than those decimals is refused, as it could not be sent either.
  */
 export function withdrawalFee(amount: string, feeRate: string, decimals = 8) {
+  if (new MoneyDecimal(amount).decimalPlaces() > decimals) {
+    throw new AppError("AMOUNT_INVALID", {}, "amount");
+  }
   const fee = new MoneyDecimal(amount).times(feeRate).toDecimalPlaces(decimals, MoneyDecimal.ROUND_UP);
   return { fee: fee.toFixed(), received: new MoneyDecimal(amount).minus(fee).toFixed() };
 }
@@ -114,6 +118,14 @@ export async function applyWithdrawal(
     throw new AppError("AMOUNT_INVALID", {}, "amount");
   }
   const terms = await getWithdrawalTerms(db, user, now);
+  // The policy's currency list binds every method: a currency it does not name leaves by no route.
+  if (!(terms.chains[input.currency]?.length ?? 0)) {
+    throw new AppError(
+      "WITHDRAW_CURRENCY_NOT_ALLOWED",
+      { currency: input.currency, currencies: Object.keys(terms.chains).sort().join(", ") || "—" },
+      "currency",
+    );
+  }
   let chain: string | null = null;
   let address: string | null = null;
   let memo: string | null = null;

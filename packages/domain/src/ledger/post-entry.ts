@@ -36,6 +36,7 @@ export interface EntryInput {
 
 const AMOUNT = /^-?(0|[1-9]\d{0,19})(\.\d{1,18})?$/;
 const CHECK_VIOLATION = "23514";
+const NUMERIC_OUT_OF_RANGE = "22003";
 
 const refKey = (ref: AccountRef) =>
   "system" in ref
@@ -313,6 +314,10 @@ export async function postEntries(
     const pg = (error as { cause?: { code?: string } }).cause ?? (error as { code?: string });
     if (pg.code === CHECK_VIOLATION) {
       throw new AppError("INSUFFICIENT_BALANCE");
+    }
+    // A balance pushed past what NUMERIC(38,18) holds: a refusal, not a server fault.
+    if (pg.code === NUMERIC_OUT_OF_RANGE) {
+      throw new AppError("AMOUNT_TOO_LARGE", {}, "amount");
     }
     throw error;
   }

@@ -4,6 +4,7 @@ import {
   type PolicyKey,
   type PolicySnapshot,
   type PolicyValue,
+  policyConflict,
   policyDefaults,
 } from "@northstar/shared/policy";
 import { asc, eq, type SQL, sql } from "drizzle-orm";
@@ -62,21 +63,49 @@ export async function getPublicPolicy(db: DbOrTx): Promise<Partial<PolicySnapsho
   return Object.fromEntries(POLICY_KEYS.filter((k) => POLICY[k].public).map((k) => [k, snapshot[k]]));
 }
 
-/** Stores an operator override after validating it, and writes the change to the audit log. */
+type PolicyCheck = (db: DbOrTx, value: unknown) => Promise<boolean>;
+const checks = new Map<PolicyKey, PolicyCheck>();
+
+/**
+ * Lets a module above policy add a check its data answers (a currency that exists, a chain with an
+ * address format); policy itself never reaches up into those modules.
+ */
+export function addPolicyCheck(key: PolicyKey, check: PolicyCheck): void {
+  checks.set(key, check);
+}
+
+/**
+ * Stores an operator override after validating it, and writes the change to the audit log. The value
+ * must fit its own bounds, pass any check a module registered, and leave every min/max pair it takes
+ * part in in order once merged with the other stored values. A refused value stores and audits nothing.
+ */
 export async function setPolicy(db: DbOrTx, key: PolicyKey, value: unknown, actor: string): Promise<void> {
   const parsed = POLICY[key].schema.safeParse(value);
-  if (!parsed.success) {
-    throw new AppError("FIELD_INVALID", { field: key });
+  if (!parsed.success || !((await checks.get(key)?.(db, parsed.data)) ?? true)) {
+    throw new AppError("POLICY_VALUE_INVALID", { key }, "value");
   }
-  const before = await getPolicy(db, key);
-  await db
-    .insert(policyOverrides)
-    .values({ key, value: parsed.data })
-    .onConflictDoUpdate({ target: policyOverrides.key, set: { value: parsed.data, updatedAt: new Date() } });
-  await recordAudit(db, {
-    actor,
-    action: "policy.set",
-    subject: key,
-    details: { before, after: parsed.data },
+  await db.transaction(async (tx) => {
+    // One change at a time: two operators moving a minimum and its maximum together could each pass
+    // against the other's old value.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('policy-set', 0))`);
+    const snapshot = await getPolicySnapshot(tx);
+    const before = snapshot[key];
+    const conflict = policyConflict({ ...snapshot, [key]: parsed.data }, key);
+    if (conflict) {
+      throw new AppError("POLICY_MIN_ABOVE_MAX", conflict, "value");
+    }
+    await tx
+      .insert(policyOverrides)
+      .values({ key, value: parsed.data })
+      .onConflictDoUpdate({
+        target: policyOverrides.key,
+        set: { value: parsed.data, updatedAt: new Date() },
+      });
+    await recordAudit(tx, {
+      actor,
+      action: "policy.set",
+      subject: key,
+      details: { before, after: parsed.data },
+    });
   });
 }

@@ -1,5 +1,5 @@
 import type { TPlaceOrderRequest, TSpotOrderView } from "@northstar/shared/contracts/spot";
-import { MoneyDecimal } from "@northstar/shared/money";
+import { fitsNumeric, MoneyDecimal } from "@northstar/shared/money";
 import type { Redis } from "ioredis";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -64,6 +64,16 @@ export async function placeOrder(
   }
   const { tickSize, lotSize } = terms;
   const quantity = input.quantity;
+  // Amounts finer than their currency is held to could not be settled as given.
+  if (quantity !== undefined && new MoneyDecimal(quantity).decimalPlaces() > terms.baseDecimals) {
+    throw new AppError("AMOUNT_INVALID", {}, "quantity");
+  }
+  if (
+    input.quote_amount !== undefined &&
+    new MoneyDecimal(input.quote_amount).decimalPlaces() > terms.quoteDecimals
+  ) {
+    throw new AppError("AMOUNT_INVALID", {}, "quote_amount");
+  }
   if (quantity !== undefined) {
     const lots = toLots(quantity, lotSize);
     if (lots === null) {
@@ -112,6 +122,18 @@ export async function placeOrder(
   }
   if (input.type === "market" && input.side === "sell") {
     timeInForce = "ioc";
+  }
+  if (input.side === "buy") {
+    // price × quantity can be finer than the quote currency is held to: round up, so the hold always
+    // covers what the order may spend (the unspent rest returns when the order ends).
+    hold = hold.toDecimalPlaces(terms.quoteDecimals, MoneyDecimal.ROUND_UP);
+  }
+  if (!fitsNumeric(hold)) {
+    throw new AppError(
+      "AMOUNT_TOO_LARGE",
+      {},
+      input.quote_amount !== undefined ? "quote_amount" : "quantity",
+    );
   }
 
   // The open-order limit is checked by the intake, in the transaction that records the order.

@@ -2,6 +2,7 @@ import { hasSpotMarket, isMarketOpen } from "@northstar/shared/markets";
 import type { PolicySnapshot } from "@northstar/shared/policy";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
+import { currencyDecimals } from "../funding/index.ts";
 import { getInstrument, type InstrumentView } from "../markets/catalogue.ts";
 import { getPolicySnapshot } from "../policy/index.ts";
 
@@ -14,6 +15,9 @@ export interface SpotTerms {
   lotSize: string;
   minQty: string;
   displayDecimals: number;
+  /** Decimals the ledger holds base and quote to: finer amounts are refused, buy holds round up to them. */
+  baseDecimals: number;
+  quoteDecimals: number;
   open: boolean;
   makerFee: string;
   takerFee: string;
@@ -56,6 +60,10 @@ export async function getSpotInstrument(db: DbOrTx, symbol: string): Promise<Ins
 
 export async function getSpotTerms(db: DbOrTx, symbol: string, now = new Date()): Promise<SpotTerms> {
   const [instrument, policy] = await Promise.all([getSpotInstrument(db, symbol), spotPolicy(db)]);
+  const [baseDecimals, quoteDecimals] = await Promise.all([
+    cached(db, `decimals:${instrument.base}`, () => currencyDecimals(db, instrument.base)),
+    cached(db, `decimals:${instrument.quote}`, () => currencyDecimals(db, instrument.quote)),
+  ]);
   return {
     symbol: instrument.symbol,
     base: instrument.base,
@@ -64,6 +72,8 @@ export async function getSpotTerms(db: DbOrTx, symbol: string, now = new Date())
     lotSize: instrument.lotSize,
     minQty: instrument.minQty,
     displayDecimals: instrument.displayDecimals,
+    baseDecimals,
+    quoteDecimals,
     open: isMarketOpen(instrument.tradingHours, now),
     makerFee: policy["spot.fee.maker"],
     takerFee: policy["spot.fee.taker"],

@@ -1,15 +1,20 @@
 import { z } from "zod";
-import { DECIMAL_STRING } from "../money.ts";
+import { DECIMAL_STRING, fitsNumeric } from "../money.ts";
 import { err, zTradePassword } from "./common.ts";
 
 export const WALLET_TYPES = ["exchange", "contract", "option", "futures"] as const;
 export const zWalletType = z.enum(WALLET_TYPES);
 export type TWalletType = z.infer<typeof zWalletType>;
 
-/** A positive decimal amount as a string, at most 18 decimals. */
+/**
+ * A positive decimal amount as a string, at most 18 decimals. A plain number too large for
+ * NUMERIC(38,18) is told apart from a malformed one: AMOUNT_TOO_LARGE, reported first.
+ */
 export const zAmount = z
   .string(err("AMOUNT_INVALID"))
   .trim()
+  .regex(/^\d+(\.\d+)?$/, err("AMOUNT_INVALID"))
+  .refine((v) => !/^\d+(\.\d+)?$/.test(v) || fitsNumeric(v), err("AMOUNT_TOO_LARGE"))
   .regex(DECIMAL_STRING, err("AMOUNT_INVALID"))
   .refine((v) => /[1-9]/.test(v), err("AMOUNT_INVALID"));
 

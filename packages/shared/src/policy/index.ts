@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { DECIMAL_STRING } from "../money.ts";
+import { zChainCode, zCurrencyCode, zDailyWindow, zPositive, zRate, zShare } from "./bounds.ts";
 
-const zDecimal = z.string().regex(DECIMAL_STRING);
+export { policyConflict } from "./bounds.ts";
 
 /**
  * Every business constant and every choice where the spec's texts disagree, as a named policy value.
@@ -86,51 +86,48 @@ export const POLICY = {
     public: true,
   },
   "funding.deposit.minimums": {
-    schema: z.record(z.string(), zDecimal),
+    schema: z.record(zCurrencyCode, zPositive),
     default: { USDT: "1", BTC: "0.001", ETH: "0.1", TRX: "10" } as Record<string, string>,
     public: true,
   },
   "funding.withdraw.perDay": { schema: z.number().int().min(1).max(100), default: 2, public: true },
-  "funding.withdraw.minUsdt": { schema: zDecimal, default: "100", public: true },
-  "funding.withdraw.maxUsdt": { schema: zDecimal, default: "200000", public: true },
+  /** Compared in USDT value; the minimum may not exceed the maximum (checked across both keys). */
+  "funding.withdraw.minUsdt": { schema: zPositive, default: "100", public: true },
+  "funding.withdraw.maxUsdt": { schema: zPositive, default: "200000", public: true },
   /** Withdrawals are accepted from 12:00 to 24:00 Hong Kong time. */
   "funding.withdraw.window": {
-    schema: z.object({
-      start: z.number().int().min(0).max(24),
-      end: z.number().int().min(0).max(24),
-      timeZone: z.string(),
-    }),
+    schema: zDailyWindow,
     default: { start: 12, end: 24, timeZone: "Asia/Hong_Kong" },
     public: true,
   },
   /** Which currency leaves on which chains: USDT on ERC20 only. */
   "funding.withdraw.chains": {
-    schema: z.record(z.string(), z.array(z.string()).min(1)),
+    schema: z.record(zCurrencyCode, z.array(zChainCode).min(1)),
     default: { USDT: ["ERC20"] } as Record<string, string[]>,
     public: true,
   },
   /** Share of total deposits that must have been used (traded, converted) before withdrawing. */
-  "funding.withdraw.turnoverRatio": { schema: zDecimal, default: "0.9", public: true },
+  "funding.withdraw.turnoverRatio": { schema: zShare, default: "0.9", public: true },
   /** Withdrawal fee, taken from the amount: the user receives amount × (1 − rate). */
-  "funding.withdraw.feeRate": { schema: zDecimal, default: "0.05", public: true },
+  "funding.withdraw.feeRate": { schema: zRate, default: "0.05", public: true },
   /** Spread on currency conversion, against the user, shown before confirming. */
-  "funding.convert.spread": { schema: zDecimal, default: "0.002", public: true },
+  "funding.convert.spread": { schema: zRate, default: "0.002", public: true },
   /**
    * Prices move every second: a conversion goes through at the price of the moment unless that price
    * is worse for the user than the one they confirmed by more than this share; then it is re-quoted.
    */
-  "funding.convert.priceTolerance": { schema: zDecimal, default: "0.005", public: true },
+  "funding.convert.priceTolerance": { schema: zRate, default: "0.005", public: true },
   /** Demo accounts: the simulated amounts offered, and how long a demo account lives. */
-  "demo.amounts": { schema: z.array(zDecimal).min(1), default: ["10000", "50000", "100000"], public: true },
+  "demo.amounts": { schema: z.array(zPositive).min(1), default: ["10000", "50000", "100000"], public: true },
   "demo.ttlDays": { schema: z.number().int().min(1).max(90), default: 7, public: true },
 
   // Spot trading (issue: spot order book). Fees are taken from what each side receives.
-  "spot.fee.maker": { schema: zDecimal, default: "0.001", public: true },
-  "spot.fee.taker": { schema: zDecimal, default: "0.001", public: true },
+  "spot.fee.maker": { schema: zRate, default: "0.001", public: true },
+  "spot.fee.taker": { schema: zRate, default: "0.001", public: true },
   /** Ask for the 6-digit trade password with every order. */
   "spot.tradePassword.required": { schema: z.boolean(), default: false, public: true },
   /** A market buy by quantity pays at most this share above the best ask; the rest is cancelled. */
-  "spot.marketProtection": { schema: zDecimal, default: "0.05", public: true },
+  "spot.marketProtection": { schema: zRate, default: "0.05", public: true },
   /** Open orders one user may have in one market. */
   "spot.maxOpenOrders": { schema: z.number().int().min(1).max(10_000), default: 200, public: true },
   /**
@@ -141,9 +138,9 @@ export const POLICY = {
     schema: z.object({
       enabled: z.boolean(),
       levels: z.number().int().min(1).max(50),
-      spread: zDecimal,
-      step: zDecimal,
-      levelNotionalUsdt: zDecimal,
+      spread: zRate,
+      step: zRate,
+      levelNotionalUsdt: zPositive,
       refreshMs: z.number().int().min(200).max(60_000),
     }),
     default: {

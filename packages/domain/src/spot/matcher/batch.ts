@@ -2,6 +2,7 @@ import type { MarketTrade } from "@northstar/shared/markets";
 import { spotOrderMachine } from "@northstar/shared/state-machines";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { recordTradeTurnover } from "../../funding/index.ts";
 import type { Book } from "../../ledger/ledger.table.ts";
 import { type AccountIdCache, type EntryInput, postEntries } from "../../ledger/post-entry.ts";
 import { transitionMany } from "../../state/transition.ts";
@@ -79,13 +80,14 @@ export async function writeBatch(
         trade.id = Number(ids.rows[i]?.id);
       });
       for (let i = 0; i < batch.trades.length; i += 1000) {
-        await tx
-          .insert(spotTrades)
-          .values(
-            batch.trades
-              .slice(i, i + 1000)
-              .map(({ postings: _postings, at, ...trade }) => ({ ...trade, createdAt: new Date(at) })),
-          );
+        await tx.insert(spotTrades).values(
+          batch.trades
+            .slice(i, i + 1000)
+            .map(({ postings: _postings, turnover: _turnover, at, ...trade }) => ({
+              ...trade,
+              createdAt: new Date(at),
+            })),
+        );
       }
       for (const trade of batch.trades) {
         entries.push({
@@ -105,6 +107,18 @@ export async function writeBatch(
       });
     }
     await postEntries(tx, entries, accountIds);
+    // Fills count toward their users' withdrawal turnover, committed with the fills themselves.
+    await recordTradeTurnover(
+      tx,
+      batch.trades.flatMap((trade) =>
+        trade.turnover.map((t) => ({
+          userId: t.userId,
+          source: "spot",
+          reference: `spot_trade:${trade.id}:${t.role}`,
+          valueUsdt: t.valueUsdt,
+        })),
+      ),
+    );
 
     if (batch.quoteBooks.size > 0) {
       const books = JSON.stringify([...batch.quoteBooks.values()]);

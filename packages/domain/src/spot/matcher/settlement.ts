@@ -70,6 +70,8 @@ export interface PendingTrade {
   takerFee: string;
   at: number;
   postings: PostingInput[];
+  /** The real-book users of this fill and its USDT value, for the withdrawal turnover requirement. */
+  turnover: { userId: number; role: "maker" | "taker"; valueUsdt: string }[];
 }
 
 export interface FeeRates {
@@ -165,6 +167,19 @@ export function settleTrade(
   const makerSide: Side = fill.takerSide === "buy" ? "sell" : "buy";
   const makerFee = settleSide(postings, market, book, fill.maker, makerSide, qty, quoteQty, rates.maker);
   const takerFee = settleSide(postings, market, book, fill.taker, fill.takerSide, qty, quoteQty, rates.taker);
+  // Turnover is measured in USDT; every spot market quotes in USDT today. A market quoted in another
+  // currency would need a price here, and until one exists its fills are not counted.
+  const turnover: PendingTrade["turnover"] = [];
+  if (book === "real" && market.quote === "USDT") {
+    for (const [role, order] of [
+      ["maker", fill.maker],
+      ["taker", fill.taker],
+    ] as const) {
+      if (order) {
+        turnover.push({ userId: order.row.userId, role, valueUsdt: quoteQty.toFixed() });
+      }
+    }
+  }
   return {
     symbol: market.symbol,
     book,
@@ -180,6 +195,7 @@ export function settleTrade(
     takerFee: takerFee.toFixed(),
     at: fill.at,
     postings,
+    turnover,
   };
 }
 
