@@ -1,8 +1,9 @@
 import type { AppRouter } from "@northstar/api/trpc";
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { ApiError, applyClientRules } from "./client-rules.ts";
+import { hasRequestKey, requestKeyHeaders } from "./request-key.ts";
 import { languageStore, tokenStore } from "./session.ts";
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
@@ -53,20 +54,27 @@ export function createQueryClient(): QueryClient {
   });
 }
 
+function sessionHeaders(): Record<string, string> {
+  const token = tokenStore.get();
+  const operatorToken = sessionStorage.getItem("operatorToken");
+  return {
+    lang: languageStore.get(),
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+    ...(operatorToken ? { "x-operator-token": operatorToken } : {}),
+  };
+}
+
 export function createTrpcClient() {
   return createTRPCClient<AppRouter>({
     links: [
-      httpBatchLink({
-        url: "/trpc",
-        headers: () => {
-          const token = tokenStore.get();
-          const operatorToken = sessionStorage.getItem("operatorToken");
-          return {
-            lang: languageStore.get(),
-            ...(token ? { authorization: `Bearer ${token}` } : {}),
-            ...(operatorToken ? { "x-operator-token": operatorToken } : {}),
-          };
-        },
+      // A money action's Idempotency-Key is a header of the whole HTTP request: it goes unbatched.
+      splitLink({
+        condition: (op) => hasRequestKey(op.context),
+        true: httpLink({
+          url: "/trpc",
+          headers: ({ op }) => ({ ...sessionHeaders(), ...requestKeyHeaders(op.context) }),
+        }),
+        false: httpBatchLink({ url: "/trpc", headers: sessionHeaders }),
       }),
     ],
   });

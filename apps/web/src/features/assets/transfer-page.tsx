@@ -29,7 +29,8 @@ import { useSearchParams } from "react-router";
 import { feedback } from "../../lib/feedback.ts";
 import { zodRule } from "../../lib/form-rules.ts";
 import { usePolicy } from "../../lib/policy.ts";
-import { toApiError, useTRPC } from "../../lib/trpc.ts";
+import { useRequestIntent, withRequestKey } from "../../lib/request-key.ts";
+import { toApiError, useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { markRefusedField } from "../account/account-helpers.ts";
 import { Page } from "../common/page.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
@@ -234,7 +235,12 @@ function TransferForm({ assets, currencies }: { assets: AssetsData; currencies: 
   const [form] = Form.useForm<TransferValues>();
   const format = useMoneyFormat();
   const invalidateAssets = useInvalidateAssets();
-  const transfer = useMutation(trpc.transfer.create.mutationOptions());
+  const client = useTRPCClient();
+  const intent = useRequestIntent();
+  const transfer = useMutation({
+    ...trpc.transfer.create.mutationOptions(),
+    mutationFn: withRequestKey(client.transfer.create.mutate, intent),
+  });
   const [pending, setPending] = useState<TransferValues | null>(null);
   // Set synchronously, so a second click before the next render cannot send the transfer twice.
   const sending = useRef(false);
@@ -425,7 +431,12 @@ function ConvertForm({ assets, currencies }: { assets: AssetsData; currencies: C
   const policy = usePolicy();
   const queryClient = useQueryClient();
   const invalidateAssets = useInvalidateAssets();
-  const convert = useMutation(trpc.conversion.create.mutationOptions());
+  const client = useTRPCClient();
+  const intent = useRequestIntent();
+  const convert = useMutation({
+    ...trpc.conversion.create.mutationOptions(),
+    mutationFn: withRequestKey(client.conversion.create.mutate, intent),
+  });
   const [confirming, setConfirming] = useState<ConversionQuote | null>(null);
   const [priceMoved, setPriceMoved] = useState(false);
   const sending = useRef(false);

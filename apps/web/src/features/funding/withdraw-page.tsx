@@ -33,8 +33,9 @@ import { type ReactNode, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
 import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
+import { useRequestIntent, withRequestKey } from "../../lib/request-key.ts";
 import { useLanguage } from "../../lib/session.ts";
-import { useTRPC } from "../../lib/trpc.ts";
+import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { digitsOnly, markRefusedField } from "../account/account-helpers.ts";
 import { Page } from "../common/page.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
@@ -311,7 +312,12 @@ function WithdrawForm({ terms }: { terms: WithdrawalTerms }) {
   const addresses = useQuery(trpc.withdrawalAddress.getMany.queryOptions());
   const cards = useQuery(trpc.bankCard.getMany.queryOptions());
   const assets = useQuery(trpc.asset.get.queryOptions());
-  const create = useMutation(trpc.withdrawal.create.mutationOptions());
+  const client = useTRPCClient();
+  const intent = useRequestIntent();
+  const create = useMutation({
+    ...trpc.withdrawal.create.mutationOptions(),
+    mutationFn: withRequestKey(client.withdrawal.create.mutate, intent),
+  });
 
   const cryptoCurrencies = Object.keys(terms.chains);
   const method = Form.useWatch("method", form) ?? "crypto";

@@ -6,6 +6,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import type { inferRouterOutputs } from "@trpc/server";
 import { useEffect } from "react";
 import { marketSocket } from "../../lib/market-socket.ts";
+import { useRequestIntent, withRequestKey } from "../../lib/request-key.ts";
 import { useIsLoggedIn, useToken } from "../../lib/session.ts";
 import { toApiError, useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { MARKET_PAGE_SIZE } from "../markets/market-data.ts";
@@ -117,8 +118,13 @@ export function useRefreshSpot() {
 
 export function usePlaceOrder() {
   const trpc = useTRPC();
+  const client = useTRPCClient();
   const refresh = useRefreshSpot();
-  return useMutation(trpc.spot.place.mutationOptions({ onSettled: refresh }));
+  const intent = useRequestIntent();
+  return useMutation({
+    ...trpc.spot.place.mutationOptions({ onSettled: refresh }),
+    mutationFn: withRequestKey(client.spot.place.mutate, intent),
+  });
 }
 
 export function useCancelOrder() {
