@@ -7,6 +7,7 @@ import { useLocation } from "react-router";
 import { LanguageSwitcher, ThemeToggle } from "../features/common/preference-controls.tsx";
 import { DemoBanner } from "../features/demo/demo-banner.tsx";
 import { AppLink, useAppNavigate } from "../lib/navigation.tsx";
+import { useAvatarSrc } from "../lib/private-file.ts";
 import { useLogout, useSession, useSiteSettings } from "../lib/queries.ts";
 import { useIsLoggedIn } from "../lib/session.ts";
 
@@ -111,9 +112,7 @@ function UserMenu() {
   const session = useSession();
   const logout = useLogout();
   const go = useAppNavigate();
-  const avatar = session.data?.avatar
-    ? `${session.data.avatar}?token=${encodeURIComponent(session.data.token)}`
-    : undefined;
+  const avatar = useAvatarSrc(session.data);
   return (
     <Dropdown
       trigger={["click"]}

@@ -36,15 +36,19 @@ export async function legacyCall<T>(
       params.set(key, String(value));
     }
   }
-  params.set("token", tokenStore.get());
   params.set("lang", languageStore.get());
   params.set("rtoken", rtoken());
   const method = options.method ?? "POST";
+  // The session token goes in a header, never in a URL, where logs and history would keep it.
+  const headers: Record<string, string> = { token: tokenStore.get() };
+  if (method === "POST") {
+    headers["content-type"] = "application/x-www-form-urlencoded";
+  }
   let envelope: Envelope<T>;
   try {
     const response = await fetch(method === "GET" ? `/web/${name}?${params}` : `/web/${name}`, {
       method,
-      headers: method === "POST" ? { "content-type": "application/x-www-form-urlencoded" } : {},
+      headers,
       body: method === "POST" ? params : undefined,
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });

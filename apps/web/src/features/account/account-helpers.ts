@@ -1,4 +1,3 @@
-import type { TSessionInfo } from "@northstar/shared/contracts/identity";
 import { useQueryClient } from "@tanstack/react-query";
 import type { FormInstance } from "antd";
 import { useCallback } from "react";
@@ -46,8 +45,3 @@ export const digitsOnly =
     String(value ?? "")
       .replace(/\D/g, "")
       .slice(0, max);
-
-/** Avatar URLs are private: an <img> cannot send headers, so the token goes in the query (as the header does). */
-export function avatarSrc(session: Pick<TSessionInfo, "avatar" | "token"> | undefined): string | undefined {
-  return session?.avatar ? `${session.avatar}?token=${encodeURIComponent(session.token)}` : undefined;
-}

@@ -9,13 +9,14 @@ import { useLocation } from "react-router";
 import { ApiError, applyClientRules } from "../../lib/client-rules.ts";
 import { feedback } from "../../lib/feedback.ts";
 import { usePolicy } from "../../lib/policy.ts";
+import { useAvatarSrc } from "../../lib/private-file.ts";
 import { useSession } from "../../lib/queries.ts";
 import { languageStore, tokenStore } from "../../lib/session.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { Page } from "../common/page.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
 import { useFormatDate } from "../content/format-date.ts";
-import { avatarSrc, markRefusedField, useInvalidateSession } from "./account-helpers.ts";
+import { markRefusedField, useInvalidateSession } from "./account-helpers.ts";
 import { useCountryName } from "./countries.ts";
 
 /** /info and /username: avatar, nickname, and the account's read-only facts. */
@@ -47,6 +48,7 @@ function ProfileHeader({ session }: { session: TSessionInfo }) {
   const policy = usePolicy();
   const invalidateSession = useInvalidateSession();
   const [uploading, setUploading] = useState(false);
+  const avatar = useAvatarSrc(session);
   const maxBytes = policy["uploads.maxBytes"];
   const maxMb = Math.floor(maxBytes / 1024 / 1024);
 
@@ -112,7 +114,7 @@ function ProfileHeader({ session }: { session: TSessionInfo }) {
       <Flex vertical align="center" gap={8}>
         <Avatar
           size={88}
-          src={avatarSrc(session)}
+          src={avatar}
           icon={<UserOutlined />}
           style={{ background: session.avatar ? undefined : token.colorPrimaryBg, color: token.colorPrimary }}
           data-testid="profile-avatar"

@@ -19,11 +19,11 @@ import { useTranslation } from "react-i18next";
 import { setLanguage } from "../../i18n/index.ts";
 import { feedback } from "../../lib/feedback.ts";
 import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
+import { useAvatarSrc } from "../../lib/private-file.ts";
 import { useLogout, useSession, useSiteSettings } from "../../lib/queries.ts";
 import { themeStore, useIsLoggedIn, useLanguage, useThemeMode } from "../../lib/session.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { Page } from "../common/page.tsx";
-import { avatarSrc } from "./account-helpers.ts";
 import { SettingGroup, SettingRow } from "./setting-row.tsx";
 
 /** /setting, /settingNew, /setting-newdetail: the "Me" hub with the profile, preferences and documents. */
@@ -90,6 +90,7 @@ function ProfileCard() {
   const { token } = theme.useToken();
   const session = useSession();
   const s = session.data;
+  const avatar = useAvatarSrc(s);
   return (
     <AppLink to="/info" className="ns-setting-row-link">
       <Flex
@@ -100,7 +101,7 @@ function ProfileCard() {
       >
         <Avatar
           size={64}
-          src={avatarSrc(s)}
+          src={avatar}
           icon={<UserOutlined />}
           style={{
             flex: "none",

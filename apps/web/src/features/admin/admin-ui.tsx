@@ -24,6 +24,7 @@ import {
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
+import { usePrivateFile } from "../../lib/private-file.ts";
 import { useLanguage } from "../../lib/session.ts";
 import { refusalText } from "./admin-query-client.ts";
 import { operatorTokenStore } from "./operator-session.ts";
@@ -160,44 +161,14 @@ export function JsonBlock({ value, maxHeight = 160 }: { value: unknown; maxHeigh
 }
 
 /**
- * A proof image. Uploads are private: the file is fetched with the operator's header and shown from
- * an object URL (an <img> cannot send headers). Click enlarges it.
+ * A proof image, fetched with the operator's header (uploads are private). Click enlarges it.
  */
 export function ProofImage({ id, size = 48 }: { id: string | null | undefined; size?: number }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
-  const [state, setState] = useState<{ url?: string; failed?: boolean }>({});
-
-  useEffect(() => {
-    if (!id) {
-      return;
-    }
-    let url: string | undefined;
-    const controller = new AbortController();
-    setState({});
-    fetch(`/uploads/${encodeURIComponent(id)}`, {
-      headers: { "x-operator-token": operatorTokenStore.get() },
-      signal: controller.signal,
-    })
-      .then(async (response) => {
-        if (!response.ok) {
-          throw new Error(String(response.status));
-        }
-        url = URL.createObjectURL(await response.blob());
-        setState({ url });
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) {
-          setState({ failed: true });
-        }
-      });
-    return () => {
-      controller.abort();
-      if (url) {
-        URL.revokeObjectURL(url);
-      }
-    };
-  }, [id]);
+  const state = usePrivateFile(id ? `/uploads/${encodeURIComponent(id)}` : undefined, {
+    "x-operator-token": operatorTokenStore.get(),
+  });
 
   if (!id) {
     return <Typography.Text type="secondary">{t("admin.proof.none")}</Typography.Text>;
