@@ -24,24 +24,20 @@ async function legacy(name: string, fields: Record<string, string>) {
   return (await res.json()) as { code: number; data: Record<string, unknown> };
 }
 
-/** Logs out through the user menu, again if a still-opening menu swallowed the click. */
+/**
+ * Opens a header menu once it is closed, and waits until it says it is open; the item is then clicked
+ * once (playwright waits until it is visible, still and enabled).
+ */
+async function openMenu(trigger: string) {
+  await page.locator(`[data-testid="${trigger}"][aria-expanded="false"]`).click();
+  await page.locator(`[data-testid="${trigger}"][aria-expanded="true"]`).waitFor();
+}
+
+/** Logs out through the user menu. */
 async function logOut() {
-  await expect
-    .poll(
-      async () => {
-        if (!/\/login/.test(page.url())) {
-          await page.getByTestId("user-menu").click();
-          await page
-            .getByTestId("user-menu-logout")
-            .click({ timeout: 3_000 })
-            .catch(() => undefined);
-          await page.waitForURL(/\/login/, { timeout: 3_000 }).catch(() => undefined);
-        }
-        return page.url();
-      },
-      { timeout: 20_000 },
-    )
-    .toMatch(/\/login/);
+  await openMenu("user-menu");
+  await page.getByTestId("user-menu-logout").click();
+  await page.waitForURL(/\/login/);
 }
 
 describe("accounts in the browser", () => {
@@ -116,30 +112,17 @@ describe("accounts in the browser", () => {
     await page.goto("/");
     const seen = new Set<string>();
     for (const lang of LANGUAGES) {
-      // Open the menu and pick the language, again if a still-closing menu swallowed the click.
-      await expect
-        .poll(
-          async () => {
-            await page.getByTestId("language-switcher").click();
-            await page
-              .getByTestId(`lang-${lang}`)
-              .click({ timeout: 3_000 })
-              .catch(() => undefined);
-            await page
-              .locator(".ant-dropdown:not(.ant-dropdown-hidden)")
-              .waitFor({ state: "hidden", timeout: 3_000 })
-              .catch(() => undefined);
-            return page.evaluate(() => localStorage.getItem("lang"));
-          },
-          { timeout: 20_000 },
-        )
-        .toBe(lang);
+      await openMenu("language-switcher");
+      await page.getByTestId(`lang-${lang}`).click();
+      await expect.poll(() => page.evaluate(() => localStorage.getItem("lang"))).toBe(lang);
+      // The menu has closed (its items hidden) before the next one opens.
+      await page.getByTestId(`lang-${lang}`).waitFor({ state: "hidden" });
       const home = (await page.getByTestId("main-nav").locator("li").first().textContent()) ?? "";
       expect(seen.has(home)).toBe(false);
       seen.add(home);
     }
     expect(seen.size).toBe(8);
-    await page.getByTestId("language-switcher").click();
+    await openMenu("language-switcher");
     await page.getByTestId("lang-en").click();
   });
 

@@ -28,10 +28,10 @@ async function figure(page: Page, testId: string): Promise<string> {
 }
 
 /** Confirms a dialog, and waits until it has closed, so the action has been taken before going on. */
+/** Confirms a dialog once its button takes clicks (a busy one says data-ready="false"). */
 async function confirmModal(page: Page, testId: string) {
-  const ok = page.getByTestId(testId);
-  await ok.click();
-  await ok.waitFor({ state: "hidden", timeout: 15_000 });
+  await page.locator(`[data-testid="${testId}"]:not([data-ready="false"])`).click();
+  await page.getByTestId(testId).waitFor({ state: "hidden", timeout: 15_000 });
 }
 
 const historyRow = () => user.getByTestId("orders-history").getByTestId("order-row").first();

@@ -1,7 +1,7 @@
 import { LogoutOutlined, SafetyOutlined, UserOutlined } from "@ant-design/icons";
 import { CONTENT_PAGE } from "@northstar/shared/routes";
 import { Avatar, Button, Dropdown, Flex, Layout, Menu, Space, Typography, theme } from "antd";
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 import { LanguageSwitcher, ThemeToggle } from "../features/common/preference-controls.tsx";
@@ -113,9 +113,13 @@ function UserMenu() {
   const logout = useLogout();
   const go = useAppNavigate();
   const avatar = useAvatarSrc(session.data);
+  // Kept here so the button can say whether its menu is open (aria-expanded).
+  const [open, setOpen] = useState(false);
   return (
     <Dropdown
       trigger={["click"]}
+      open={open}
+      onOpenChange={setOpen}
       menu={{
         items: [
           { key: "/info", icon: <UserOutlined />, label: t("nav.profile") },
@@ -138,7 +142,13 @@ function UserMenu() {
         },
       }}
     >
-      <Button type="text" data-testid="user-menu" style={{ paddingInline: 4 }}>
+      <Button
+        type="text"
+        data-testid="user-menu"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        style={{ paddingInline: 4 }}
+      >
         <Avatar size="small" src={avatar} icon={<UserOutlined />} />
         <span
           className="header-user-label"

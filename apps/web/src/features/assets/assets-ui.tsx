@@ -129,7 +129,16 @@ export function ConfirmModal({
         <Button key="cancel" onClick={close} disabled={busy}>
           {t("common.cancel")}
         </Button>,
-        <Button key="ok" type="primary" onClick={onOk} loading={busy} data-testid={okTestId}>
+        // A loading button ignores clicks: data-ready tells when a click will be taken.
+        <Button
+          key="ok"
+          type="primary"
+          onClick={onOk}
+          loading={busy}
+          aria-busy={busy}
+          data-ready={busy ? "false" : "true"}
+          data-testid={okTestId}
+        >
           {t("common.confirm")}
         </Button>,
       ]}

@@ -1,6 +1,7 @@
 import { GlobalOutlined, MoonOutlined, SunOutlined } from "@ant-design/icons";
 import { LANGUAGE_INFO, LANGUAGES, type Language } from "@northstar/shared/languages";
 import { Button, Dropdown, Tooltip } from "antd";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { setLanguage } from "../../i18n/index.ts";
 import { themeStore, useLanguage, useThemeMode } from "../../lib/session.ts";
@@ -9,9 +10,13 @@ import { themeStore, useLanguage, useThemeMode } from "../../lib/session.ts";
 export function LanguageSwitcher() {
   const { t } = useTranslation();
   const lang = useLanguage();
+  // Kept here so the button can say whether its menu is open (aria-expanded).
+  const [open, setOpen] = useState(false);
   return (
     <Dropdown
       trigger={["click"]}
+      open={open}
+      onOpenChange={setOpen}
       menu={{
         selectable: true,
         selectedKeys: [lang],
@@ -27,6 +32,8 @@ export function LanguageSwitcher() {
         type="text"
         icon={<GlobalOutlined />}
         aria-label={t("common.language")}
+        aria-haspopup="menu"
+        aria-expanded={open}
         data-testid="language-switcher"
       >
         <span className="header-language-label">{LANGUAGE_INFO[lang].nativeName}</span>
