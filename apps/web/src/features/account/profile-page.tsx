@@ -139,7 +139,7 @@ function ProfileHeader({ session }: { session: TSessionInfo }) {
       <Flex vertical gap={8} style={{ flex: 1, minWidth: 240 }}>
         <NicknameForm nickname={session.nickname} />
         <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
-          {t("account.profile.avatarHint", { mb: maxMb })}
+          {t("account.profile.avatarHint", { mb: maxMb, count: policy["uploads.maxPerDay"] })}
         </Typography.Text>
       </Flex>
     </Flex>
