@@ -1,8 +1,9 @@
 import { hasSpotMarket, isMarketOpen } from "@northstar/shared/markets";
 import type { PolicySnapshot } from "@northstar/shared/policy";
+import { eq } from "drizzle-orm";
+import { currencies } from "../currencies/currencies.table.ts";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { currencyDecimals } from "../funding/index.ts";
 import { getInstrument, type InstrumentView } from "../markets/catalogue.ts";
 import { getPolicySnapshot } from "../policy/index.ts";
 
@@ -46,6 +47,16 @@ function cached<T>(db: DbOrTx, key: string, load: () => Promise<T>): Promise<T> 
   return value;
 }
 
+/** The decimals the ledger holds a currency to; 8 for one not listed, as the matcher settles it. */
+const decimalsOf = (db: DbOrTx, code: string): Promise<number> =>
+  cached(db, `decimals:${code}`, async () => {
+    const [row] = await db
+      .select({ decimals: currencies.decimals })
+      .from(currencies)
+      .where(eq(currencies.code, code));
+    return row?.decimals ?? 8;
+  });
+
 export const spotPolicy = (db: DbOrTx): Promise<PolicySnapshot> =>
   cached(db, "policy", () => getPolicySnapshot(db));
 
@@ -61,8 +72,8 @@ export async function getSpotInstrument(db: DbOrTx, symbol: string): Promise<Ins
 export async function getSpotTerms(db: DbOrTx, symbol: string, now = new Date()): Promise<SpotTerms> {
   const [instrument, policy] = await Promise.all([getSpotInstrument(db, symbol), spotPolicy(db)]);
   const [baseDecimals, quoteDecimals] = await Promise.all([
-    cached(db, `decimals:${instrument.base}`, () => currencyDecimals(db, instrument.base)),
-    cached(db, `decimals:${instrument.quote}`, () => currencyDecimals(db, instrument.quote)),
+    decimalsOf(db, instrument.base),
+    decimalsOf(db, instrument.quote),
   ]);
   return {
     symbol: instrument.symbol,
