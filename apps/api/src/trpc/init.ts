@@ -18,9 +18,9 @@ export interface TrpcContext {
   operatorToken: string | undefined;
   ip: string;
   userAgent: string;
-  /** Set only by the operator CLI, which runs on the server with the database's own credentials. */
   /** The Idempotency-Key header the web sends with every money action (see ./idempotency.ts). */
   idempotencyKey?: string;
+  /** Set only by the operator CLI, which runs on the server with the database's own credentials. */
   cliOperator?: { id: number; username: string; role: OperatorRole; status: "active" };
 }
 
@@ -33,9 +33,9 @@ export function createContextFactory(deps: AppDeps) {
       typeof req.headers["x-operator-token"] === "string" ? req.headers["x-operator-token"] : undefined,
     ip: clientIp(req),
     userAgent: String(req.headers["user-agent"] ?? ""),
-  });
     idempotencyKey:
       typeof req.headers["idempotency-key"] === "string" ? req.headers["idempotency-key"] : undefined,
+  });
 }
 
 const t = initTRPC.context<TrpcContext>().create({

@@ -138,11 +138,11 @@ export async function convertCurrency(
   prices: PriceProvider,
   user: User,
   input: { from: string; to: string; amount: string; price: string },
+  once?: OnceRecorder,
 ) {
   const quote = await quoteConversion(db, prices, input);
   const tolerance = await getPolicy(db, "funding.convert.priceTolerance");
   const worst = new MoneyDecimal(input.price).times(new MoneyDecimal(1).minus(tolerance));
-  once?: OnceRecorder,
   if (new MoneyDecimal(quote.price).lt(worst)) {
     throw new AppError("PRICE_CHANGED");
   }

@@ -229,6 +229,7 @@ export async function applyWithdrawal(
       kind: "withdrawal.hold",
       reference: { type: "withdrawal", id: row.id },
     });
+    await once?.record(tx, row);
     return row;
   });
 }
@@ -237,7 +238,6 @@ export async function listUserWithdrawals(db: DbOrTx, userId: number, page: numb
   return db
     .select()
     .from(withdrawals)
-    await once?.record(tx, row);
     .where(eq(withdrawals.userId, userId))
     .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
     .limit(pageSize)

@@ -153,10 +153,10 @@ export async function placeOrder(
       feeCurrency: input.side === "buy" ? terms.base : terms.quote,
       holdCurrency,
       held: hold.toFixed(),
+      clientKey: key?.clientKey ?? null,
+      requestHash: key?.requestHash ?? null,
     },
     terms.maxOpenOrders,
   );
   return toOrderView(row);
 }
-      clientKey: key?.clientKey ?? null,
-      requestHash: key?.requestHash ?? null,

@@ -121,6 +121,14 @@ export const POLICY = {
   "demo.amounts": { schema: z.array(zPositive).min(1), default: ["10000", "50000", "100000"], public: true },
   "demo.ttlDays": { schema: z.number().int().min(1).max(90), default: 7, public: true },
 
+  /**
+   * Idempotency keys of money actions (withdrawal, transfer, conversion): an answer is kept this long
+   * for a retry to get again; a claim that never finished (a crashed process) is released after
+   * `staleSeconds`, when a retry may run the action anew.
+   */
+  "idempotency.retentionHours": { schema: z.number().int().min(1).max(24 * 30), default: 24, public: false },
+  "idempotency.staleSeconds": { schema: z.number().int().min(10).max(3600), default: 120, public: false },
+
   // Spot trading (issue: spot order book). Fees are taken from what each side receives.
   "spot.fee.maker": { schema: zRate, default: "0.001", public: true },
   "spot.fee.taker": { schema: zRate, default: "0.001", public: true },
@@ -148,14 +156,6 @@ export const POLICY = {
       levels: 10,
       spread: "0.0005",
       step: "0.0005",
-  /**
-   * Idempotency keys of money actions (withdrawal, transfer, conversion): an answer is kept this long
-   * for a retry to get again; a claim that never finished (a crashed process) is released after
-   * `staleSeconds`, when a retry may run the action anew.
-   */
-  "idempotency.retentionHours": { schema: z.number().int().min(1).max(24 * 30), default: 24, public: false },
-  "idempotency.staleSeconds": { schema: z.number().int().min(10).max(3600), default: 120, public: false },
-
       levelNotionalUsdt: "20000",
       refreshMs: 1000,
     },
