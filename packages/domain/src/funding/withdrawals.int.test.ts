@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { translate } from "@northstar/shared/i18n";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
 import { seedDatabase } from "../db/seed.ts";
 import { AppError } from "../errors.ts";
@@ -185,6 +185,13 @@ describe("the withdrawal window, 12:00 to 24:00 Hong Kong time (UTC+8)", () => {
 
 // 50 scrypt checks of the trade password at once: allow for a busy machine.
 describe("concurrent applications", { timeout: 90_000 }, () => {
+  // These tests race applications on the balance and the daily count, so every one of them must
+  // reach those checks: the trade password's attempt limit (which lets at most that many checks run
+  // at once, see identity/secret-attempts.ts) is raised to its highest allowed value here.
+  beforeEach(async () => {
+    await setPolicy(db, "security.tradePassword.maxFailures", 50, "test");
+  });
+
   it("holds exactly 3 of 50 simultaneous applications when the balance covers 3", async () => {
     await setPolicy(db, "funding.withdraw.perDay", 100, "test");
     await setPolicy(db, "funding.withdraw.window", { start: 0, end: 24, timeZone: "Asia/Hong_Kong" }, "test");
