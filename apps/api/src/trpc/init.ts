@@ -8,8 +8,8 @@ import type { CreateFastifyContextOptions } from "@trpc/server/adapters/fastify"
 import { ZodError } from "zod";
 import type { AppDeps } from "../http/deps.ts";
 import { toRefusal } from "../http/errors.ts";
-import { clientFault } from "./client-faults.ts";
 import { clientIp, readToken } from "../http/request.ts";
+import { clientFault } from "./client-faults.ts";
 
 export interface TrpcContext {
   deps: AppDeps;

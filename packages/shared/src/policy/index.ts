@@ -42,14 +42,34 @@ export const POLICY = {
    * secret) lock it for `lockMinutes`; while locked even the right answer is refused.
    */
   "security.tradePassword.maxFailures": { schema: z.number().int().min(1).max(50), default: 5, public: true },
-  "security.tradePassword.lockMinutes": { schema: z.number().int().min(1).max(1440), default: 15, public: true },
+  "security.tradePassword.lockMinutes": {
+    schema: z.number().int().min(1).max(1440),
+    default: 15,
+    public: true,
+  },
   "security.totp.maxFailures": { schema: z.number().int().min(1).max(50), default: 5, public: true },
   "security.totp.lockMinutes": { schema: z.number().int().min(1).max(1440), default: 15, public: true },
-  "security.securityAnswer.maxFailures": { schema: z.number().int().min(1).max(50), default: 5, public: true },
-  "security.securityAnswer.lockMinutes": { schema: z.number().int().min(1).max(1440), default: 15, public: true },
+  "security.securityAnswer.maxFailures": {
+    schema: z.number().int().min(1).max(50),
+    default: 5,
+    public: true,
+  },
+  "security.securityAnswer.lockMinutes": {
+    schema: z.number().int().min(1).max(1440),
+    default: 15,
+    public: true,
+  },
   /** Operator sign-in: failures lock the name; failures from one address (any name) throttle it. */
-  "security.operatorLogin.maxFailures": { schema: z.number().int().min(1).max(50), default: 5, public: false },
-  "security.operatorLogin.lockMinutes": { schema: z.number().int().min(1).max(1440), default: 15, public: false },
+  "security.operatorLogin.maxFailures": {
+    schema: z.number().int().min(1).max(50),
+    default: 5,
+    public: false,
+  },
+  "security.operatorLogin.lockMinutes": {
+    schema: z.number().int().min(1).max(1440),
+    default: 15,
+    public: false,
+  },
   "security.operatorLogin.addressMaxFailures": {
     schema: z.number().int().min(1).max(1000),
     default: 20,
@@ -126,7 +146,15 @@ export const POLICY = {
    * for a retry to get again; a claim that never finished (a crashed process) is released after
    * `staleSeconds`, when a retry may run the action anew.
    */
-  "idempotency.retentionHours": { schema: z.number().int().min(1).max(24 * 30), default: 24, public: false },
+  "idempotency.retentionHours": {
+    schema: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30),
+    default: 24,
+    public: false,
+  },
   "idempotency.staleSeconds": { schema: z.number().int().min(10).max(3600), default: 120, public: false },
 
   // Spot trading (issue: spot order book). Fees are taken from what each side receives.
