@@ -82,7 +82,11 @@ describe("concurrent requests", () => {
       },
     );
     // When the lock ends the user gets a full set of tries again.
-    await query(h, "update users set locked_until = now() - interval '1 second' where email = $1", [u.email]);
+    await query(
+      h,
+      "update secret_attempts set locked_until = now() - interval '1 second' where kind = 'login_password' and subject = (select 'user:' || id from users where email = $1)",
+      [u.email],
+    );
     expectRefusal(
       await h.call("userLogin", { type: "email", account: u.email, password: "wrong-pass" }),
       "WRONG_CREDENTIALS",

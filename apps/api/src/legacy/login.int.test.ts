@@ -26,6 +26,10 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** The login password's attempt count of the user whose email is $1. */
+const LOGIN_COUNT =
+  "kind = 'login_password' and subject = (select 'user:' || id from users where email = $1)";
+
 const login = (fields: Record<string, string>, method: "GET" | "POST" = "POST") =>
   h.call("userLogin", { type: "email", ...fields }, method);
 
@@ -86,14 +90,18 @@ describe("web/userLogin", () => {
       params: { minutes: 15 },
     });
 
-    await query(h, "update users set locked_until = now() - interval '1 second' where email = $1", [u.email]);
-    expect((await login({ account: u.email, password: u.password })).code).toBe(0);
-    const [row] = await query<{ failed_logins: number; locked_until: Date | null }>(
+    await query(
       h,
-      "select failed_logins, locked_until from users where email = $1",
+      `update secret_attempts set locked_until = now() - interval '1 second' where ${LOGIN_COUNT}`,
       [u.email],
     );
-    expect(row).toEqual({ failed_logins: 0, locked_until: null });
+    expect((await login({ account: u.email, password: u.password })).code).toBe(0);
+    const [row] = await query<{ failures: number; locked_until: Date | null }>(
+      h,
+      `select failures, locked_until from secret_attempts where ${LOGIN_COUNT}`,
+      [u.email],
+    );
+    expect(row).toEqual({ failures: 0, locked_until: null });
   });
 
   it("starts counting again after a successful login", async () => {

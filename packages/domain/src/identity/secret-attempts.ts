@@ -14,13 +14,23 @@ import { secretAttempts } from "./identity.table.ts";
  * shares it. Callers pass the pool, never a transaction: a rolled-back count would be no limit.
  */
 export type SecretKind =
+  | "login_password"
+  | "unknown_account_login"
   | "trade_password"
   | "totp"
   | "security_answer"
   | "operator_password"
   | "operator_address";
 
+const LOGIN_LIMITS = {
+  maxFailures: "identity.login.maxFailures",
+  lockMinutes: "identity.login.lockMinutes",
+} as const;
+
 const LIMITS: Record<SecretKind, { maxFailures: PolicyKey; lockMinutes: PolicyKey }> = {
+  login_password: LOGIN_LIMITS,
+  // An unknown account name counts as a real account does, so the answers cannot tell them apart.
+  unknown_account_login: LOGIN_LIMITS,
   trade_password: {
     maxFailures: "security.tradePassword.maxFailures",
     lockMinutes: "security.tradePassword.lockMinutes",
@@ -43,7 +53,7 @@ const LIMITS: Record<SecretKind, { maxFailures: PolicyKey; lockMinutes: PolicyKe
 export type SecretTarget = { kind: SecretKind; subject: string };
 
 export type Attempt =
-  | { allowed: true; failures: number; locksNow: boolean; lockMinutes: number }
+  | { allowed: true; failures: number; maxFailures: number; locksNow: boolean; lockMinutes: number }
   | { allowed: false; minutes: number };
 
 async function limits(db: Db, kind: SecretKind): Promise<{ max: number; lock: number }> {
@@ -72,7 +82,13 @@ export async function takeAttempt(db: Db, target: SecretTarget): Promise<Attempt
     returning a.failures`);
   const row = taken.rows[0];
   if (row) {
-    return { allowed: true, failures: row.failures, locksNow: row.failures >= max, lockMinutes: lock };
+    return {
+      allowed: true,
+      failures: row.failures,
+      maxFailures: max,
+      locksNow: row.failures >= max,
+      lockMinutes: lock,
+    };
   }
   const left = await db.execute<{ minutes: number }>(sql`
     select greatest(1, ceil(extract(epoch from locked_until - clock_timestamp()) / 60))::int as minutes

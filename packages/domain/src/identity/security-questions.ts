@@ -5,9 +5,9 @@ import type {
 import { and, asc, eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../db/client.ts";
-import { AppError } from "../errors.ts";
 import type { User } from "./accounts.ts";
 import { securityAnswers } from "./identity.table.ts";
+import { checkLoginPassword } from "./login-password.ts";
 import { checkSecretLimited, userSubject } from "./secret-attempts.ts";
 import { hashSecret, verifySecret } from "./secrets.ts";
 
@@ -20,9 +20,7 @@ export async function setSecurityQuestions(
   user: User,
   input: z.output<typeof ZSetSecurityQuestionsRequestSchema>,
 ): Promise<void> {
-  if (!(await verifySecret(input.login_password, user.passwordHash))) {
-    throw new AppError("OLD_PASSWORD_WRONG", {}, "login_password");
-  }
+  await checkLoginPassword(db, user, input.login_password, "login_password");
   const rows = await Promise.all(
     input.answers.map(async (a) => ({
       userId: user.id,

@@ -9,6 +9,7 @@ import { AppError } from "../errors.ts";
 import { boundTarget, type User } from "./accounts.ts";
 import { consumeCode } from "./codes.ts";
 import { users } from "./identity.table.ts";
+import { checkLoginPassword } from "./login-password.ts";
 import { checkSecretLimited, userSubject } from "./secret-attempts.ts";
 import { hashSecret, verifySecret } from "./secrets.ts";
 
@@ -21,9 +22,7 @@ export async function setTradePassword(
   if (user.tradePasswordHash) {
     throw new AppError("TRADE_PASSWORD_ALREADY_SET");
   }
-  if (!(await verifySecret(input.login_password, user.passwordHash))) {
-    throw new AppError("OLD_PASSWORD_WRONG", {}, "login_password");
-  }
+  await checkLoginPassword(db, user, input.login_password, "login_password");
   const hash = await hashSecret(input.trade_password);
   // Compare-and-set: two tabs setting it at once cannot both win.
   const updated = await db

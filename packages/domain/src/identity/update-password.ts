@@ -5,8 +5,10 @@ import { AppError } from "../errors.ts";
 import { boundTarget, codeTarget, findUserByAccount, parseAccountRef, type User } from "./accounts.ts";
 import { consumeCode } from "./codes.ts";
 import { users } from "./identity.table.ts";
+import { checkLoginPassword, loginTarget } from "./login-password.ts";
 import { assertPasswordLength } from "./register-user.ts";
-import { hashSecret, verifySecret } from "./secrets.ts";
+import { clearAttempts } from "./secret-attempts.ts";
+import { hashSecret } from "./secrets.ts";
 import { revokeUserSessions } from "./sessions.ts";
 
 /**
@@ -42,9 +44,7 @@ export async function updatePassword(
     throw new AppError("BIND_REQUIRED");
   }
   if (input.mode === "change") {
-    if (!(await verifySecret(input.old_password, user.passwordHash))) {
-      throw new AppError("OLD_PASSWORD_WRONG", {}, "old_password");
-    }
+    await checkLoginPassword(db, user, input.old_password, "old_password");
   } else {
     await consumeCode(db, {
       target: boundTarget(user, input.type).target,
@@ -58,10 +58,9 @@ export async function updatePassword(
 async function setPassword(db: Db, userId: number, password: string, keepSessionId?: number): Promise<void> {
   const passwordHash = await hashSecret(password);
   await db.transaction(async (tx) => {
-    await tx
-      .update(users)
-      .set({ passwordHash, failedLogins: 0, lockedUntil: null, updatedAt: new Date() })
-      .where(eq(users.id, userId));
+    await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
+    // A new password, proven by a code or by the old one, ends any lock on guessing the old one.
+    await clearAttempts(tx, loginTarget(userId));
     await revokeUserSessions(tx, userId, "password_changed", keepSessionId);
   });
 }
