@@ -38,8 +38,6 @@ export const users = pgTable(
     language: text().notNull().default("en"),
     /** Demo accounts expire; the user is told to regenerate. Null for real accounts. */
     demoExpiresAt: timestamp({ withTimezone: true }),
-    failedLogins: integer().notNull().default(0),
-    lockedUntil: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
