@@ -7,6 +7,7 @@ export * from "./profile.ts";
 export * from "./register-user.ts";
 export * from "./request-code.ts";
 export * from "./secret-attempts.ts";
+export { SECRET_VERIFY_CHANNEL } from "./secrets.ts";
 export * from "./security-questions.ts";
 export * from "./session-info.ts";
 export * from "./sessions.ts";

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from "node:crypto";
+import { channel } from "node:diagnostics_channel";
 import { promisify } from "node:util";
 
 const scryptAsync = promisify(scrypt) as (
@@ -11,6 +12,14 @@ const scryptAsync = promisify(scrypt) as (
 // scrypt with N=2^15, r=8, p=1: about 32 MiB and ~60 ms per hash here, OWASP's recommended floor.
 const PARAMS = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
+
+/**
+ * Every password comparison publishes its cost parameters (never the secret) on this diagnostics
+ * channel: for metrics, and so that paths which must cost the same (an unknown account's login and a
+ * wrong password) can be shown to do the same hash work.
+ */
+export const SECRET_VERIFY_CHANNEL = "northstar:secret-verify";
+const verifications = channel(SECRET_VERIFY_CHANNEL);
 
 /** Hashes a password or trade password as `scrypt$N$r$p$salt$hash` (base64url parts). */
 export async function hashSecret(secret: string): Promise<string> {
@@ -32,6 +41,7 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
     return false;
   }
   const expected = Buffer.from(hash, "base64url");
+  verifications.publish({ N: Number(n), r: Number(r), p: Number(p), keyLength: expected.length });
   const actual = await scryptAsync(
     secret.normalize("NFKC"),
     Buffer.from(salt, "base64url"),
