@@ -19,8 +19,9 @@ afterAll(async () => {
 
 const token = () => page.evaluate(() => localStorage.getItem("token"));
 
-async function legacy(name: string, fields: Record<string, string>) {
-  const res = await fetch(`${platform.baseUrl}/web/${name}?${new URLSearchParams(fields)}`);
+/** Calls a legacy endpoint as the session `token` (sent in the header: a token never goes in a URL). */
+async function legacy(name: string, sessionToken: string) {
+  const res = await fetch(`${platform.baseUrl}/web/${name}`, { headers: { token: sessionToken } });
   return (await res.json()) as { code: number; data: Record<string, unknown> };
 }
 
@@ -73,13 +74,13 @@ describe("accounts in the browser", () => {
     await page.getByTestId("profile-nickname-save").click();
     await page.waitForFunction(async () => {
       const t = localStorage.getItem("token") ?? "";
-      const res = await fetch(`/web/info?token=${encodeURIComponent(t)}`);
+      const res = await fetch("/web/info", { headers: { token: t } });
       return ((await res.json()) as { data: { nickname: string } }).data.nickname === "Trader Jo";
     });
   });
 
   it("sets the trade password", async () => {
-    const before = await legacy("hasTpassword", { token: (await token()) ?? "" });
+    const before = await legacy("hasTpassword", (await token()) ?? "");
     expect(before.data.has).toBe(0);
     await page.goto("/bindmpwd");
     await page.getByTestId("trade-login-password").fill(password);
@@ -87,7 +88,7 @@ describe("accounts in the browser", () => {
     await page.getByTestId("trade-confirm").fill("246810");
     await page.getByTestId("trade-submit").click();
     await expect
-      .poll(async () => (await legacy("hasTpassword", { token: (await token()) ?? "" })).data.has, {
+      .poll(async () => (await legacy("hasTpassword", (await token()) ?? "")).data.has, {
         timeout: 10_000,
       })
       .toBe(1);
@@ -98,7 +99,7 @@ describe("accounts in the browser", () => {
     await logOut();
     expect(await token()).toBeNull();
     // The server revoked the old token too: it now answers 2000.
-    expect((await legacy("info", { token: old ?? "" })).code).toBe(2000);
+    expect((await legacy("info", old ?? "")).code).toBe(2000);
 
     await page.getByTestId("login-tab-email").click();
     await page.getByTestId("login-email").fill(email);
