@@ -1,40 +1,8 @@
+import { exactDecimals, naturalRate, numberMarks, withMarks, withUnit } from "@northstar/shared/format";
 import { LANGUAGE_INFO } from "@northstar/shared/languages";
 import { formatAmount, MoneyDecimal } from "@northstar/shared/money";
 import { useMemo } from "react";
 import { useLanguage } from "../../lib/session.ts";
-
-/** The digit-group and decimal marks of a locale, read once from Intl (no money passes through Intl). */
-interface Marks {
-  group: string;
-  decimal: string;
-}
-
-function localeMarks(bcp47: string): Marks {
-  const parts = new Intl.NumberFormat(bcp47).formatToParts(1234567.5);
-  return {
-    group: parts.find((p) => p.type === "group")?.value ?? ",",
-    decimal: parts.find((p) => p.type === "decimal")?.value ?? ".",
-  };
-}
-
-/** Puts a locale's marks into a plain decimal string ("-1234.5" → "-1,234.5"); the digits are untouched. */
-export function withMarks(plain: string, marks: Marks): string {
-  const negative = plain.startsWith("-");
-  const [int = "0", frac] = (negative ? plain.slice(1) : plain).split(".");
-  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, marks.group);
-  const text = `${grouped}${frac ? marks.decimal + frac : ""}`;
-  // "-0.00" after rounding toward zero is just zero.
-  return negative && /[1-9]/.test(text) ? `-${text}` : text;
-}
-
-/**
- * The exact value with at least `min` and at most `max` decimals: records and confirmations show what
- * moved, not a rounded figure. Beyond `max` it rounds down, so it never overstates.
- */
-export function exactDecimals(value: string, min: number, max: number): string {
-  const d = new MoneyDecimal(value).toDecimalPlaces(max, MoneyDecimal.ROUND_DOWN);
-  return d.toFixed(Math.max(min, Math.min(d.decimalPlaces(), max)));
-}
 
 /** A price shown to 10 significant digits, rounded down (0.0000110888… stays readable and never rounds up). */
 export function priceDigits(value: string): string {
@@ -55,7 +23,7 @@ export function decimalPlaces(value: string): number {
 export function useMoneyFormat() {
   const lang = useLanguage();
   return useMemo(() => {
-    const marks = localeMarks(LANGUAGE_INFO[lang].bcp47);
+    const marks = numberMarks(LANGUAGE_INFO[lang].bcp47);
     return {
       /** A balance with the currency's display decimals, rounded down. */
       amount: (value: string, decimals: number) => withMarks(formatAmount(value, decimals), marks),
@@ -67,6 +35,14 @@ export function useMoneyFormat() {
         return text.startsWith("-") || !/[1-9]/.test(text) ? text : `+${text}`;
       },
       price: (value: string) => withMarks(priceDigits(value), marks),
+      /** An amount and its unit with a space between: "5,000.00 USDT". */
+      withUnit: (value: string, decimals: number, unit: string) =>
+        withUnit(withMarks(formatAmount(value, decimals), marks), unit),
+      /** A conversion price in its natural direction, as "1 {from} ≈ {price} {to}" reads it (1 BTC ≈ 91,250.12 USDT). */
+      rate: (from: string, to: string, price: string) => {
+        const r = naturalRate(from, to, price);
+        return { from: r.base, to: r.quote, price: withMarks(r.rate, marks) };
+      },
     };
   }, [lang]);
 }

@@ -548,7 +548,7 @@ function ConvertForm({ assets, currencies }: { assets: AssetsData; currencies: C
       label: t("fields.price"),
       value: q ? (
         <span data-testid={`${id}-price`}>
-          {t("assets.convert.priceValue", { from: q.from, to: q.to, price: format.price(q.price) })}
+          {t("assets.convert.priceValue", format.rate(q.from, q.to, q.price))}
         </span>
       ) : (
         <span data-testid={`${id}-price`}>{waiting ? t("assets.convert.quoting") : "—"}</span>
