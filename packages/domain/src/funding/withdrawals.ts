@@ -1,6 +1,8 @@
 import type { TApplyWithdrawalRequest } from "@northstar/shared/contracts/funding";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { withdrawalMachine } from "@northstar/shared/state-machines";
+import { withdrawalQuote } from "@northstar/shared/withdrawal-fee";
+import { isWithinWindow, zonedClock } from "@northstar/shared/zoned-clock";
 import { and, count, desc, eq, gte, isNull, ne, sql } from "drizzle-orm";
 import { recordAudit } from "../admin/record-audit.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
@@ -17,27 +19,6 @@ import { bankCards, withdrawalAddresses, withdrawals } from "./funding.table.ts"
 import { isGoogleBound, verifyGoogleCode } from "./totp.ts";
 import { currencyDecimals } from "./transfers.ts";
 import { getTurnoverProgress } from "./turnover.ts";
-
-/** Hour of day and the start of the day, in the policy's time zone (Hong Kong by default). */
-function zonedClock(now: Date, timeZone: string): { hour: number; dayStart: Date } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-      hourCycle: "h23",
-    })
-      .formatToParts(now)
-      .map((p) => [p.type, p.value]),
-  );
-  const hour = Number(parts.hour);
-  const secondsIntoDay = hour * 3600 + Number(parts.minute) * 60 + Number(parts.second);
-  return { hour, dayStart: new Date(Math.floor(now.getTime() / 1000) * 1000 - secondsIntoDay * 1000) };
-}
 
 /** Applications since the start of the user's day; a cancelled one does not count. */
 async function countToday(db: DbOrTx, userId: number, dayStart: Date): Promise<number> {
@@ -74,7 +55,7 @@ export async function getWithdrawalTerms(db: DbOrTx, user: User, now = new Date(
     minUsdt,
     maxUsdt,
     window,
-    windowOpen: clock.hour >= window.start && clock.hour < window.end,
+    windowOpen: isWithinWindow(clock.hour, window),
     chains,
     feeRate,
     turnover,
@@ -89,11 +70,11 @@ export async function getWithdrawalTerms(db: DbOrTx, user: User, now = new Date(
  * finer than those decimals is refused, as it could not be sent either.
  */
 export function withdrawalFee(amount: string, feeRate: string, decimals = 8) {
-  if (new MoneyDecimal(amount).decimalPlaces() > decimals) {
+  const quote = withdrawalQuote(amount, feeRate, decimals);
+  if (!quote) {
     throw new AppError("AMOUNT_INVALID", {}, "amount");
   }
-  const fee = new MoneyDecimal(amount).times(feeRate).toDecimalPlaces(decimals, MoneyDecimal.ROUND_UP);
-  return { fee: fee.toFixed(), received: new MoneyDecimal(amount).minus(fee).toFixed() };
+  return quote;
 }
 
 /**
