@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { displayAccount, maskEmail, maskPhone } from "./display.ts";
+import { displayAccount, headerName, maskEmail, maskPhone } from "./display.ts";
 
 describe("displayAccount (SPEC section 3: the phone or else the email, cut to 12 characters)", () => {
   it("prefers the phone over the email", () => {
@@ -45,5 +45,23 @@ describe("maskEmail", () => {
   it("shows the first two characters and the domain", () => {
     expect(maskEmail("someone@example.com")).toBe("so***@example.com");
     expect(maskEmail("a@example.com")).toBe("a@example.com");
+  });
+});
+
+describe("headerName (the nickname, or else the masked phone or email)", () => {
+  it("shows the nickname when there is one", () => {
+    expect(headerName({ nickname: "Ada", phone: "13812345678", email: "ada@example.com" })).toBe("Ada");
+  });
+
+  it("masks the phone by SPEC section 3's rule when there is no nickname", () => {
+    expect(headerName({ nickname: "", phone: "13812345678", email: "ada@example.com" })).toBe("138**345678");
+    expect(headerName({ nickname: "  ", phone: "13812345678" })).toBe("138**345678");
+  });
+
+  it("masks the email instead of cutting it", () => {
+    expect(headerName({ nickname: "", phone: "", email: "averyveryverylongname@example.com" })).toBe(
+      "av***@example.com",
+    );
+    expect(headerName({})).toBe("");
   });
 });

@@ -23,3 +23,22 @@ export function maskEmail(email: string): string {
   }
   return `${email.slice(0, 2)}***${email.slice(at)}`;
 }
+
+/**
+ * The name the header shows: the nickname, or else the phone masked by SPEC section 3's rule, or else
+ * the masked email. A cut email ("someone@exam") says too much and too little at once.
+ */
+export function headerName(account: {
+  nickname?: string | null | undefined;
+  phone?: string | null | undefined;
+  email?: string | null | undefined;
+}): string {
+  const nickname = account.nickname?.trim();
+  if (nickname) {
+    return nickname;
+  }
+  if (account.phone) {
+    return maskPhone(account.phone);
+  }
+  return account.email ? maskEmail(account.email) : "";
+}

@@ -1,4 +1,5 @@
 import { LogoutOutlined, SafetyOutlined, UserOutlined } from "@ant-design/icons";
+import { headerName } from "@northstar/shared/display";
 import { CONTENT_PAGE } from "@northstar/shared/routes";
 import { Avatar, Button, Dropdown, Flex, Layout, Menu, Space, Typography, theme } from "antd";
 import { type ReactNode, useState } from "react";
@@ -154,7 +155,7 @@ function UserMenu() {
           className="header-user-label"
           style={{ maxWidth: 120, overflow: "hidden", textOverflow: "ellipsis" }}
         >
-          {session.data?.display_account ?? ""}
+          {session.data ? headerName(session.data) : ""}
         </span>
       </Button>
     </Dropdown>

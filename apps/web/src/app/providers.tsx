@@ -36,6 +36,8 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <ConfigProvider
       locale={ANTD_LOCALES[lang]}
+      // antd puts a space between two CJK characters on a button ("确 定"); nobody writes them so.
+      button={{ autoInsertSpace: false }}
       theme={{
         algorithm: mode === "dark" ? theme.darkAlgorithm : theme.defaultAlgorithm,
         token: { colorPrimary: "#1f6feb", borderRadius: 8 },

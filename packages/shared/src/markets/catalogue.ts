@@ -17,6 +17,20 @@ export type InstrumentCategory = (typeof INSTRUMENT_CATEGORIES)[number];
 export const TRADING_KINDS = ["spot", "contract", "option"] as const;
 export type TradingKind = (typeof TRADING_KINDS)[number];
 
+/**
+ * The kinds the platform actually trades today. An instrument's catalogue entry may already name
+ * contract or option terms, but pages show them (and leverage) only once that kind's module ships;
+ * add it here then.
+ */
+export const LIVE_TRADING_KINDS: readonly TradingKind[] = ["spot"];
+
+/** The kinds of an instrument that can be traded today. */
+export const liveKinds = (kinds: readonly TradingKind[]): TradingKind[] =>
+  kinds.filter((k) => LIVE_TRADING_KINDS.includes(k));
+
+/** Whether any leveraged product (contracts) is live: leverage is shown only then. */
+export const leverageOffered = (): boolean => LIVE_TRADING_KINDS.includes("contract");
+
 /** Whether an instrument has a spot market: an order book of ours, fed by the spot matcher. */
 export const hasSpotMarket = (instrument: { kinds: readonly string[] }) => instrument.kinds.includes("spot");
 

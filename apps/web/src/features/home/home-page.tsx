@@ -13,6 +13,7 @@ import { useSession, useSiteSettings, useTexts } from "../../lib/queries.ts";
 import { useIsLoggedIn } from "../../lib/session.ts";
 import { EmptyState, ErrorState } from "../common/page-states.tsx";
 import { ArticleList } from "../content/article-list.tsx";
+import { HomeFigures } from "./home-figures.tsx";
 import { HomeMarkets } from "./home-markets.tsx";
 import { HomePromo } from "./home-promo.tsx";
 
@@ -63,7 +64,7 @@ function Hero() {
           {loggedIn ? <Welcome /> : <Pitch siteName={siteName} />}
         </Col>
         <Col xs={24} md={10}>
-          <Stats />
+          <HomeFigures />
         </Col>
       </Row>
     </section>
@@ -123,44 +124,6 @@ function Welcome() {
         </Button>
       </Flex>
     </Flex>
-  );
-}
-
-/** The platform's headline figures (SPEC section 1, marketing claims). */
-function Stats() {
-  const { t } = useTranslation();
-  const { token } = theme.useToken();
-  const stats = [
-    { value: t("content.home.stats.productsValue", { n: "3000" }), label: t("content.home.stats.products") },
-    { value: t("content.home.stats.countriesValue", { n: "130" }), label: t("content.home.stats.countries") },
-    { value: t("content.home.stats.leverageValue", { n: "100" }), label: t("content.home.stats.leverage") },
-    { value: t("content.home.stats.paymentsValue", { n: "700" }), label: t("content.home.stats.payments") },
-  ];
-  return (
-    <Row gutter={[12, 12]}>
-      {stats.map((s) => (
-        <Col span={12} key={s.label}>
-          <Flex
-            vertical
-            gap={2}
-            style={{
-              padding: token.padding,
-              borderRadius: token.borderRadiusLG,
-              background: token.colorBgContainer,
-              border: `1px solid ${token.colorBorderSecondary}`,
-              height: "100%",
-            }}
-          >
-            <Typography.Text strong style={{ fontSize: 24, color: token.colorPrimary, lineHeight: 1.3 }}>
-              {s.value}
-            </Typography.Text>
-            <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
-              {s.label}
-            </Typography.Text>
-          </Flex>
-        </Col>
-      ))}
-    </Row>
   );
 }
 

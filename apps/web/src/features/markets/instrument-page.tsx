@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined } from "@ant-design/icons";
-import type { TradingHours } from "@northstar/shared/markets";
+import { leverageOffered, liveKinds, type TradingHours } from "@northstar/shared/markets";
 import {
   Alert,
   Button,
@@ -19,7 +19,7 @@ import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { useTicker, useTickerValue } from "../../lib/market-socket.ts";
 import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
-import { CurrencyMark } from "../assets/assets-ui.tsx";
+import { CurrencyMark } from "../assets/currency-mark.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
 import { CandleChart } from "./candle-chart.tsx";
 import { type MarketRow, pairName, useInstrument } from "./market-data.ts";
@@ -235,7 +235,7 @@ export function InstrumentHeader({ instrument, title }: { instrument: MarketRow;
   );
 }
 
-/** Tick and lot size, leverage, trading types and hours. */
+/** Tick and lot size, leverage (when offered), the trading types offered today, and hours. */
 export function InstrumentDetails({ instrument }: { instrument: MarketRow }) {
   const { t } = useTranslation();
   const screens = Grid.useBreakpoint();
@@ -248,17 +248,22 @@ export function InstrumentDetails({ instrument }: { instrument: MarketRow }) {
           { key: "tick", label: t("market.instrument.tickSize"), children: instrument.tickSize },
           { key: "lot", label: t("market.instrument.lotSize"), children: instrument.lotSize },
           { key: "min", label: t("market.instrument.minQty"), children: instrument.minQty },
-          {
-            key: "leverage",
-            label: t("market.instrument.maxLeverage"),
-            children: t("market.instrument.leverageValue", { n: instrument.maxLeverage }),
-          },
+          // Leverage and contract terms only once a leveraged product exists.
+          ...(leverageOffered()
+            ? [
+                {
+                  key: "leverage",
+                  label: t("market.instrument.maxLeverage"),
+                  children: t("market.instrument.leverageValue", { n: instrument.maxLeverage }),
+                },
+              ]
+            : []),
           {
             key: "kinds",
             label: t("market.instrument.kinds"),
             children: (
-              <Flex gap={4} wrap>
-                {instrument.kinds.map((k) => (
+              <Flex gap={4} wrap data-testid="instrument-kinds">
+                {liveKinds(instrument.kinds).map((k) => (
                   <Tag key={k} style={{ marginInlineEnd: 0 }}>
                     {t(`market.instrument.kind.${k}`)}
                   </Tag>

@@ -4,14 +4,12 @@ import {
   addWithdrawalAddress,
   applyWithdrawal,
   cancelWithdrawal,
-  confirmGoogleBinding,
   convertCurrency,
   currencyDecimals,
   deleteBankCard,
   deleteWithdrawalAddress,
   getAssets,
   getWithdrawalTerms,
-  isGoogleBound,
   listBankCards,
   listCurrencies,
   listDepositOptions,
@@ -20,11 +18,11 @@ import {
   listUserWithdrawals,
   listWithdrawalAddresses,
   quoteConversion,
-  startGoogleBinding,
   submitDeposit,
   transferBetweenWallets,
   withdrawalFee,
 } from "@northstar/domain/funding";
+import { confirmGoogleBinding, isGoogleBound, startGoogleBinding } from "@northstar/domain/identity";
 import {
   ZAddBankCardRequestSchema,
   ZAddWithdrawalAddressRequestSchema,
@@ -64,6 +62,11 @@ export const assetRouter = router({
 
 export const depositRouter = router({
   options: authedProcedure.query(({ ctx }) => listDepositOptions(ctx.deps.db)),
+  /** How many ways in are configured (each currency and chain, and the bank when open): the home page's figure. */
+  methods: publicProcedure.query(async ({ ctx }) => {
+    const { channels, addresses } = await listDepositOptions(ctx.deps.db);
+    return { count: (channels.crypto ? addresses.length : 0) + (channels.bank ? 1 : 0) };
+  }),
   create: authedProcedure
     .input(ZSubmitDepositRequestSchema)
     .mutation(({ ctx, input }) => submitDeposit(ctx.deps.db, ctx.auth.user, input)),

@@ -1,0 +1,68 @@
+import { LANGUAGE_INFO } from "@northstar/shared/languages";
+import { useQuery } from "@tanstack/react-query";
+import { Col, Flex, Row, Skeleton, Typography, theme } from "antd";
+import { useTranslation } from "react-i18next";
+import { useLanguage } from "../../lib/session.ts";
+import { useTRPC } from "../../lib/trpc.ts";
+import { useMarketList } from "../markets/market-data.ts";
+
+/**
+ * The platform's headline figures, each read from what the platform really has: the markets in the
+ * catalogue, the countries the sign-up form offers, the deposit methods configured. No leverage
+ * figure: no leveraged product exists yet (see `leverageOffered` in the shared catalogue).
+ */
+export function HomeFigures() {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const lang = useLanguage();
+  const trpc = useTRPC();
+  const markets = useMarketList({ tab: "all", page: 1, pageSize: 1 });
+  const methods = useQuery(trpc.deposit.methods.queryOptions(undefined, { staleTime: 300_000 }));
+  // The sign-up form's country list; loaded apart so the phone data stays out of the first screen.
+  const countries = useQuery({
+    queryKey: ["signup-countries"],
+    queryFn: async () => (await import("libphonenumber-js")).getCountries().length,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const count = new Intl.NumberFormat(LANGUAGE_INFO[lang].bcp47);
+  const figures: { key: string; value: number | undefined; label: string }[] = [
+    { key: "products", value: markets.data?.total, label: t("content.home.stats.products") },
+    { key: "countries", value: countries.data, label: t("content.home.stats.countries") },
+    { key: "payments", value: methods.data?.count, label: t("content.home.stats.payments") },
+  ];
+
+  return (
+    <Row gutter={[12, 12]} data-testid="home-figures">
+      {figures.map((f) => (
+        <Col span={8} md={24} lg={8} key={f.key}>
+          <Flex
+            vertical
+            gap={2}
+            style={{
+              padding: token.padding,
+              borderRadius: token.borderRadiusLG,
+              background: token.colorBgContainer,
+              border: `1px solid ${token.colorBorderSecondary}`,
+              height: "100%",
+            }}
+          >
+            {f.value === undefined ? (
+              <Skeleton.Input active size="small" style={{ width: 64, height: 32 }} />
+            ) : (
+              <Typography.Text
+                strong
+                style={{ fontSize: 24, color: token.colorPrimary, lineHeight: 1.3 }}
+                data-testid={`home-figure-${f.key}`}
+              >
+                {count.format(f.value)}
+              </Typography.Text>
+            )}
+            <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
+              {f.label}
+            </Typography.Text>
+          </Flex>
+        </Col>
+      ))}
+    </Row>
+  );
+}
