@@ -32,7 +32,9 @@ import { createStoredValue, useStoredValue } from "../../lib/store.ts";
 import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
 import { type AssetRow, type AssetsData, useAssets } from "./assets-data.ts";
 import { isZero, NUMERIC_STYLE, useMoneyFormat } from "./assets-format.ts";
-import { CurrencyLabel, Num, Stat } from "./assets-ui.tsx";
+import { CurrencyLabel } from "./currency-mark.tsx";
+import { Num } from "./numeric-text.tsx";
+import { Stat } from "./stat.tsx";
 
 /** /table2 shows the accounts other than exchange, one tab each. */
 const OTHER_WALLETS = WALLET_TYPES.filter((w) => w !== "exchange");

@@ -12,7 +12,8 @@ import { Page } from "../common/page.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
 import { type CurrencyInfo, type MoneyRecord, useCurrencies } from "./assets-data.ts";
 import { useMoneyFormat } from "./assets-format.ts";
-import { Num, Stat } from "./assets-ui.tsx";
+import { Num } from "./numeric-text.tsx";
+import { Stat } from "./stat.tsx";
 
 const PAGE_SIZE = 20;
 const TITLES: Record<string, string> = {

@@ -32,6 +32,7 @@ import { usePolicy } from "../../lib/policy.ts";
 import { useRequestIntent, withRequestKey } from "../../lib/request-key.ts";
 import { toApiError, useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { markRefusedField } from "../account/account-helpers.ts";
+import { ConfirmModal, SummaryRows } from "../common/confirm-summary-dialog.tsx";
 import { Page } from "../common/page.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
 import {
@@ -45,7 +46,7 @@ import {
   useInvalidateAssets,
 } from "./assets-data.ts";
 import { amountInput, decimalPlaces, NUMERIC_STYLE, useMoneyFormat } from "./assets-format.ts";
-import { ConfirmModal, CurrencyMark, SummaryRows } from "./assets-ui.tsx";
+import { CurrencyMark } from "./currency-mark.tsx";
 
 const isWallet = (v: string | null): v is TWalletType =>
   v !== null && (WALLET_TYPES as readonly string[]).includes(v);

@@ -8,7 +8,10 @@ import { usePolicy } from "../../lib/policy.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { markRefusedField, useReturnPath } from "../account/account-helpers.ts";
 import { Page } from "../common/page.tsx";
-import { CHAINS, fieldRule, RealAccountOnly, requiredRule } from "./funding-shared.tsx";
+import { fieldRule, requiredRule } from "./amount-rules.ts";
+import { CHAINS } from "./funding-types.ts";
+import { RealAccountOnly } from "./real-account-only.tsx";
+import "./funding.css";
 
 interface AddressForm {
   currency: string;

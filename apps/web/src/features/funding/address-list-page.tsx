@@ -8,7 +8,9 @@ import { usePolicy } from "../../lib/policy.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { Page } from "../common/page.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
-import { KeyValue, type WithdrawalAddress } from "./funding-shared.tsx";
+import type { WithdrawalAddress } from "./funding-types.ts";
+import { KeyValue } from "./key-value.tsx";
+import "./funding.css";
 
 /** /address and /wallet: the user's saved withdrawal addresses. */
 export function AddressListPage() {

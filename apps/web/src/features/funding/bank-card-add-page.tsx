@@ -7,7 +7,9 @@ import { useAppNavigate } from "../../lib/navigation.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { markRefusedField, useReturnPath } from "../account/account-helpers.ts";
 import { Page } from "../common/page.tsx";
-import { fieldRule, RealAccountOnly } from "./funding-shared.tsx";
+import { fieldRule } from "./amount-rules.ts";
+import { RealAccountOnly } from "./real-account-only.tsx";
+import "./funding.css";
 
 interface CardForm {
   bank_name: string;

@@ -7,7 +7,10 @@ import { useAppNavigate } from "../../lib/navigation.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { Page } from "../common/page.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
-import { type BankCard, KeyValue, maskCard } from "./funding-shared.tsx";
+import { maskCard } from "./amount-text.ts";
+import type { BankCard } from "./funding-types.ts";
+import { KeyValue } from "./key-value.tsx";
+import "./funding.css";
 
 /** /bank: the user's bank cards for withdrawals by wire, card numbers masked. */
 export function BankCardListPage() {

@@ -15,17 +15,14 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { markRefusedField } from "../account/account-helpers.ts";
 import { Page } from "../common/page.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
-import {
-  Amount,
-  type DepositOption,
-  decimalsRule,
-  fieldRule,
-  KeyValue,
-  RealAccountOnly,
-  requiredRule,
-  useCurrencyDecimals,
-} from "./funding-shared.tsx";
+import { Amount } from "./amount.tsx";
+import { decimalsRule, fieldRule, requiredRule } from "./amount-rules.ts";
+import type { DepositOption } from "./funding-types.ts";
+import { KeyValue } from "./key-value.tsx";
 import { ProofUpload } from "./proof-upload.tsx";
+import { RealAccountOnly } from "./real-account-only.tsx";
+import { useCurrencyDecimals } from "./use-currency-decimals.ts";
+import "./funding.css";
 
 type Tab = "crypto" | "bank";
 

@@ -7,17 +7,14 @@ import { useAppNavigate } from "../../lib/navigation.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { Page } from "../common/page.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
-import {
-  Amount,
-  type DepositRecord,
-  KeyValue,
-  PAGE_SIZE,
-  Pager,
-  pageFromSearch,
-  StatusTag,
-  shorten,
-  useFormatDateTime,
-} from "./funding-shared.tsx";
+import { Amount } from "./amount.tsx";
+import { shorten } from "./amount-text.ts";
+import { type DepositRecord, PAGE_SIZE } from "./funding-types.ts";
+import { KeyValue } from "./key-value.tsx";
+import { Pager, pageFromSearch } from "./records-pager.tsx";
+import { StatusTag } from "./status-tag.tsx";
+import { useFormatDateTime } from "./use-format-date-time.ts";
+import "./funding.css";
 
 /** /rechargeRecord and /cbjl: the user's deposits, newest first, with their review state. */
 export function DepositRecordsPage() {

@@ -11,7 +11,8 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { digitsOnly, markRefusedField, useReturnPath } from "../account/account-helpers.ts";
 import { Page } from "../common/page.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
-import { fieldRule } from "./funding-shared.tsx";
+import { fieldRule } from "./amount-rules.ts";
+import "./funding.css";
 
 /**
  * /googleCode: bind Google Authenticator. Start gives a new secret and its otpauth URI (shown as a

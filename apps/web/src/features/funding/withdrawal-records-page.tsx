@@ -8,19 +8,14 @@ import { useAppNavigate } from "../../lib/navigation.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { Page } from "../common/page.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
-import {
-  Amount,
-  type BankCard,
-  KeyValue,
-  maskCard,
-  PAGE_SIZE,
-  Pager,
-  pageFromSearch,
-  StatusTag,
-  shorten,
-  useFormatDateTime,
-  type WithdrawalRecord,
-} from "./funding-shared.tsx";
+import { Amount } from "./amount.tsx";
+import { maskCard, shorten } from "./amount-text.ts";
+import { type BankCard, PAGE_SIZE, type WithdrawalRecord } from "./funding-types.ts";
+import { KeyValue } from "./key-value.tsx";
+import { Pager, pageFromSearch } from "./records-pager.tsx";
+import { StatusTag } from "./status-tag.tsx";
+import { useFormatDateTime } from "./use-format-date-time.ts";
+import "./funding.css";
 
 /** /tbjl and /addcardRecord: the user's withdrawals with fee and amount received; pending ones can be cancelled. */
 export function WithdrawalRecordsPage() {

@@ -8,7 +8,7 @@ import { useLocation } from "react-router";
 import { useSocketStatus, useTickerValue } from "../../lib/market-socket.ts";
 import { useAppNavigate } from "../../lib/navigation.tsx";
 import { useIsLoggedIn } from "../../lib/session.ts";
-import { CurrencyMark } from "../assets/assets-ui.tsx";
+import { CurrencyMark } from "../assets/currency-mark.tsx";
 import { type MarketRow, pairName, useFavourites, useSetFavourite } from "./market-data.ts";
 import { type Direction, direction, useMarketFormat } from "./market-format.ts";
 import "./markets.css";

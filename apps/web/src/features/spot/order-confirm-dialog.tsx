@@ -2,7 +2,7 @@ import type { ZPlaceOrderRequestSchema } from "@northstar/shared/contracts/spot"
 import { Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
-import { ConfirmModal, SummaryRows } from "../assets/assets-ui.tsx";
+import { ConfirmModal, SummaryRows } from "../common/confirm-summary-dialog.tsx";
 import { byTotal } from "./order-rules.ts";
 import type { SpotTerms } from "./spot-data.ts";
 import { type BuyBy, type Estimate, percent } from "./spot-math.ts";

@@ -1,7 +1,7 @@
 import { Flex, Grid, Table, type TableColumnsType, Typography } from "antd";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { Stat } from "../assets/assets-ui.tsx";
+import { Stat } from "../assets/stat.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
 import { pairName } from "../markets/market-data.ts";
 import { type SpotFill, useSpotFills, useSpotMarkets } from "./spot-data.ts";

@@ -12,7 +12,7 @@ import {
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
-import { Stat } from "../assets/assets-ui.tsx";
+import { Stat } from "../assets/stat.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
 import {
   isOpenOrder,
