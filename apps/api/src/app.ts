@@ -1,9 +1,6 @@
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
-import fastifyStatic from "@fastify/static";
 import { translate } from "@northstar/shared/i18n";
 import { toLanguage } from "@northstar/shared/languages";
 import { UPLOAD_BYTES_CEILING } from "@northstar/shared/policy";
@@ -14,6 +11,7 @@ import { isLegacyPath, sendLegacyRefusal } from "./http/edge.ts";
 import { type LogStream, loggerOptions } from "./http/logger.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { registerUploadRoutes } from "./http/uploads.ts";
+import { registerWeb } from "./http/web-static.ts";
 import { registerLegacyApi } from "./legacy/index.ts";
 import { attachMarketSocket } from "./realtime/market-socket.ts";
 import { createContextFactory } from "./trpc/init.ts";
@@ -120,18 +118,4 @@ export async function buildApp(
   });
 
   return app;
-}
-
-/**
- * Serves the built SPA and answers whether it did; the not-found handler then gives any unknown
- * page address index.html so client routes work.
- */
-async function registerWeb(app: FastifyInstance, webDist: string): Promise<boolean> {
-  const root = resolve(webDist);
-  if (!webDist || !existsSync(resolve(root, "index.html"))) {
-    app.log.warn({ root }, "web app not built; serving the API only");
-    return false;
-  }
-  await app.register(fastifyStatic, { root, wildcard: false, index: false });
-  return true;
 }

@@ -3,14 +3,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDb } from "@northstar/domain/db";
-import { TotpKeyring, useTotpKeyring } from "@northstar/domain/funding";
+import { TotpKeyring, useTotpKeyring } from "@northstar/domain/identity";
 import { createFixedPriceProvider } from "@northstar/domain/markets";
 import { createMailTransport, createQueueNotifier, createSmsProvider } from "@northstar/domain/notifications";
 import { seedDatabase } from "@northstar/domain/seed";
-import { createTestDatabase, startMailbox } from "@northstar/domain/test-support";
 import { startNotificationsWorker } from "@northstar/worker/processors";
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
+import { createTestDatabase, startMailbox } from "../../../../packages/domain/src/test-support/index.ts";
 import { buildApp } from "../app.ts";
 import type { AppDeps } from "../http/deps.ts";
 import type { LogStream } from "../http/logger.ts";
@@ -27,6 +27,8 @@ export async function createHarness(
     trustProxy?: boolean;
     /** Receives the app's log lines (at level info) instead of silencing them. */
     logStream?: LogStream;
+    /** A built web app to serve; none by default. */
+    webDist?: string;
   } = {},
 ) {
   const database = await createTestDatabase();
@@ -57,7 +59,7 @@ export async function createHarness(
     config: {
       uploadDir,
       publicUrl: "http://localhost:3000",
-      webDist: "",
+      webDist: options.webDist ?? "",
       redisPrefix: prefix,
       trustProxy: options.trustProxy ?? false,
       authRatePerMinute: options.authRatePerMinute ?? 1000,
