@@ -11,7 +11,11 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["packages/**/src/**/*.test.ts", "apps/**/src/**/*.test.ts"],
+          include: [
+            "packages/**/src/**/*.test.ts",
+            "apps/**/src/**/*.test.ts",
+            "apps/*/scripts/**/*.test.ts",
+          ],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
         },
       },
