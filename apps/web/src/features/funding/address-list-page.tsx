@@ -1,47 +1,28 @@
-import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Flex, Popconfirm, Tag, Typography, theme } from "antd";
+import { Flex, Tag, Typography, theme } from "antd";
 import { useTranslation } from "react-i18next";
-import { feedback } from "../../lib/feedback.ts";
-import { useAppNavigate } from "../../lib/navigation.tsx";
 import { usePolicy } from "../../lib/policy.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { Page } from "../common/page.tsx";
-import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
 import type { WithdrawalAddress } from "./funding-types.ts";
 import { KeyValue } from "./key-value.tsx";
+import { DeleteItemButton, SavedListPage } from "./saved-list-page.tsx";
 import "./funding.css";
 
 /** /address and /wallet: the user's saved withdrawal addresses. */
 export function AddressListPage() {
   const { t } = useTranslation();
   const trpc = useTRPC();
-  const go = useAppNavigate();
   const addresses = useQuery(trpc.withdrawalAddress.getMany.queryOptions());
-  const add = (
-    <Button type="primary" icon={<PlusOutlined />} onClick={() => go("/walletAdd")} data-testid="address-add">
-      {t("funding.address.add")}
-    </Button>
-  );
   return (
-    <Page title={t("nav.addresses")} width={720} extra={addresses.data?.length ? add : undefined}>
-      {addresses.isPending ? (
-        <LoadingState rows={5} />
-      ) : addresses.isError ? (
-        <ErrorState onRetry={() => void addresses.refetch()} />
-      ) : addresses.data.length === 0 ? (
-        <Flex vertical align="center" gap={8} data-testid="address-empty">
-          <EmptyState>{t("funding.address.empty")}</EmptyState>
-          {add}
-        </Flex>
-      ) : (
-        <div data-testid="address-list">
-          {addresses.data.map((a) => (
-            <AddressRow key={a.id} address={a} />
-          ))}
-        </div>
-      )}
-    </Page>
+    <SavedListPage
+      title={t("nav.addresses")}
+      addLabel={t("funding.address.add")}
+      addPath="/walletAdd"
+      emptyText={t("funding.address.empty")}
+      testPrefix="address"
+      items={addresses}
+      renderItem={(a) => <AddressRow key={a.id} address={a} />}
+    />
   );
 }
 
@@ -53,15 +34,6 @@ function AddressRow({ address }: { address: WithdrawalAddress }) {
   const policy = usePolicy();
   const remove = useMutation(trpc.withdrawalAddress.delete.mutationOptions());
   const usable = (policy["funding.withdraw.chains"][address.currency] ?? []).includes(address.chain);
-
-  const doDelete = () =>
-    remove
-      .mutateAsync({ id: address.id })
-      .then(() => feedback.success(t("funding.common.deleted")))
-      .catch(() => undefined)
-      .finally(
-        () => void queryClient.invalidateQueries({ queryKey: trpc.withdrawalAddress.getMany.queryKey() }),
-      );
 
   return (
     <Flex vertical gap={6} className="ns-record" style={{ paddingBlock: 14 }} data-testid="address-row">
@@ -76,23 +48,15 @@ function AddressRow({ address }: { address: WithdrawalAddress }) {
             </Tag>
           )}
         </Flex>
-        <Popconfirm
+        <DeleteItemButton
           title={t("funding.address.deleteTitle")}
-          okText={t("funding.common.delete")}
-          cancelText={t("common.cancel")}
-          okButtonProps={{ danger: true, "data-testid": "address-delete-confirm" }}
-          onConfirm={doDelete}
-        >
-          <Button
-            size="small"
-            type="text"
-            danger
-            icon={<DeleteOutlined />}
-            loading={remove.isPending}
-            aria-label={t("funding.common.delete")}
-            data-testid="address-delete"
-          />
-        </Popconfirm>
+          testPrefix="address"
+          busy={remove.isPending}
+          onDelete={() => remove.mutateAsync({ id: address.id })}
+          onSettled={() =>
+            void queryClient.invalidateQueries({ queryKey: trpc.withdrawalAddress.getMany.queryKey() })
+          }
+        />
       </Flex>
       <Typography.Text
         className="ns-break"
