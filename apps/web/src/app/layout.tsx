@@ -11,20 +11,8 @@ import { AppLink, useAppNavigate } from "../lib/navigation.tsx";
 import { useAvatarSrc } from "../lib/private-file.ts";
 import { useLogout, useSession, useSiteSettings } from "../lib/queries.ts";
 import { useIsLoggedIn } from "../lib/session.ts";
-
-/** The main navigation: home, markets, trade, earn, assets, me. */
-const NAV = [
-  { key: "/", label: "nav.home", match: ["/", "/index"] },
-  { key: "/market", label: "nav.market", match: ["/market"] },
-  {
-    key: "/currency",
-    label: "nav.trade",
-    match: ["/currency", "/currencyTrade", "/exchange", "/currencyRecord", "/preciousMetal"],
-  },
-  { key: "/profit_index", label: "nav.earn", match: ["/profit_index", "/vip_index", "/etflow_buy"] },
-  { key: "/table1", label: "nav.assets", match: ["/table1", "/table2", "/record", "/transfer", "/address"] },
-  { key: "/setting", label: "nav.me", match: ["/setting", "/security", "/info", "/username"] },
-] as const;
+import { NAV, navKeyOf } from "./nav-items.ts";
+import { TabBar } from "./tab-bar.tsx";
 
 export function AppLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -32,10 +20,10 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const location = useLocation();
   const go = useAppNavigate();
   const site = useSiteSettings();
-  const selected = NAV.find((n) => (n.match as readonly string[]).includes(location.pathname))?.key;
+  const selected = navKeyOf(location.pathname);
 
   return (
-    <Layout style={{ minHeight: "100vh" }}>
+    <Layout style={{ minHeight: "100vh" }} className="ns-shell">
       <Layout.Header
         style={{
           position: "sticky",
@@ -63,8 +51,11 @@ export function AppLayout({ children }: { children: ReactNode }) {
           items={NAV.map((n) => ({ key: n.key, label: t(n.label) }))}
           onClick={({ key }) => go(key)}
           style={{ flex: 1, minWidth: 0, borderBottom: "none", background: "transparent" }}
+          className="ns-main-nav"
           data-testid="main-nav"
         />
+        {/* On phones the menu gives way to the tab bar; this keeps the tools at the end. */}
+        <div className="ns-header-spacer" />
         <HeaderTools />
       </Layout.Header>
       <DemoBanner />
@@ -80,6 +71,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
           © {new Date().getFullYear()} {site.data?.name ?? "Northstar"} · {t("common.riskWarning")}
         </Typography.Paragraph>
       </Layout.Footer>
+      <TabBar />
     </Layout>
   );
 }

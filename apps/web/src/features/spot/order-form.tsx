@@ -3,15 +3,14 @@ import { money } from "@northstar/shared/money";
 import { Alert, Button, Card, Flex, Form, Input, Segmented, Slider, Tabs, Typography, theme } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useLocation } from "react-router";
 import { feedback } from "../../lib/feedback.ts";
 import { useDepth, useTickerValue } from "../../lib/market-socket.ts";
-import { AppLink } from "../../lib/navigation.tsx";
 import { useIsLoggedIn } from "../../lib/session.ts";
 import { digitsOnly, markRefusedField } from "../account/account-helpers.ts";
 import { amountInput, NUMERIC_STYLE } from "../assets/assets-format.ts";
 import type { MarketRow } from "../markets/market-data.ts";
 import { OrderConfirmDialog, type PendingOrder } from "./order-confirm-dialog.tsx";
+import { EstimateRows } from "./order-estimates.tsx";
 import {
   byTotal,
   type OrderField,
@@ -19,6 +18,8 @@ import {
   orderProblems,
   orderRequest,
 } from "./order-rules.ts";
+import { SidePicker } from "./order-side-picker.tsx";
+import { VisitorPrompt } from "./order-visitor-prompt.tsx";
 import { type SpotTerms, usePlaceOrder, useSpotBalances } from "./spot-data.ts";
 import {
   amountForShare,
@@ -26,7 +27,6 @@ import {
   estimate,
   floorToStep,
   type MarketQuote,
-  percent,
   shareOf,
   stepDecimals,
 } from "./spot-math.ts";
@@ -49,17 +49,20 @@ export function OrderForm({
   instrument,
   terms,
   picked,
+  initialSide = "buy",
 }: {
   instrument: MarketRow;
   terms: SpotTerms;
   picked: PickedPrice | null;
+  /** The side chosen before the form opened (the phone's Buy or Sell button). */
+  initialSide?: TOrderSide;
 }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const loggedIn = useIsLoggedIn();
   const format = useSpotFormat();
   const [form] = Form.useForm<OrderFormValues>();
-  const [side, setSide] = useState<TOrderSide>("buy");
+  const [side, setSide] = useState<TOrderSide>(initialSide);
   const [type, setType] = useState<TOrderType>("limit");
   const [by, setBy] = useState<BuyBy>("quantity");
   const [pending, setPending] = useState<PendingOrder | null>(null);
@@ -233,23 +236,7 @@ export function OrderForm({
       data-testid="order-form"
       styles={{ body: { paddingTop: 8 } }}
     >
-      <Flex gap={8} style={{ marginBottom: 8 }} role="radiogroup" aria-label={t("spot.orders.side")}>
-        {(["buy", "sell"] as const).map((s) => (
-          <Button
-            key={s}
-            block
-            role="radio"
-            aria-checked={side === s}
-            color={s === "buy" ? "green" : "danger"}
-            variant={side === s ? "solid" : "filled"}
-            onClick={() => side !== s && switchTo({ side: s })}
-            data-testid={`order-side-${s}`}
-            style={{ fontWeight: 600 }}
-          >
-            {t(`spot.form.${s}`)}
-          </Button>
-        ))}
-      </Flex>
+      <SidePicker side={side} onChange={(s) => switchTo({ side: s })} />
       <Tabs
         size="small"
         activeKey={type}
@@ -398,100 +385,3 @@ const pickDraft = (all: OrderFormValues) => ({
   quantity: all.quantity,
   quoteAmount: all.quote_amount,
 });
-
-/** Estimated total and fee, the fee rates, and for a market buy by quantity the price protection. */
-function EstimateRows({
-  terms,
-  side,
-  type,
-  byTotalAmount,
-  est,
-}: {
-  terms: SpotTerms;
-  side: TOrderSide;
-  type: TOrderType;
-  byTotalAmount: boolean;
-  est: ReturnType<typeof estimate>;
-}) {
-  const { t } = useTranslation();
-  const { token } = theme.useToken();
-  const format = useSpotFormat();
-  const approx = type === "market" ? "≈ " : "";
-  const feeCurrency = side === "buy" ? terms.base : terms.quote;
-  const rows = [
-    byTotalAmount
-      ? {
-          key: "quantity",
-          label: t("spot.form.estQuantity"),
-          value: est.quantity ? `≈ ${format.amount(est.quantity.toFixed())} ${terms.base}` : "—",
-        }
-      : {
-          key: "total",
-          label: t("spot.form.estTotal"),
-          value: est.total ? `${approx}${format.amount(est.total.toFixed(), 2)} ${terms.quote}` : "—",
-        },
-    {
-      key: "fee-rate",
-      label: t("spot.form.feeRate"),
-      value:
-        type === "market"
-          ? t("spot.form.takerRate", { rate: percent(terms.takerFee) })
-          : t("spot.form.feeRates", { maker: percent(terms.makerFee), taker: percent(terms.takerFee) }),
-    },
-    {
-      key: "fee",
-      label: t("spot.form.estFee"),
-      value: est.fee ? `≈ ${format.amount(est.fee.toFixed())} ${feeCurrency}` : "—",
-    },
-  ];
-  return (
-    <Flex vertical gap={4} style={{ fontSize: token.fontSizeSM }} data-testid="order-estimates">
-      {rows.map((r) => (
-        <Flex key={r.key} justify="space-between" gap={12} data-testid={`order-est-${r.key}`}>
-          <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
-            {r.label}
-          </Typography.Text>
-          <Typography.Text style={{ ...NUMERIC_STYLE, fontSize: token.fontSizeSM, textAlign: "end" }}>
-            {r.value}
-          </Typography.Text>
-        </Flex>
-      ))}
-      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        {t("spot.form.feeNote", { currency: feeCurrency })}
-      </Typography.Text>
-      {type === "market" && side === "buy" && !byTotalAmount && (
-        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="order-protection">
-          {t("spot.form.protection", {
-            percent: percent(terms.marketProtection),
-            max: est.maxTotal ? format.amount(est.maxTotal.toFixed(), 2) : "—",
-            quote: terms.quote,
-          })}
-        </Typography.Text>
-      )}
-    </Flex>
-  );
-}
-
-/** Visitors see the form, and in place of the button an invitation to log in (SPEC section 6). */
-function VisitorPrompt() {
-  const { t } = useTranslation();
-  const location = useLocation();
-  const back = encodeURIComponent(location.pathname + location.search);
-  return (
-    <Flex vertical gap={8} style={{ marginTop: 12 }} data-testid="order-login-prompt">
-      <Typography.Text type="secondary" style={{ textAlign: "center" }}>
-        {t("spot.form.loginPrompt")}
-      </Typography.Text>
-      <Flex gap={8}>
-        <AppLink to={`/login?redirect=${back}`} className="ns-grow">
-          <Button type="primary" block data-testid="order-login">
-            {t("spot.form.loginToTrade")}
-          </Button>
-        </AppLink>
-        <AppLink to="/register" className="ns-grow">
-          <Button block>{t("nav.register")}</Button>
-        </AppLink>
-      </Flex>
-    </Flex>
-  );
-}

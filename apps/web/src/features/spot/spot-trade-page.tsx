@@ -1,4 +1,5 @@
-import { Button, Card, Flex, Result, Skeleton } from "antd";
+import type { TOrderSide } from "@northstar/shared/contracts/spot";
+import { Button, Card, Drawer, Flex, Grid, Result, Skeleton } from "antd";
 import { type ReactNode, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useAppNavigate } from "../../lib/navigation.tsx";
@@ -16,6 +17,7 @@ import { levelKey, OrderBook, RecentTrades } from "../markets/order-book.tsx";
 import { MarketPicker } from "./market-picker.tsx";
 import { OrderForm, type PickedPrice } from "./order-form.tsx";
 import { isOpenOrder, useSpotLiveUpdates, useSpotOrders, useSpotTerms } from "./spot-data.ts";
+import { PhoneTabs, PhoneTradeBar } from "./spot-phone.tsx";
 import { TradeOrdersPanel } from "./trade-orders-panel.tsx";
 import "./spot.css";
 
@@ -40,6 +42,9 @@ function TradeView({ instrument }: { instrument: MarketRow }) {
   const loggedIn = useIsLoggedIn();
   const terms = useSpotTerms(instrument.symbol);
   const [picked, setPicked] = useState<PickedPrice | null>(null);
+  // Phones (below 768 px) get the chart first, the rest in tabs, and the form in a bottom sheet.
+  const phone = Grid.useBreakpoint().md === false;
+  const [sheet, setSheet] = useState<TOrderSide | null>(null);
   const hasSpot = terms.data !== null;
   // The same first page the orders panel shows, so this costs no request of its own.
   const open = useSpotOrders({ scope: "open", symbol: instrument.symbol, page: 1 });
@@ -71,22 +76,67 @@ function TradeView({ instrument }: { instrument: MarketRow }) {
     form = <OrderForm instrument={instrument} terms={terms.data} picked={picked} />;
   }
 
+  const book = (
+    <OrderBook
+      instrument={instrument}
+      mine={mine}
+      onPick={
+        hasSpot
+          ? (price) => {
+              setPicked({ price, at: Date.now() });
+              // On a phone the picked price opens the form, where it lands.
+              if (phone) {
+                setSheet((s) => s ?? "buy");
+              }
+            }
+          : undefined
+      }
+    />
+  );
+  const chart = (
+    <Card size="small" title={t("market.chart.title")} styles={{ body: { padding: 8 } }}>
+      <CandleChart instrument={instrument} />
+    </Card>
+  );
+
+  if (phone) {
+    return (
+      <Flex vertical gap={12} data-testid="spot-trade-page">
+        <InstrumentHeader instrument={instrument} title={<MarketPicker instrument={instrument} />} />
+        {chart}
+        <PhoneTabs book={book} instrument={instrument} hasSpot={hasSpot} />
+        <InstrumentDetails instrument={instrument} />
+        {hasSpot || terms.isPending ? <PhoneTradeBar onOpen={setSheet} disabled={!hasSpot} /> : form}
+        <Drawer
+          placement="bottom"
+          open={sheet !== null}
+          onClose={() => setSheet(null)}
+          title={`${t("spot.form.title")} · ${instrument.base}/${instrument.quote}`}
+          size="auto"
+          styles={{ body: { padding: 8 }, wrapper: { maxHeight: "92vh" } }}
+          className="ns-order-sheet"
+          data-testid="order-sheet"
+        >
+          {sheet !== null && terms.data && (
+            <OrderForm
+              key={sheet}
+              instrument={instrument}
+              terms={terms.data}
+              picked={picked}
+              initialSide={sheet}
+            />
+          )}
+        </Drawer>
+      </Flex>
+    );
+  }
+
   return (
     <Flex vertical gap={12} data-testid="spot-trade-page">
       <InstrumentHeader instrument={instrument} title={<MarketPicker instrument={instrument} />} />
       <div className="ns-trade-grid">
-        <div className="ns-area-chart">
-          <Card size="small" title={t("market.chart.title")} styles={{ body: { padding: 8 } }}>
-            <CandleChart instrument={instrument} />
-          </Card>
-        </div>
-        <div className="ns-area-book">
-          <OrderBook
-            instrument={instrument}
-            mine={mine}
-            onPick={hasSpot ? (price) => setPicked({ price, at: Date.now() }) : undefined}
-          />
-        </div>
+        <div className="ns-area-chart">{chart}</div>
+        <div className="ns-area-book">{book}</div>
         <div className="ns-area-trades">
           <RecentTrades instrument={instrument} />
         </div>

@@ -1,0 +1,112 @@
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Platform, startPlatform } from "./platform.ts";
+import { registerUser } from "./users.ts";
+
+/** The web shell on a phone and a desktop: the tab bar, honest home figures, the header name, CJK buttons. */
+let platform: Platform;
+let phone: BrowserContext;
+let desktop: BrowserContext;
+const email = `shell-${Date.now()}@example.com`;
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
+  platform.admin("deposit-address:set", "BTC", "BTC", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq");
+  phone = await platform.newContext({ width: 390, height: 844 });
+  desktop = await platform.newContext({ width: 1280, height: 800 });
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+async function trpcQuery<T>(path: string, input?: unknown): Promise<T> {
+  const query = input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`;
+  const res = await fetch(`${platform.baseUrl}/trpc/${path}${query}`);
+  return ((await res.json()) as { result: { data: T } }).result.data;
+}
+
+const digits = async (page: Page, testId: string) =>
+  ((await page.getByTestId(testId).textContent()) ?? "").replace(/\D/g, "");
+
+describe("the shell on a phone", () => {
+  it("shows a bottom tab bar with the five sections instead of the header menu, the current one marked", async () => {
+    const page = await phone.newPage();
+    await page.goto("/");
+    const bar = page.getByTestId("tab-bar");
+    await bar.waitFor();
+    await expect(page.getByTestId("main-nav").isVisible()).resolves.toBe(false);
+    for (const tab of ["tab-home", "tab-market", "tab-trade", "tab-earn", "tab-assets"]) {
+      await expect(bar.getByTestId(tab).isVisible()).resolves.toBe(true);
+    }
+    await expect(page.getByTestId("tab-home").getAttribute("aria-current")).resolves.toBe("page");
+    await page.getByTestId("tab-market").click();
+    await page.waitForURL(/\/market/);
+    await page.locator('[data-testid="tab-market"][aria-current="page"]').waitFor();
+    await expect(page.getByTestId("tab-earn").getAttribute("href")).resolves.toBe("/profit_index");
+    // The bar sits at the bottom of the screen.
+    const box = await bar.boundingBox();
+    expect(Math.round((box?.y ?? 0) + (box?.height ?? 0))).toBe(844);
+    await page.close();
+  });
+
+  it("trades from a sticky Buy/Sell bar that opens the order form in a bottom sheet, book and trades in tabs", async () => {
+    const page = await phone.newPage();
+    await page.goto("/currency?symbol=BTCUSDT");
+    await page.getByTestId("spot-phone-actions").waitFor();
+    await expect(page.getByTestId("order-form").count()).resolves.toBe(0);
+    await page.getByTestId("spot-phone-tabs").waitFor();
+    await page.getByTestId("spot-phone-sell").click();
+    await page.getByTestId("order-form").waitFor();
+    await expect(page.getByTestId("order-side-sell").getAttribute("aria-checked")).resolves.toBe("true");
+    await page.close();
+  });
+});
+
+describe("the shell on a desktop", () => {
+  it("keeps the header menu and shows no tab bar", async () => {
+    const page = await desktop.newPage();
+    await page.goto("/");
+    await page.getByTestId("main-nav").waitFor();
+    await expect(page.getByTestId("tab-bar").isVisible()).resolves.toBe(false);
+    await page.close();
+  });
+
+  it("counts what the platform has on the home page, and claims no leverage", async () => {
+    const page = await desktop.newPage();
+    await page.goto("/");
+    const markets = await trpcQuery<{ total: number }>("market.list", { tab: "all", page: 1, page_size: 1 });
+    await page.getByTestId("home-figure-products").waitFor();
+    await expect(digits(page, "home-figure-products")).resolves.toBe(String(markets.total));
+    await page.getByTestId("home-figure-payments").waitFor();
+    await expect(digits(page, "home-figure-payments")).resolves.toBe("2");
+    await page.getByTestId("home-figure-countries").waitFor();
+    expect(Number(await digits(page, "home-figure-countries"))).toBeGreaterThan(200);
+    await expect(page.getByTestId("home-figures").textContent()).resolves.not.toMatch(/\+|leverage/i);
+    await page.goto("/currency?symbol=BTCUSDT");
+    await page.getByTestId("instrument-kinds").waitFor();
+    await expect(page.getByTestId("instrument-details").textContent()).resolves.not.toMatch(/leverage/i);
+    await page.close();
+  });
+
+  it("names the user in the header by the masked email, not a cut one", async () => {
+    const token = await registerUser(platform, email, "Secret123");
+    const context = await platform.newContext({ width: 1280, height: 800 });
+    await context.addInitScript((t) => localStorage.setItem("token", t), token);
+    const page = await context.newPage();
+    await page.goto("/");
+    await page.getByText(`${email.slice(0, 2)}***@example.com`).waitFor();
+    await page.close();
+    await context.close();
+  });
+
+  it("writes two-character Chinese buttons without a space between the characters", async () => {
+    const context = await platform.newContext({ width: 1280, height: 800 });
+    await context.addInitScript(() => localStorage.setItem("lang", "zh"));
+    const page = await context.newPage();
+    await page.goto("/");
+    await expect(page.getByTestId("header-login").textContent()).resolves.toBe("登录");
+    await page.close();
+    await context.close();
+  });
+});
