@@ -5,10 +5,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb } from "@northstar/domain/db";
 import { createSession } from "@northstar/domain/identity";
-import { createTrader } from "@northstar/domain/spot/testing";
-import { checkSpotLedger } from "@northstar/domain/spot/workload";
 import { mulberry32 } from "@northstar/shared/random";
 import { Redis } from "ioredis";
+import { createTrader } from "../../packages/domain/src/spot/testing.ts";
+import { checkSpotLedger } from "../../packages/domain/src/spot/workload.ts";
 import { recreateDatabase } from "./database.ts";
 import { type BenchResult, percentile } from "./types.ts";
 

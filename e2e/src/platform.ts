@@ -2,9 +2,9 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
-import { startMailbox } from "@northstar/domain/test-support";
 import pg from "pg";
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
+import { startMailbox } from "../../packages/domain/src/test-support/index.ts";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 

@@ -1,4 +1,4 @@
-import { loadTotpKeyring, reencryptTotpSecrets, useTotpKeyring } from "@northstar/domain/funding";
+import { loadTotpKeyring, reencryptTotpSecrets, useTotpKeyring } from "@northstar/domain/identity";
 import { runMigrations } from "@northstar/domain/migrate";
 import { buildApp } from "./app.ts";
 import { env as loadEnv } from "./env.ts";

@@ -6,11 +6,16 @@ import { createDb, type Db } from "@northstar/domain/db";
 import { getUserBalances } from "@northstar/domain/ledger";
 import { seedDatabase } from "@northstar/domain/seed";
 import { SpotMatcher, spotOrders, spotTrades } from "@northstar/domain/spot";
-import { settled } from "@northstar/domain/spot/testing";
-import { checkSpotLedger, createTraders, runWorkload, type Workload } from "@northstar/domain/spot/workload";
-import { createTestDatabase, testRedisUrl } from "@northstar/domain/test-support";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
+import { settled } from "../../../packages/domain/src/spot/testing.ts";
+import {
+  checkSpotLedger,
+  createTraders,
+  runWorkload,
+  type Workload,
+} from "../../../packages/domain/src/spot/workload.ts";
+import { createTestDatabase, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
 
 /*
  * The matcher is killed in the middle of a busy stream; a standby worker takes over; the outcome

@@ -4,10 +4,10 @@ import {
   generateOperatorPassword,
   OPERATOR_ROLES,
   type OperatorRole,
-  recordAudit,
   upsertOperator,
 } from "@northstar/domain/admin";
-import { addTotpKeyToFile, loadTotpKeyring, reencryptTotpSecrets } from "@northstar/domain/funding";
+import { recordAudit } from "@northstar/domain/audit";
+import { addTotpKeyToFile, loadTotpKeyring, reencryptTotpSecrets } from "@northstar/domain/identity";
 import { env as loadEnv } from "../env.ts";
 import { createDeps } from "../http/create-deps.ts";
 import { createCallerFactory } from "../trpc/init.ts";

@@ -8,7 +8,7 @@ import {
   TotpKeyring,
   useTotpKeyring,
   verifyGoogleCode,
-} from "@northstar/domain/funding";
+} from "@northstar/domain/identity";
 import { authenticator } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCli } from "../test/cli.ts";

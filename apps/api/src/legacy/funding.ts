@@ -1,4 +1,5 @@
-import { createDemoAccount, getAssets, listCurrencies } from "@northstar/domain/funding";
+import { getAssets, listCurrencies } from "@northstar/domain/funding";
+import { createDemoAccount } from "@northstar/domain/identity";
 import { ZDemoLoginRequestSchema } from "@northstar/shared/contracts/funding";
 import { z } from "zod";
 import { defineLegacyCall } from "./define.ts";

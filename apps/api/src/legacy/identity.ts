@@ -1,3 +1,4 @@
+import { latestBankCard } from "@northstar/domain/funding";
 import {
   getSessionInfo,
   loginUser,
@@ -71,6 +72,7 @@ export const info = defineLegacyCall({
       token: auth.token,
       language: ctx.lang,
       publicUrl: ctx.deps.config.publicUrl,
+      bankCard: await latestBankCard(ctx.deps.db, auth.user.id),
     });
     return { data };
   },

@@ -1,9 +1,9 @@
 import { setPolicy } from "@northstar/domain/policy";
 import { SpotMatcher } from "@northstar/domain/spot";
-import { testRedisUrl } from "@northstar/domain/test-support";
 import { translate } from "@northstar/shared/i18n";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testRedisUrl } from "../../../../packages/domain/src/test-support/index.ts";
 import { expectOk, expectTrpcRefusal } from "../test/fixtures.ts";
 import { createHarness, type Harness } from "../test/harness.ts";
 import { balanceOf, dataOf, expectLedgerBalanced, grant, setTradePassword, userIdOf } from "../test/money.ts";

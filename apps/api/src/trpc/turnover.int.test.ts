@@ -1,7 +1,7 @@
 import { SpotMatcher } from "@northstar/domain/spot";
-import { testRedisUrl } from "@northstar/domain/test-support";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testRedisUrl } from "../../../../packages/domain/src/test-support/index.ts";
 import { expectOk, expectTrpcRefusal } from "../test/fixtures.ts";
 import { createHarness, type Harness } from "../test/harness.ts";
 import {

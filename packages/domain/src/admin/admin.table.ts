@@ -1,4 +1,4 @@
-import { bigint, bigserial, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, bigserial, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 export const OPERATOR_ROLES = ["admin", "finance", "support", "content"] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
@@ -24,17 +24,3 @@ export const operatorSessions = pgTable("operator_sessions", {
   revokedAt: timestamp({ withTimezone: true }),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
-
-/** Every operator action, append-only. `actor` is "operator:<id>" or "cli" or "system". */
-export const auditLog = pgTable(
-  "audit_log",
-  {
-    id: bigserial({ mode: "number" }).primaryKey(),
-    actor: text().notNull(),
-    action: text().notNull(),
-    subject: text(),
-    details: jsonb().notNull().default({}),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index("audit_log_created_idx").on(t.createdAt)],
-);

@@ -1,4 +1,4 @@
 export * from "./admin.table.ts";
 export * from "./lookup.ts";
 export * from "./manage-operators.ts";
-export * from "./record-audit.ts";
+export * from "./seed-operator.ts";

@@ -1,20 +1,12 @@
-import { asc, desc, eq, or } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { listMoneyRecords } from "../funding/records.ts";
-import { users } from "../identity/identity.table.ts";
-import { getUserBalances } from "../ledger/balances.ts";
-import { auditLog } from "./admin.table.ts";
+import { listMoneyRecords } from "../funding/index.ts";
+import { findUserByLookup } from "../identity/index.ts";
+import { getUserBalances } from "../ledger/index.ts";
 
 /** An operator looks a user up by uid, email or phone: balances in both books and recent ledger lines. */
 export async function lookupUser(db: DbOrTx, query: string) {
-  const [user] = await db
-    .select()
-    .from(users)
-    .where(or(eq(users.uid, query), eq(users.email, query.toLowerCase()), eq(users.phone, query)))
-    // One user's uid could be another's phone: the oldest account answers, the same each time.
-    .orderBy(asc(users.id))
-    .limit(1);
+  const user = await findUserByLookup(db, query);
   if (!user) {
     throw new AppError("NOT_FOUND");
   }
@@ -32,8 +24,4 @@ export async function lookupUser(db: DbOrTx, query: string) {
     },
     ledger: await listMoneyRecords(db, user, { page: 1, pageSize: 100 }),
   };
-}
-
-export function listAuditLog(db: DbOrTx, limit = 200) {
-  return db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(limit);
 }

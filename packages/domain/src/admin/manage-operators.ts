@@ -1,11 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
+import { recordAudit } from "../audit/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { clearAttempts, type SecretTarget, takeAttempt } from "../identity/secret-attempts.ts";
-import { hashSecret, newToken, sha256, verifySecret } from "../identity/secrets.ts";
+import {
+  clearAttempts,
+  hashSecret,
+  newToken,
+  type SecretTarget,
+  sha256,
+  takeAttempt,
+  verifySecret,
+} from "../identity/index.ts";
 import { type OperatorRole, operatorSessions, operators } from "./admin.table.ts";
-import { recordAudit } from "./record-audit.ts";
 
 const OPERATOR_SESSION_HOURS = 12;
 

@@ -1,5 +1,6 @@
+import { desc } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
-import { auditLog } from "./admin.table.ts";
+import { auditLog } from "./audit.table.ts";
 
 /** Appends one operator action to the audit log, in the caller's transaction. */
 export async function recordAudit(
@@ -12,4 +13,9 @@ export async function recordAudit(
     subject: entry.subject ?? null,
     details: entry.details ?? {},
   });
+}
+
+/** The latest entries first, for the back office. */
+export function listAuditLog(db: DbOrTx, limit = 200) {
+  return db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(limit);
 }

@@ -1,2 +1,3 @@
 export * from "./content.table.ts";
 export * from "./content-texts.ts";
+export * from "./seed-content.ts";

@@ -1,9 +1,6 @@
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import * as schema from "./schema.ts";
-
-export type Schema = typeof schema;
-export type Db = NodePgDatabase<Schema>;
+export type Db = NodePgDatabase;
 /** A transaction handle; services take `Db | Tx` so callers can compose them in one transaction. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type DbOrTx = Db | Tx;
@@ -20,11 +17,11 @@ export function createDb(url: string, options: { max?: number; onIdleError?: (er
     "error",
     options.onIdleError ?? ((error) => console.error("database idle connection:", error.message)),
   );
-  const db = drizzle(pool, { schema, casing: "snake_case" });
+  // No relational schema: services query tables through the query builder, so the client needs to
+  // know no module's tables (db/schema.ts lists them for drizzle-kit only).
+  const db = drizzle(pool, { casing: "snake_case" });
   return { db, pool, close: () => pool.end() };
 }
-
-export { schema };
 
 /**
  * Something built once per database handle (a cache, a prepared query, a batching writer), kept as

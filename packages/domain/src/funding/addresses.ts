@@ -6,7 +6,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import type { z } from "zod";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import type { User } from "../identity/accounts.ts";
+import type { User } from "../identity/index.ts";
 import { isValidAddress } from "./address-format.ts";
 import { bankCards, withdrawalAddresses } from "./funding.table.ts";
 
@@ -92,6 +92,12 @@ export function listBankCards(db: DbOrTx, userId: number) {
     .from(bankCards)
     .where(and(eq(bankCards.userId, userId), isNull(bankCards.deletedAt)))
     .orderBy(desc(bankCards.id));
+}
+
+/** The user's most recently added bank card, shown in the session info; undefined when there is none. */
+export async function latestBankCard(db: DbOrTx, userId: number) {
+  const [card] = await listBankCards(db, userId).limit(1);
+  return card;
 }
 
 export async function deleteBankCard(db: DbOrTx, userId: number, id: number): Promise<void> {

@@ -1,12 +1,13 @@
 import { type TWalletType, WALLET_TYPES } from "@northstar/shared/contracts/funding";
 import { MoneyDecimal } from "@northstar/shared/money";
-import { asc, eq } from "drizzle-orm";
-import { currencies } from "../currencies/currencies.table.ts";
+import { listCurrencies } from "../currencies/index.ts";
 import type { DbOrTx } from "../db/client.ts";
-import type { User } from "../identity/accounts.ts";
-import { getUserBalances } from "../ledger/balances.ts";
-import type { PriceProvider } from "../markets/prices.ts";
-import { bookOf } from "./transfers.ts";
+import type { User } from "../identity/index.ts";
+import { bookOf, getUserBalances } from "../ledger/index.ts";
+import type { PriceProvider } from "../markets/index.ts";
+
+// The currency list belongs to the currencies module; the funding API has always offered it.
+export { listCurrencies };
 
 export interface AssetRow {
   wallet: TWalletType;
@@ -25,11 +26,7 @@ export interface AssetRow {
  */
 export async function getAssets(db: DbOrTx, prices: PriceProvider, user: User) {
   const [list, balances] = await Promise.all([
-    db
-      .select()
-      .from(currencies)
-      .where(eq(currencies.enabled, true))
-      .orderBy(asc(currencies.sort), asc(currencies.code)),
+    listCurrencies(db),
     getUserBalances(db, user.id, bookOf(user)),
   ]);
   const byKey = new Map(balances.map((b) => [`${b.wallet}|${b.currency}`, b]));
@@ -67,12 +64,4 @@ export async function getAssets(db: DbOrTx, prices: PriceProvider, user: User) {
     >,
     totalUsdt: total.toFixed(2),
   };
-}
-
-export async function listCurrencies(db: DbOrTx) {
-  return db
-    .select()
-    .from(currencies)
-    .where(eq(currencies.enabled, true))
-    .orderBy(asc(currencies.sort), asc(currencies.code));
 }

@@ -4,14 +4,11 @@ import "./policy-checks.ts";
 export * from "./address-format.ts";
 export * from "./addresses.ts";
 export * from "./assets.ts";
-export * from "./demo.ts";
 export * from "./deposits.ts";
 export * from "./funding.table.ts";
 
 export * from "./records.ts";
 export * from "./review-queues.ts";
-export * from "./totp.ts";
-export * from "./totp-keys.ts";
 export * from "./transfers.ts";
 export * from "./turnover.ts";
 export * from "./withdrawals.ts";

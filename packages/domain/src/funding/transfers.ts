@@ -1,25 +1,18 @@
 import type { TWalletType } from "@northstar/shared/contracts/funding";
 import { fitsNumeric, MoneyDecimal } from "@northstar/shared/money";
-import { eq } from "drizzle-orm";
-import { currencies } from "../currencies/currencies.table.ts";
+import { findCurrency } from "../currencies/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import type { OnceRecorder } from "../idempotency/run-once.ts";
-import type { User } from "../identity/accounts.ts";
-import type { Book } from "../ledger/ledger.table.ts";
-import { postEntry } from "../ledger/post-entry.ts";
-import { type PriceProvider, valueInUsdt } from "../markets/prices.ts";
+import type { OnceRecorder } from "../idempotency/index.ts";
+import type { User } from "../identity/index.ts";
+import { bookOf, postEntry } from "../ledger/index.ts";
+import { type PriceProvider, valueInUsdt } from "../markets/index.ts";
 import { getPolicy } from "../policy/index.ts";
 import { walletTransfers } from "./funding.table.ts";
 
-export const bookOf = (user: User): Book => (user.kind === "demo" ? "demo" : "real");
-
 /** The decimals a currency is held to; CURRENCY_UNSUPPORTED when it is unknown or disabled. */
 export async function currencyDecimals(db: DbOrTx, code: string): Promise<number> {
-  const [row] = await db
-    .select({ decimals: currencies.decimals, enabled: currencies.enabled })
-    .from(currencies)
-    .where(eq(currencies.code, code));
+  const row = await findCurrency(db, code);
   if (!row?.enabled) {
     throw new AppError("CURRENCY_UNSUPPORTED", {}, "currency");
   }

@@ -4,7 +4,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { getPolicy } from "../policy/index.ts";
-import { transition } from "../state/transition.ts";
+import { transition } from "../state/index.ts";
 import { idempotentRequests } from "./idempotency.table.ts";
 
 /** Keys the web client makes (22 base64url characters) and legacy `rtoken`s (6–16) both fit. */

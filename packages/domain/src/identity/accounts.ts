@@ -1,7 +1,7 @@
 import { isValidPhone } from "@northstar/shared/contracts/common";
 import type { TAccountRef } from "@northstar/shared/contracts/identity";
 import { ZAccountRefSchema } from "@northstar/shared/contracts/identity";
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, or } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { users } from "./identity.table.ts";
@@ -38,6 +38,18 @@ export async function findUserByAccount(db: DbOrTx, ref: TAccountRef): Promise<U
       ? eq(users.email, ref.email)
       : and(eq(users.areaCode, ref.areaCode), eq(users.phone, ref.phone));
   const [user] = await db.select().from(users).where(where);
+  return user;
+}
+
+/** An operator's search: the user whose uid, email or phone is the query. */
+export async function findUserByLookup(db: DbOrTx, query: string): Promise<User | undefined> {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(or(eq(users.uid, query), eq(users.email, query.toLowerCase()), eq(users.phone, query)))
+    // One user's uid could be another's phone: the oldest account answers, the same each time.
+    .orderBy(asc(users.id))
+    .limit(1);
   return user;
 }
 

@@ -3,7 +3,7 @@ import type { Language } from "@northstar/shared/languages";
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import type { Notifier } from "../notifications/notifier.ts";
+import type { Notifier } from "../notifications/index.ts";
 import { getPolicy } from "../policy/index.ts";
 import { verificationCodes } from "./identity.table.ts";
 import { newCode, sha256 } from "./secrets.ts";

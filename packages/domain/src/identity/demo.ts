@@ -1,11 +1,11 @@
 import { randomBytes, randomInt } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { users } from "../identity/identity.table.ts";
-import { hashSecret, newInviteCode } from "../identity/secrets.ts";
-import { createSession } from "../identity/sessions.ts";
-import { postEntry } from "../ledger/post-entry.ts";
+import { postEntry } from "../ledger/index.ts";
 import { getPolicy } from "../policy/index.ts";
+import { users } from "./identity.table.ts";
+import { hashSecret, newInviteCode } from "./secrets.ts";
+import { createSession } from "./sessions.ts";
 
 /**
  * web/tempLogin: a demo account with the simulated USDT amount the user chose (one of

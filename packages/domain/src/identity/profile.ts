@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { getPolicy } from "../policy/index.ts";
-import { storeUpload } from "../uploads/store-upload.ts";
+import { storeUpload } from "../uploads/index.ts";
 import type { User } from "./accounts.ts";
 import { users } from "./identity.table.ts";
 

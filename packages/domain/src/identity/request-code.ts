@@ -2,7 +2,7 @@ import type { TGetCodeRequest } from "@northstar/shared/contracts/identity";
 import type { Language } from "@northstar/shared/languages";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import type { Notifier } from "../notifications/notifier.ts";
+import type { Notifier } from "../notifications/index.ts";
 import { boundTarget, codeTarget, findUserByAccount, parseAccountRef, type User } from "./accounts.ts";
 import { issueCode } from "./codes.ts";
 

@@ -1,34 +1,32 @@
 import type { TSessionInfo } from "@northstar/shared/contracts/identity";
 import { displayAccount, maskPhone } from "@northstar/shared/display";
 import { MoneyDecimal } from "@northstar/shared/money";
-import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { bankCards } from "../funding/funding.table.ts";
-import { isGoogleBound } from "../funding/totp.ts";
-import { getUserBalances } from "../ledger/balances.ts";
+import { bookOf, getUserBalances } from "../ledger/index.ts";
 import type { User } from "./accounts.ts";
 import { hasSecurityQuestions } from "./security-questions.ts";
+import { isGoogleBound } from "./totp.ts";
 
 /**
  * web/info: the session state of SPEC section 3. `usdt` is the exchange wallet's available USDT in
- * the user's book. Alipay and WeChat payment settings are not offered; bank fields show the most
- * recently added bank card.
+ * the user's book. Alipay and WeChat payment settings are not offered; bank fields show the bank
+ * card the caller passes (the most recently added one; bank cards belong to funding, above identity).
  */
 export async function getSessionInfo(
   db: Db,
-  params: { user: User; token: string; language: string; publicUrl: string },
+  params: {
+    user: User;
+    token: string;
+    language: string;
+    publicUrl: string;
+    bankCard: { bankName: string; cardId: string } | undefined;
+  },
 ): Promise<TSessionInfo> {
   const { user } = params;
   const phone = user.phone ?? "";
-  const book = user.kind === "demo" ? "demo" : "real";
-  const balances = await getUserBalances(db, user.id, book);
+  const balances = await getUserBalances(db, user.id, bookOf(user));
   const usdt = balances.find((b) => b.wallet === "exchange" && b.currency === "USDT")?.available ?? "0";
-  const [card] = await db
-    .select()
-    .from(bankCards)
-    .where(and(eq(bankCards.userId, user.id), isNull(bankCards.deletedAt)))
-    .orderBy(desc(bankCards.id))
-    .limit(1);
+  const card = params.bankCard;
   return {
     uid: user.uid,
     token: params.token,

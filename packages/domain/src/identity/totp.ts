@@ -2,9 +2,9 @@ import { and, asc, eq, isNull, lt, notLike, or } from "drizzle-orm";
 import { authenticator } from "otplib";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import type { User } from "../identity/accounts.ts";
-import { checkSecretLimited, userSubject } from "../identity/secret-attempts.ts";
-import { userTotp } from "./funding.table.ts";
+import type { User } from "./accounts.ts";
+import { checkSecretLimited, userSubject } from "./secret-attempts.ts";
+import { userTotp } from "./totp.table.ts";
 import { isEncryptedTotpSecret, type TotpKeyring, totpKeyring } from "./totp-keys.ts";
 
 // Accept the previous and next 30-second step too: phones' clocks drift.

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { testRedisUrl } from "../test-support/redis.ts";
+import { testRedisUrl } from "../test-support/index.ts";
 import { Lease } from "./index.ts";
 
 const url = testRedisUrl();

@@ -2,3 +2,4 @@ export * from "./balances.ts";
 export * from "./ledger.table.ts";
 export * from "./post-entry.ts";
 export * from "./reconcile.ts";
+export * from "./statements.ts";

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { createTestDatabase } from "../test-support/databases.ts";
+import { createTestDatabase } from "../test-support/index.ts";
 import { getUserBalances } from "./balances.ts";
 import { type AccountRef, holdFunds, postEntries, postEntry, releaseFunds } from "./post-entry.ts";
 import { reconcileLedger } from "./reconcile.ts";

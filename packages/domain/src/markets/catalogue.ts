@@ -7,8 +7,8 @@ import {
 } from "@northstar/shared/markets";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { and, asc, count, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
-import { recordAudit } from "../admin/record-audit.ts";
-import { currencies } from "../currencies/currencies.table.ts";
+import { recordAudit } from "../audit/index.ts";
+import { addCurrencies } from "../currencies/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { SEED_INSTRUMENTS, SEED_SPOT_CURRENCIES } from "./catalogue.seed.ts";
@@ -153,7 +153,7 @@ export async function saveInstrument(db: Db, input: InstrumentInput, actor: stri
       before &&
       (!new MoneyDecimal(before.tickSize).eq(value.tickSize) ||
         !new MoneyDecimal(before.lotSize).eq(value.lotSize));
-    if (gridChanged && (await hasOpenSpotOrders(tx, value.symbol))) {
+    if (gridChanged && (await hasOpenOrders(tx, value.symbol))) {
       throw new AppError("INSTRUMENT_HAS_OPEN_ORDERS", {}, "tickSize");
     }
     const [row] = await tx
@@ -174,11 +174,24 @@ export async function saveInstrument(db: Db, input: InstrumentInput, actor: stri
   });
 }
 
-async function hasOpenSpotOrders(tx: DbOrTx, symbol: string): Promise<boolean> {
-  const open = await tx.execute(
-    sql`select 1 from spot_orders where symbol = ${symbol} and status in ('pending', 'open', 'partial') limit 1`,
-  );
-  return open.rows.length > 0;
+type OpenOrdersCheck = (tx: DbOrTx, symbol: string) => Promise<boolean>;
+const openOrdersChecks = new Set<OpenOrdersCheck>();
+
+/**
+ * Lets a trading module above markets (spot) say whether a market has resting orders, so the
+ * catalogue can refuse a grid change under them without reading that module's tables.
+ */
+export function addOpenOrdersCheck(check: OpenOrdersCheck): void {
+  openOrdersChecks.add(check);
+}
+
+async function hasOpenOrders(tx: DbOrTx, symbol: string): Promise<boolean> {
+  for (const check of openOrdersChecks) {
+    if (await check(tx, symbol)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** Enables or disables an instrument (operators); a disabled one disappears from every list and feed. */
@@ -234,18 +247,16 @@ export async function setFavourite(
 
 /** Seeds the catalogue and the currencies its spot markets need. Idempotent: existing rows stay as edited. */
 export async function seedCatalogue(db: DbOrTx): Promise<void> {
-  await db
-    .insert(currencies)
-    .values(
-      SEED_SPOT_CURRENCIES.map((c, i) => ({
-        code: c.code,
-        name: c.name,
-        decimals: 8,
-        displayDecimals: c.display,
-        sort: 100 + i,
-      })),
-    )
-    .onConflictDoNothing();
+  await addCurrencies(
+    db,
+    SEED_SPOT_CURRENCIES.map((c, i) => ({
+      code: c.code,
+      name: c.name,
+      decimals: 8,
+      displayDecimals: c.display,
+      sort: 100 + i,
+    })),
+  );
   await db
     .insert(instruments)
     .values(SEED_INSTRUMENTS.map((row, i) => ({ ...instrumentInputSchema.parse(row), sort: i })))

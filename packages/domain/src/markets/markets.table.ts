@@ -12,7 +12,7 @@ import {
   text,
   timestamp,
 } from "drizzle-orm/pg-core";
-import { users } from "../identity/identity.table.ts";
+import { users } from "../identity/index.ts";
 
 const decimal = () => numeric({ precision: 38, scale: 18 });
 

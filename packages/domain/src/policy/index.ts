@@ -8,7 +8,7 @@ import {
   policyDefaults,
 } from "@northstar/shared/policy";
 import { asc, eq, type SQL, sql } from "drizzle-orm";
-import { recordAudit } from "../admin/record-audit.ts";
+import { recordAudit } from "../audit/index.ts";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { policyOverrides } from "./policy.table.ts";

@@ -1,13 +1,8 @@
-import { LANGUAGES } from "@northstar/shared/languages";
-import { count, eq, sql } from "drizzle-orm";
-import { operators } from "../admin/admin.table.ts";
-import { generateOperatorPassword, upsertOperator } from "../admin/manage-operators.ts";
-import { contentTexts, type LocalizedText } from "../content/content.table.ts";
-import { getSiteSettings, saveContentText, saveSiteSettings } from "../content/content-texts.ts";
-import { SEED_CONTENT } from "../content/seed/index.ts";
-import { currencies } from "../currencies/currencies.table.ts";
-import { seedCatalogue } from "../markets/catalogue.ts";
-import type { Db } from "./client.ts";
+import { seedAdminOperator } from "../admin/index.ts";
+import { seedContent } from "../content/index.ts";
+import { addCurrencies } from "../currencies/index.ts";
+import type { Db } from "../db/client.ts";
+import { seedCatalogue } from "../markets/index.ts";
 
 /** Currencies held on the platform: code, name, stored decimals, display decimals. */
 const CURRENCIES: [string, string, number, number][] = [
@@ -31,62 +26,19 @@ const CURRENCIES: [string, string, number, number][] = [
  * created the operator, so the caller can print it once; it is stored only as a hash.
  */
 export async function seedDatabase(db: Db): Promise<{ operatorPassword?: string }> {
-  await db
-    .insert(currencies)
-    .values(
-      CURRENCIES.map(([code, name, decimals, displayDecimals], i) => ({
-        code,
-        name,
-        decimals,
-        displayDecimals,
-        sort: i,
-      })),
-    )
-    .onConflictDoNothing();
+  await addCurrencies(
+    db,
+    CURRENCIES.map(([code, name, decimals, displayDecimals], i) => ({
+      code,
+      name,
+      decimals,
+      displayDecimals,
+      sort: i,
+    })),
+  );
 
   await seedCatalogue(db);
 
-  const [existingSite] = await db
-    .execute<{ n: number }>(sql`select count(*)::int as n from site_config where key = 'site'`)
-    .then((r) => r.rows);
-  if (!existingSite?.n) {
-    await saveSiteSettings(db, { ...(await getSiteSettings(db)), supportEmail: "support@northstar.local" });
-  }
-
-  const [texts] = await db.select({ n: count() }).from(contentTexts);
-  if (!texts?.n) {
-    for (const item of SEED_CONTENT) {
-      const localized: LocalizedText = {};
-      for (const lang of LANGUAGES) {
-        const t = item.texts[lang];
-        if (t) {
-          localized[lang] = t;
-        }
-      }
-      await saveContentText(db, {
-        id: item.id,
-        kind: item.kind,
-        texts: localized,
-        sort: item.sort ?? 0,
-        publishedAt: item.publishedAt,
-      });
-      if (item.id !== undefined) {
-        // Fixed ids are inserted explicitly; keep the sequence past them.
-        await db.execute(
-          sql`select setval(pg_get_serial_sequence('content_texts', 'id'), (select max(id) from content_texts))`,
-        );
-      }
-    }
-  }
-
-  const [admin] = await db
-    .select({ id: operators.id })
-    .from(operators)
-    .where(eq(operators.username, "admin"));
-  if (!admin) {
-    const password = generateOperatorPassword();
-    await upsertOperator(db, { username: "admin", password, role: "admin", actor: "seed" });
-    return { operatorPassword: password };
-  }
-  return {};
+  await seedContent(db);
+  return seedAdminOperator(db);
 }

@@ -1,8 +1,7 @@
 import { MoneyDecimal } from "@northstar/shared/money";
 import type { DbOrTx } from "../db/client.ts";
-import { bookOf } from "../funding/transfers.ts";
-import type { User } from "../identity/accounts.ts";
-import { getUserBalances } from "../ledger/balances.ts";
+import type { User } from "../identity/index.ts";
+import { bookOf, getUserBalances } from "../ledger/index.ts";
 import { getSpotInstrument } from "./terms.ts";
 
 /** The user's base and quote balances of a spot market, in the exchange wallet of their book. */

@@ -2,7 +2,7 @@ import type { TSpotOrderView } from "@northstar/shared/contracts/spot";
 import { SPOT_OPEN_STATUSES } from "@northstar/shared/state-machines";
 import { and, eq, inArray } from "drizzle-orm";
 import { AppError } from "../errors.ts";
-import type { User } from "../identity/accounts.ts";
+import type { User } from "../identity/index.ts";
 import { sendCommand } from "./commands.ts";
 import { toOrderView } from "./order-view.ts";
 import type { SpotDeps } from "./place-order.ts";

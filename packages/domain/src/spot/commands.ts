@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { Book } from "../ledger/ledger.table.ts";
+import type { Book } from "../ledger/index.ts";
 
 /**
  * The matcher's input: one Redis stream per market. The API appends `place` and `cancel` after its

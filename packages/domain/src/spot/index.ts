@@ -1,3 +1,6 @@
+// Registers the catalogue's check for resting orders before a market's grid changes.
+import "./open-orders-check.ts";
+
 export * from "./balances.ts";
 export * from "./cancel-order.ts";
 export * from "./commands.ts";

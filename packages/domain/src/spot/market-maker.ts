@@ -3,9 +3,8 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import type { PolicyValue } from "@northstar/shared/policy";
 import type { Redis } from "ioredis";
 import type { Db } from "../db/client.ts";
-import { BOOKS } from "../ledger/ledger.table.ts";
-import { type InstrumentView, loadCatalogue } from "../markets/catalogue.ts";
-import { readTickers } from "../markets/realtime.ts";
+import { BOOKS } from "../ledger/index.ts";
+import { type InstrumentView, loadCatalogue, readTickers } from "../markets/index.ts";
 import { commandStream, type SpotCommand } from "./commands.ts";
 import { spotPolicy } from "./terms.ts";
 

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Redis } from "ioredis";
 import { type Db, perHandle, type Tx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { accountIdCache, type EntryInput, postEntries } from "../ledger/post-entry.ts";
+import { accountIdCache, type EntryInput, postEntries } from "../ledger/index.ts";
 import { commandStream } from "./commands.ts";
 import { answerFor, findResent, keyOf, recordedByKey } from "./order-keys.ts";
 import type { SpotOrderRow } from "./order-view.ts";

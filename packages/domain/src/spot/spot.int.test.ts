@@ -6,22 +6,27 @@ import { sql } from "drizzle-orm";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
-import { seedDatabase } from "../db/seed.ts";
 import { AppError } from "../errors.ts";
-import type { User } from "../identity/accounts.ts";
-import { reconcileLedger } from "../ledger/reconcile.ts";
-import { getInstrument, saveInstrument, setInstrumentEnabled } from "../markets/catalogue.ts";
-import { readSnapshot } from "../markets/realtime.ts";
+import type { User } from "../identity/index.ts";
+import { reconcileLedger } from "../ledger/index.ts";
+import { getInstrument, readSnapshot, saveInstrument, setInstrumentEnabled } from "../markets/index.ts";
 import { setPolicy } from "../policy/index.ts";
-import { createTestDatabase } from "../test-support/databases.ts";
-import { testRedisUrl } from "../test-support/redis.ts";
-import { cancelOrder } from "./cancel-order.ts";
-import { bestAskKey, commandStream, sendCommand } from "./commands.ts";
-import { listFills, listOrders } from "./list-orders.ts";
-import { SpotMatcher } from "./matcher/matcher.ts";
-import { placeOrder, type SpotDeps } from "./place-order.ts";
-import { spotOrders } from "./spot.table.ts";
-import { getSpotTerms } from "./terms.ts";
+import { seedDatabase } from "../setup/index.ts";
+import { createTestDatabase, testRedisUrl } from "../test-support/index.ts";
+// Through the module's face, as the apps use it: it registers the catalogue's open-orders check.
+import {
+  bestAskKey,
+  cancelOrder,
+  commandStream,
+  getSpotTerms,
+  listFills,
+  listOrders,
+  placeOrder,
+  type SpotDeps,
+  SpotMatcher,
+  sendCommand,
+  spotOrders,
+} from "./index.ts";
 import { balanceOf, createTrader, orderRow, settled, waitUntil } from "./testing.ts";
 import { checkSpotLedger, createTraders, runWorkload } from "./workload.ts";
 

@@ -12,7 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { BOOKS } from "../ledger/ledger.table.ts";
+import { BOOKS } from "../ledger/index.ts";
 
 const money = () => numeric({ precision: 38, scale: 18 });
 

@@ -1,10 +1,9 @@
 import { hasSpotMarket, isMarketOpen } from "@northstar/shared/markets";
 import type { PolicySnapshot } from "@northstar/shared/policy";
-import { eq } from "drizzle-orm";
-import { currencies } from "../currencies/currencies.table.ts";
+import { findCurrency } from "../currencies/index.ts";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { getInstrument, type InstrumentView } from "../markets/catalogue.ts";
+import { getInstrument, type InstrumentView } from "../markets/index.ts";
 import { getPolicySnapshot } from "../policy/index.ts";
 
 /** What a trader is told before ordering, and what the server enforces: the same values. */
@@ -49,13 +48,7 @@ function cached<T>(db: DbOrTx, key: string, load: () => Promise<T>): Promise<T> 
 
 /** The decimals the ledger holds a currency to; 8 for one not listed, as the matcher settles it. */
 const decimalsOf = (db: DbOrTx, code: string): Promise<number> =>
-  cached(db, `decimals:${code}`, async () => {
-    const [row] = await db
-      .select({ decimals: currencies.decimals })
-      .from(currencies)
-      .where(eq(currencies.code, code));
-    return row?.decimals ?? 8;
-  });
+  cached(db, `decimals:${code}`, async () => (await findCurrency(db, code))?.decimals ?? 8);
 
 export const spotPolicy = (db: DbOrTx): Promise<PolicySnapshot> =>
   cached(db, "policy", () => getPolicySnapshot(db));

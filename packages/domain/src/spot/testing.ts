@@ -2,10 +2,9 @@ import { randomBytes } from "node:crypto";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import type { User } from "../identity/accounts.ts";
-import { users } from "../identity/identity.table.ts";
-import { getUserBalances } from "../ledger/balances.ts";
-import { postEntry } from "../ledger/post-entry.ts";
+import type { User } from "../identity/index.ts";
+import { users } from "../identity/index.ts";
+import { getUserBalances, postEntry } from "../ledger/index.ts";
 import { spotOrders } from "./spot.table.ts";
 
 /*

@@ -1,6 +1,6 @@
 import { CANDLE_PERIODS, type Candle, type CandlePeriod, ROLLUP_SOURCE } from "@northstar/shared/markets";
 import { beforeAll, describe, expect, it } from "vitest";
-import { marketDataDir, requireMarketData } from "../../test-support/market-data.ts";
+import { marketDataDir, requireMarketData } from "../../test-support/index.ts";
 import { readCandlesCsv } from "../feeds/csv.ts";
 import { normaliseDecimal } from "../feeds/grid.ts";
 import { Random } from "../feeds/random.ts";

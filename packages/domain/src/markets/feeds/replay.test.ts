@@ -1,7 +1,7 @@
 import { type Candle, periodStart } from "@northstar/shared/markets";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { beforeAll, describe, expect, it } from "vitest";
-import { marketDataDir, requireMarketData } from "../../test-support/market-data.ts";
+import { marketDataDir, requireMarketData } from "../../test-support/index.ts";
 import { aggregateCandles, CandleBuilder } from "../candles/aggregate.ts";
 import { SEED_INSTRUMENTS } from "../catalogue.seed.ts";
 import { parseCandlesCsv, readCandlesCsv } from "./csv.ts";

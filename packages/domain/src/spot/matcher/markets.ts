@@ -1,7 +1,7 @@
 import { hasSpotMarket } from "@northstar/shared/markets";
 import { MoneyDecimal } from "@northstar/shared/money";
-import { BOOKS, type Book } from "../../ledger/ledger.table.ts";
-import type { InstrumentView } from "../../markets/catalogue.ts";
+import { BOOKS, type Book } from "../../ledger/index.ts";
+import type { InstrumentView } from "../../markets/index.ts";
 import { OrderBook } from "../engine/book.ts";
 import type { BookSnapshot, EngineSink, RestingOrder } from "../engine/types.ts";
 import { toLots, toTicks } from "../engine/units.ts";

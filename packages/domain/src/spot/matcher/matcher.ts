@@ -1,22 +1,19 @@
 import { MoneyDecimal } from "@northstar/shared/money";
 import { and, asc, eq, inArray, lt } from "drizzle-orm";
 import type { Redis } from "ioredis";
-import { currencies } from "../../currencies/currencies.table.ts";
 import type { Db } from "../../db/client.ts";
-import type { Book } from "../../ledger/ledger.table.ts";
-import type { AccountIdCache } from "../../ledger/post-entry.ts";
-import { loadCatalogue } from "../../markets/catalogue.ts";
-import { commandStream, parseCommand, type SpotCommand, trimStreams } from "../commands.ts";
-import type { EngineSink } from "../engine/types.ts";
-import { fromLots, fromTicks, toLots, toQuoteUnits, toTicks } from "../engine/units.ts";
-import { spotOrders, spotQuotes, spotStreamCursors } from "../spot.table.ts";
+import type { AccountIdCache } from "../../ledger/index.ts";
+import { loadCatalogue } from "../../markets/index.ts";
+import { commandStream, parseCommand, trimStreams } from "../commands.ts";
+import { spotOrders } from "../spot.table.ts";
 import { spotPolicy } from "../terms.ts";
-import { Batch, type Entry, type Market, type QuoteRow, writeBatch } from "./batch.ts";
-import { marketsSignature, type Restorable, restingOrder, restoreBooks, spotMarkets } from "./markets.ts";
+import { Batch, type Entry, writeBatch } from "./batch.ts";
+import { MatcherBooks } from "./books.ts";
+import { marketsSignature } from "./markets.ts";
 import { MatcherPublisher } from "./publish.ts";
-import { LiveOrder, releasePostings, settleTrade } from "./settlement.ts";
+import { loadMatcherSnapshot, restoreMatcherBooks } from "./rebuild.ts";
+import { LiveOrder, releasePostings } from "./settlement.ts";
 
-const MARKET_MAKER_OWNER = 0;
 /** A command that fails alone this many times in a row is stepped over (see skip). */
 const POISON_AFTER = 5;
 const TRIM_EVERY_MS = 10_000;
@@ -44,17 +41,12 @@ export interface MatcherOptions {
  * the open orders and reads on from the committed cursors, so every command is applied exactly once.
  */
 export class SpotMatcher {
-  private readonly markets = new Map<string, Market>();
-  private readonly orders = new Map<number, LiveOrder>();
+  private readonly books = new MatcherBooks();
   private readonly cursors = new Map<string, string>();
   private readonly accountIds: AccountIdCache = new Map();
   /** Opened by `start` and closed by `stop`, so a matcher can be stopped and started again. */
   private publisher!: MatcherPublisher;
   private readonly log: (line: string) => void;
-  private nextQuoteId = -1;
-  /** Cancels that arrived before their order (kept in memory only; bounded below). */
-  private readonly earlyCancels = new Set<number>();
-  private batch: Batch | null = null;
   private running = false;
   private loop: Promise<void> = Promise.resolve();
   private lastSweep = 0;
@@ -62,10 +54,6 @@ export class SpotMatcher {
   private lastTrim = 0;
   private lastCatalogueCheck = 0;
   private catalogueSignature = "";
-  /** The queue place (`queue_seq`) of each resting market-maker quote, by engine id. */
-  private readonly quoteSeqs = new Map<number, number>();
-  /** The last queue place given; on from the highest still resting after a rebuild. */
-  private queueCounter = 0;
 
   constructor(private readonly options: MatcherOptions) {
     this.log = options.log ?? (() => {});
@@ -76,7 +64,7 @@ export class SpotMatcher {
     await this.rebuild();
     this.running = true;
     this.loop = this.run();
-    this.log(`spot matcher: ${this.markets.size} markets, ${this.orders.size} resting orders`);
+    this.log(`spot matcher: ${this.books.markets.size} markets, ${this.books.orders.size} resting orders`);
   }
 
   /** Stops after the batch in progress; nothing half-applied is left in memory to matter. */
@@ -96,8 +84,8 @@ export class SpotMatcher {
         // Only once the streams are drained: then a pending order's command is not just queued.
         if (entries.length === 0 && Date.now() - this.lastSweep > (this.options.sweepAfterMs ?? 5000)) {
           entries.push(...(await this.sweep()));
-          if (this.earlyCancels.size > 10_000) {
-            this.earlyCancels.clear();
+          if (this.books.earlyCancels.size > 10_000) {
+            this.books.earlyCancels.clear();
           }
         }
         const [only] = entries;
@@ -125,7 +113,7 @@ export class SpotMatcher {
   }
 
   private async read(): Promise<Entry[]> {
-    const symbols = [...this.markets.keys()];
+    const symbols = [...this.books.markets.keys()];
     if (symbols.length === 0) {
       await new Promise((r) => setTimeout(r, this.options.blockMs ?? 50));
       return [];
@@ -165,7 +153,7 @@ export class SpotMatcher {
       .orderBy(spotOrders.id)
       .limit(1000);
     return rows
-      .filter((r) => this.markets.has(r.symbol))
+      .filter((r) => this.books.markets.has(r.symbol))
       .map((r) => ({ symbol: r.symbol, streamId: null, command: { t: "place", id: r.id } }));
   }
 
@@ -185,156 +173,18 @@ export class SpotMatcher {
 
   /** Loads the markets, the committed cursors and every resting order; the engines start again. */
   private async rebuild(): Promise<void> {
-    const { db } = this.options;
-    const [instruments, decimals, cursorRows, resting, quotes] = await Promise.all([
-      loadCatalogue(db, { withDisabled: true }),
-      db
-        .select({ code: currencies.code, decimals: currencies.decimals })
-        .from(currencies)
-        .orderBy(asc(currencies.code)),
-      db.select().from(spotStreamCursors).orderBy(asc(spotStreamCursors.symbol)),
-      db
-        .select()
-        .from(spotOrders)
-        .where(inArray(spotOrders.status, ["open", "partial"]))
-        .orderBy(spotOrders.id),
-      // Restored quotes take ids in this order.
-      db.select().from(spotQuotes).orderBy(asc(spotQuotes.queueSeq)),
-    ]);
+    const snapshot = await loadMatcherSnapshot(this.options.db);
     this.lastCatalogueCheck = Date.now();
-    this.catalogueSignature = marketsSignature(instruments);
-    this.markets.clear();
-    this.orders.clear();
+    this.catalogueSignature = marketsSignature(snapshot.instruments);
+    restoreMatcherBooks(this.books, snapshot);
     this.cursors.clear();
-    this.quoteSeqs.clear();
-    for (const market of spotMarkets(instruments, decimals, (m, book) => this.sinkFor(m, book))) {
-      this.markets.set(market.symbol, market);
-    }
-    for (const row of cursorRows) {
+    for (const row of snapshot.cursors) {
       this.cursors.set(row.symbol, row.lastId);
     }
-    const entries: Restorable[] = [];
-    for (const row of resting) {
-      const market = this.markets.get(row.symbol);
-      if (market) {
-        this.orders.set(row.id, new LiveOrder(row));
-        entries.push({
-          symbol: row.symbol,
-          book: row.book,
-          order: restingOrder(row, market),
-          queueSeq: row.queueSeq ?? 0,
-        });
-      }
-    }
-    // The market maker's quotes as last committed: what fills before the restart left of them.
-    for (const quote of quotes) {
-      const market = this.markets.get(quote.symbol);
-      const price = market && toTicks(new MoneyDecimal(quote.price).toFixed(), market.tickSize);
-      const qty = market && toLots(new MoneyDecimal(quote.quantity).toFixed(), market.lotSize);
-      // A quote off the market's grid (the grid changed since) is left out, like its ladder would be.
-      if (market && price && qty) {
-        const id = this.nextQuoteId--;
-        market.books[quote.book].quotes.add(id);
-        this.quoteSeqs.set(id, quote.queueSeq);
-        entries.push({
-          symbol: quote.symbol,
-          book: quote.book,
-          queueSeq: quote.queueSeq,
-          order: {
-            id,
-            owner: MARKET_MAKER_OWNER,
-            side: quote.side,
-            price,
-            qty,
-          },
-        });
-      }
-    }
-    restoreBooks(this.markets, entries);
-    // Above every place still taken, of markets served or not (a quote's place is its row's key).
-    this.queueCounter = 0;
-    for (const seq of [...resting.map((r) => r.queueSeq ?? 0), ...quotes.map((q) => q.queueSeq)]) {
-      this.queueCounter = Math.max(this.queueCounter, seq);
-    }
-    for (const market of this.markets.values()) {
+    for (const market of this.books.markets.values()) {
       this.publisher.depth(market);
     }
     await this.publisher.flush();
-  }
-
-  /** Engine events of one book, recorded into the batch in progress. */
-  private sinkFor(market: Market, book: Book): EngineSink {
-    return {
-      onAccepted: () => {},
-      onTrade: (makerId, takerId, price, qty, _makerOwner, _takerOwner, takerSide) => {
-        const batch = this.batch as Batch;
-        const trade = settleTrade(
-          market,
-          book,
-          {
-            maker: this.orders.get(makerId),
-            taker: this.orders.get(takerId),
-            price: fromTicks(price, market.tickSize),
-            quantity: fromLots(qty, market.lotSize),
-            takerSide,
-            at: batch.at,
-          },
-          batch.rates,
-        );
-        batch.trades.push(trade);
-        if (makerId < 0 || takerId < 0) {
-          this.quotesChanged(batch, market, book);
-        }
-        for (const id of [makerId, takerId]) {
-          const order = this.orders.get(id);
-          if (order) {
-            batch.touched.add(order);
-          }
-        }
-      },
-      onDone: (id, reason) => {
-        const order = this.orders.get(id);
-        if (order) {
-          order.ended = order.budgetSpent ? "filled" : reason;
-          this.finish(order);
-        } else if (market.books[book].quotes.delete(id)) {
-          this.quoteSeqs.delete(id);
-          this.quotesChanged(this.batch as Batch, market, book);
-        }
-      },
-      onCancelled: (id, _remaining, reason) => {
-        const order = this.orders.get(id);
-        if (!order) {
-          return;
-        }
-        // A market buy by amount that stopped with asks still on the book stopped because what is
-        // left of its budget cannot pay one more lot: it is filled, and the dust goes back.
-        const spentBudget =
-          reason === "market_remainder" &&
-          order.row.quoteAmount !== null &&
-          !order.filledQty.isZero() &&
-          market.books[book].engine.bestAsk() !== undefined;
-        order.cancelReason = spentBudget ? null : reason;
-        order.budgetSpent = spentBudget;
-      },
-      onRejected: (id, reason) => {
-        const order = this.orders.get(id);
-        if (order) {
-          order.ended = "rejected";
-          order.cancelReason = reason;
-          this.finish(order);
-        }
-      },
-    };
-  }
-
-  private finish(order: LiveOrder) {
-    const batch = this.batch as Batch;
-    batch.touched.add(order);
-    const postings = releasePostings(order);
-    if (postings.length > 0) {
-      batch.releases.push({ order, postings });
-    }
   }
 
   /**
@@ -379,7 +229,7 @@ export class SpotMatcher {
     for (const [symbol, id] of batch.cursors) {
       this.cursors.set(symbol, id);
     }
-    await this.publisher.batch(batch, this.markets);
+    await this.publisher.batch(batch, this.books.markets);
   }
 
   /** Applies a batch in memory, writes it in one transaction, then publishes it. */
@@ -401,151 +251,31 @@ export class SpotMatcher {
       : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
 
-    this.batch = batch;
+    this.books.batch = batch;
     try {
       for (const entry of entries) {
-        const market = this.markets.get(entry.symbol);
+        const market = this.books.markets.get(entry.symbol);
         if (entry.streamId) {
           batch.cursors.set(entry.symbol, entry.streamId);
         }
         if (!market) {
           continue;
         }
-        this.execute(market, entry.command, byId, batch);
+        this.books.execute(market, entry.command, byId, batch);
       }
     } finally {
-      this.batch = null;
+      this.books.batch = null;
     }
     await this.commit(batch);
     for (const [symbol, id] of batch.cursors) {
       this.cursors.set(symbol, id);
     }
-    await this.publisher.batch(batch, this.markets);
-  }
-
-  private execute(market: Market, command: SpotCommand, rows: Map<number, LiveOrder["row"]>, batch: Batch) {
-    if (command.t === "quote") {
-      this.requote(market, command, batch);
-      return;
-    }
-    if (command.t === "cancel") {
-      // Only a resting order can be cancelled here; one not taken yet is cancelled when it is
-      // taken (the API marked it), and a finished one has nothing left to cancel.
-      const order = this.orders.get(command.id);
-      const engine = order ? market.books[order.row.book].engine : null;
-      if (engine?.has(command.id)) {
-        engine.cancel(command.id);
-        batch.depthChanged.add(market.symbol);
-      } else if (!order && command.id > 0) {
-        // Its place command may have been lost and come later from the sweep.
-        this.earlyCancels.add(command.id);
-      }
-      return;
-    }
-    const row = rows.get(command.id);
-    // Only a pending order is placed: a second command for it (a sweep and a late append) is a no-op.
-    if (row?.status !== "pending" || this.orders.has(row.id)) {
-      return;
-    }
-    const order = new LiveOrder(row);
-    this.orders.set(row.id, order);
-    batch.touched.add(order);
-    order.queueSeq = ++this.queueCounter;
-    batch.depthChanged.add(market.symbol);
-    if (this.earlyCancels.delete(row.id)) {
-      order.ended = "cancelled";
-      order.cancelReason = "user";
-      this.finish(order);
-      return;
-    }
-    const engine = market.books[row.book].engine;
-    const lots =
-      row.quantity === null ? null : toLots(new MoneyDecimal(row.quantity).toFixed(), market.lotSize);
-    if (row.type === "market" && row.side === "buy" && row.quoteAmount !== null) {
-      const units = toQuoteUnits(
-        new MoneyDecimal(row.quoteAmount).toFixed(),
-        market.tickSize,
-        market.lotSize,
-      );
-      engine.marketBuyQuote(row.id, row.userId, units ?? 0);
-    } else if (row.type === "market" && row.side === "sell") {
-      engine.marketQty(row.id, row.userId, "sell", lots ?? 0);
-    } else {
-      const ticks = toTicks(new MoneyDecimal(row.price ?? "0").toFixed(), market.tickSize);
-      engine.limit(row.id, row.userId, row.side, ticks ?? 0, lots ?? 0, row.timeInForce);
-    }
-  }
-
-  /** Replaces the market maker's ladder in one book: old quotes out, new ones in. */
-  private requote(market: Market, command: Extract<SpotCommand, { t: "quote" }>, batch: Batch) {
-    const state = market.books[command.book];
-    if (!state) {
-      return;
-    }
-    for (const id of [...state.quotes]) {
-      state.engine.cancel(id);
-      this.quoteSeqs.delete(id);
-    }
-    state.quotes.clear();
-    batch.depthChanged.add(market.symbol);
-    this.quotesChanged(batch, market, command.book);
-    // Drawn before an operator changed the market's grid (or sent by an older market maker): its
-    // ticks and lots would mean other prices and sizes now. The book waits for the next ladder.
-    const sameGrid =
-      typeof command.tick === "string" &&
-      typeof command.lot === "string" &&
-      new MoneyDecimal(command.tick).eq(market.tickSize) &&
-      new MoneyDecimal(command.lot).eq(market.lotSize);
-    if (!sameGrid) {
-      return;
-    }
-    for (const [side, levels] of [
-      ["buy", command.bids],
-      ["sell", command.asks],
-    ] as const) {
-      for (const [price, lots] of levels) {
-        const id = this.nextQuoteId--;
-        const queueSeq = ++this.queueCounter;
-        if (state.engine.limit(id, MARKET_MAKER_OWNER, side, price, Math.max(lots, market.minLots))) {
-          if (state.engine.has(id)) {
-            state.quotes.add(id);
-            this.quoteSeqs.set(id, queueSeq);
-          }
-        }
-      }
-    }
-  }
-
-  private quotesChanged(batch: Batch, market: Market, book: Book) {
-    batch.quoteBooks.set(`${market.symbol} ${book}`, { symbol: market.symbol, book });
-  }
-
-  /** The current quotes of the books whose quotes changed, for `spot_quotes`. */
-  private quoteRows(batch: Batch): QuoteRow[] {
-    const rows: QuoteRow[] = [];
-    for (const { symbol, book } of batch.quoteBooks.values()) {
-      const market = this.markets.get(symbol);
-      for (const id of market?.books[book].quotes ?? []) {
-        const quote = market?.books[book].engine.get(id);
-        const queueSeq = this.quoteSeqs.get(id);
-        if (market && quote && queueSeq !== undefined) {
-          rows.push({
-            queue_seq: queueSeq,
-            symbol,
-            book,
-            side: quote.side,
-            price: fromTicks(quote.price, market.tickSize),
-            quantity: fromLots(quote.qty, market.lotSize),
-          });
-        }
-      }
-    }
-    return rows;
+    await this.publisher.batch(batch, this.books.markets);
   }
 
   /** Writes the batch, then brings the in-memory orders up to what was committed. */
   private async commit(batch: Batch): Promise<void> {
-    batch.quoteRows = this.quoteRows(batch);
+    batch.quoteRows = this.books.quoteRows(batch);
     await writeBatch(this.options.db, batch, this.cursors, this.accountIds);
     for (const order of batch.touched) {
       order.committedStatus = order.status;
@@ -560,7 +290,7 @@ export class SpotMatcher {
         updatedAt: new Date(batch.at),
       };
       if (order.finished) {
-        this.orders.delete(order.row.id);
+        this.books.orders.delete(order.row.id);
       }
     }
   }

@@ -1,8 +1,8 @@
 import type { TSpotOrderEvent } from "@northstar/shared/contracts/spot";
 import { channel, type MarketTrade, type Depth as WireDepth } from "@northstar/shared/markets";
 import type { Redis } from "ioredis";
-import { BOOKS } from "../../ledger/ledger.table.ts";
-import { ChannelPublisher, userChannel } from "../../markets/realtime.ts";
+import { BOOKS } from "../../ledger/index.ts";
+import { ChannelPublisher, userChannel } from "../../markets/index.ts";
 import { bestAskKey } from "../commands.ts";
 import { fromLots, fromTicks } from "../engine/units.ts";
 import { toOrderView } from "../order-view.ts";

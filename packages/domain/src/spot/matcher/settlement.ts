@@ -1,7 +1,6 @@
 import { MoneyDecimal } from "@northstar/shared/money";
 import type { SpotOrderStatus } from "@northstar/shared/state-machines";
-import type { Book } from "../../ledger/ledger.table.ts";
-import type { AccountRef, PostingInput } from "../../ledger/post-entry.ts";
+import type { AccountRef, Book, PostingInput } from "../../ledger/index.ts";
 import type { DoneReason, Side } from "../engine/types.ts";
 import type { SpotOrderRow } from "../order-view.ts";
 

@@ -1,4 +1,5 @@
-import { listAuditLog, loginOperator, lookupUser } from "@northstar/domain/admin";
+import { loginOperator, lookupUser } from "@northstar/domain/admin";
+import { listAuditLog } from "@northstar/domain/audit";
 import { AppError } from "@northstar/domain/errors";
 import {
   approveWithdrawal,

@@ -1,3 +1,4 @@
+import { latestBankCard } from "@northstar/domain/funding";
 import {
   bindEmail,
   bindPhone,
@@ -25,12 +26,14 @@ import { authedProcedure, router } from "../../init.ts";
 
 /** Account and security procedures of the signed-in user; each calls one domain service. */
 export const identityRouter = router({
-  get: authedProcedure.query(({ ctx }) =>
+  get: authedProcedure.query(async ({ ctx }) =>
     getSessionInfo(ctx.deps.db, {
       user: ctx.auth.user,
       token: ctx.auth.token,
       language: ctx.lang,
       publicUrl: ctx.deps.config.publicUrl,
+      // Bank cards belong to funding, above identity: the API composes the answer.
+      bankCard: await latestBankCard(ctx.deps.db, ctx.auth.user.id),
     }),
   ),
   logout: authedProcedure.mutation(async ({ ctx }) => {

@@ -1,0 +1,2 @@
+export * from "./audit.table.ts";
+export * from "./record-audit.ts";
