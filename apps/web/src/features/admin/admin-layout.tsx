@@ -19,8 +19,8 @@ import { feedback } from "../../lib/feedback.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { LanguageSwitcher, ThemeToggle } from "../common/preference-controls.tsx";
 import { type AdminPageKey, menuLabelKey, pagesFor } from "./admin-nav.ts";
+import { QueryError } from "./admin-page.tsx";
 import type { Operator } from "./admin-types.ts";
-import { QueryError } from "./admin-ui.tsx";
 import { operatorTokenStore } from "./operator-session.ts";
 import "./admin.css";
 

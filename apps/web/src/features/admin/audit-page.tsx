@@ -4,17 +4,11 @@ import { Card, Input, Table, Tag, Typography } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../lib/trpc.ts";
+import { AdminPage, EmptyText, QueryError, RefreshButton } from "./admin-page.tsx";
 import type { AuditRow } from "./admin-types.ts";
-import {
-  AdminPage,
-  DateTime,
-  EmptyText,
-  JsonBlock,
-  QueryError,
-  RefreshButton,
-  rowTestId,
-  useTablePagination,
-} from "./admin-ui.tsx";
+import { DateTime } from "./date-time.tsx";
+import { JsonBlock } from "./json-block.tsx";
+import { rowTestId, useTablePagination } from "./queue-table.tsx";
 
 /** Every operator action, newest first (the latest 200), append-only. */
 export function AuditPage() {

@@ -9,18 +9,12 @@ import { z } from "zod";
 import { feedback } from "../../lib/feedback.ts";
 import { zodRule } from "../../lib/form-rules.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { AdminPage, EmptyText, QueryError, RefreshButton } from "./admin-page.tsx";
 import type { AdminInputs, DepositAddressRow } from "./admin-types.ts";
-import {
-  AdminPage,
-  Code,
-  ConfirmActionDialog,
-  DateTime,
-  EmptyText,
-  QueryError,
-  RefreshButton,
-  rowTestId,
-  tableWidth,
-} from "./admin-ui.tsx";
+import { Code } from "./code-text.tsx";
+import { ConfirmActionDialog } from "./confirm-action-dialog.tsx";
+import { DateTime } from "./date-time.tsx";
+import { rowTestId, tableWidth } from "./queue-table.tsx";
 
 type AddressInput = AdminInputs["setDepositAddress"];
 

@@ -5,22 +5,16 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { Amount, trimAmount } from "./admin-amount.tsx";
+import { AdminPage, RefreshButton } from "./admin-page.tsx";
 import type { DepositRow } from "./admin-types.ts";
-import {
-  AdminPage,
-  Amount,
-  Code,
-  ConfirmActionDialog,
-  DateTime,
-  ProofImage,
-  QueueTable,
-  RefreshButton,
-  ReviewButtons,
-  ReviewState,
-  StatusFilter,
-  trimAmount,
-  useStatusFilter,
-} from "./admin-ui.tsx";
+import { Code } from "./code-text.tsx";
+import { ConfirmActionDialog } from "./confirm-action-dialog.tsx";
+import { DateTime } from "./date-time.tsx";
+import { ProofImage } from "./proof-image.tsx";
+import { QueueTable } from "./queue-table.tsx";
+import { ReviewButtons, ReviewState } from "./review-controls.tsx";
+import { StatusFilter, useStatusFilter } from "./status-filter.tsx";
 
 const STATUSES = ["pending", "success", "failed"] as const;
 

@@ -13,17 +13,12 @@ import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { feedback } from "../../lib/feedback.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { AdminPage, QueryError, RefreshButton } from "./admin-page.tsx";
 import { refusalText } from "./admin-query-client.ts";
 import type { InstrumentRow } from "./admin-types.ts";
-import {
-  AdminPage,
-  ConfirmActionDialog,
-  QueryError,
-  RefreshButton,
-  rowTestId,
-  tableWidth,
-} from "./admin-ui.tsx";
+import { ConfirmActionDialog } from "./confirm-action-dialog.tsx";
 import { InstrumentEditor } from "./instrument-form.tsx";
+import { rowTestId, tableWidth } from "./queue-table.tsx";
 import { HoursSummary } from "./trading-hours.tsx";
 
 /** Page sizes the server accepts (admin.instruments takes at most 200 a page). */

@@ -4,8 +4,10 @@ import type { TableColumnsType } from "antd";
 import { Alert, Card, Flex, Table, Tag, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../lib/trpc.ts";
+import { Amount } from "./admin-amount.tsx";
+import { AdminPage, EmptyText, QueryError, RefreshButton } from "./admin-page.tsx";
 import type { Reconciliation } from "./admin-types.ts";
-import { AdminPage, Amount, DateTime, EmptyText, QueryError, RefreshButton } from "./admin-ui.tsx";
+import { DateTime } from "./date-time.tsx";
 
 type Total = Reconciliation["totals"][number];
 type MismatchedAccount = Reconciliation["mismatchedAccounts"][number];

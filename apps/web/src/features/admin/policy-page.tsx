@@ -8,16 +8,10 @@ import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useOperator } from "./admin-layout.tsx";
+import { AdminPage, EmptyText, QueryError, RefreshButton } from "./admin-page.tsx";
 import { refusalText } from "./admin-query-client.ts";
-import {
-  AdminPage,
-  EmptyText,
-  JsonBlock,
-  QueryError,
-  RefreshButton,
-  rowTestId,
-  tableWidth,
-} from "./admin-ui.tsx";
+import { JsonBlock } from "./json-block.tsx";
+import { rowTestId, tableWidth } from "./queue-table.tsx";
 
 interface PolicyRow {
   key: string;

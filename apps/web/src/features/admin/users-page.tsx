@@ -5,16 +5,11 @@ import { Alert, Card, Descriptions, Flex, Input, Result, Table, Tabs, Tag, Typog
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { toApiError, useTRPC } from "../../lib/trpc.ts";
+import { Amount } from "./admin-amount.tsx";
+import { AdminPage, EmptyText, QueryError, RefreshButton } from "./admin-page.tsx";
 import type { UserLookup } from "./admin-types.ts";
-import {
-  AdminPage,
-  Amount,
-  DateTime,
-  EmptyText,
-  QueryError,
-  RefreshButton,
-  useTablePagination,
-} from "./admin-ui.tsx";
+import { DateTime } from "./date-time.tsx";
+import { useTablePagination } from "./queue-table.tsx";
 
 type Balance = UserLookup["balances"]["real"][number];
 type LedgerLine = UserLookup["ledger"][number];
