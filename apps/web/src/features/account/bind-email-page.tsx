@@ -1,18 +1,18 @@
 import { MailOutlined, SafetyOutlined } from "@ant-design/icons";
-import { zCode, zEmail } from "@northstar/shared/contracts/common";
+import { zEmail } from "@northstar/shared/contracts/common";
 import { maskEmail } from "@northstar/shared/display";
 import { useMutation } from "@tanstack/react-query";
-import { Alert, Button, Flex, Form, Input, Space } from "antd";
+import { Alert, Button, Flex, Form, Input } from "antd";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
 import { zodRule } from "../../lib/form-rules.ts";
 import { useAppNavigate } from "../../lib/navigation.tsx";
 import { useSession } from "../../lib/queries.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { CodeField } from "../common/code-field.tsx";
 import { Page } from "../common/page.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
-import { SendCodeButton } from "../common/send-code-button.tsx";
-import { digitsOnly, markRefusedField, useInvalidateSession, useReturnPath } from "./account-helpers.ts";
+import { markRefusedField, useInvalidateSession, useReturnPath } from "./account-helpers.ts";
 
 interface BindEmailForm {
   email: string;
@@ -91,20 +91,13 @@ export function BindEmailPage() {
                 data-testid="bind-email-input"
               />
             </Form.Item>
-            <Form.Item label={t("fields.code")} required>
-              <Space.Compact style={{ width: "100%" }}>
-                <Form.Item name="code" noStyle rules={[zodRule(zCode, t, "code")]} normalize={digitsOnly(6)}>
-                  <Input
-                    prefix={<SafetyOutlined />}
-                    inputMode="numeric"
-                    autoComplete="one-time-code"
-                    maxLength={6}
-                    data-testid="bind-email-code"
-                  />
-                </Form.Item>
-                <SendCodeButton purpose="bind" getTarget={getTarget} testId="bind-email-send-code" />
-              </Space.Compact>
-            </Form.Item>
+            <CodeField
+              purpose="bind"
+              getTarget={getTarget}
+              testId="bind-email-code"
+              sendTestId="bind-email-send-code"
+              prefix={<SafetyOutlined />}
+            />
             <Button
               type="primary"
               htmlType="submit"

@@ -1,5 +1,5 @@
 import { MobileOutlined, SafetyOutlined } from "@ant-design/icons";
-import { isValidPhone, zCode, zPhoneDigits } from "@northstar/shared/contracts/common";
+import { isValidPhone, zPhoneDigits } from "@northstar/shared/contracts/common";
 import { maskPhone } from "@northstar/shared/display";
 import { useMutation } from "@tanstack/react-query";
 import { Alert, Button, Flex, Form, Input, Select, Space, Typography } from "antd";
@@ -10,9 +10,9 @@ import { zodRule } from "../../lib/form-rules.ts";
 import { useAppNavigate } from "../../lib/navigation.tsx";
 import { useSession } from "../../lib/queries.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { CodeField } from "../common/code-field.tsx";
 import { Page } from "../common/page.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
-import { SendCodeButton } from "../common/send-code-button.tsx";
 import { digitsOnly, markRefusedField, useInvalidateSession, useReturnPath } from "./account-helpers.ts";
 import { type Country, useCountries } from "./countries.ts";
 
@@ -174,20 +174,13 @@ function BindPhoneForm({
             data-testid="bind-phone-input"
           />
         </Form.Item>
-        <Form.Item label={t("fields.code")} required>
-          <Space.Compact style={{ width: "100%" }}>
-            <Form.Item name="code" noStyle rules={[zodRule(zCode, t, "code")]} normalize={digitsOnly(6)}>
-              <Input
-                prefix={<SafetyOutlined />}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={6}
-                data-testid="bind-phone-code"
-              />
-            </Form.Item>
-            <SendCodeButton purpose="bind" getTarget={getTarget} testId="bind-phone-send-code" />
-          </Space.Compact>
-        </Form.Item>
+        <CodeField
+          purpose="bind"
+          getTarget={getTarget}
+          testId="bind-phone-code"
+          sendTestId="bind-phone-send-code"
+          prefix={<SafetyOutlined />}
+        />
         <Button
           type="primary"
           htmlType="submit"

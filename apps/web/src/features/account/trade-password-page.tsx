@@ -1,5 +1,5 @@
 import { KeyOutlined, LockOutlined, SafetyOutlined } from "@ant-design/icons";
-import { zCode, zPassword, zTradePassword } from "@northstar/shared/contracts/common";
+import { zPassword, zTradePassword } from "@northstar/shared/contracts/common";
 import type { TSessionInfo } from "@northstar/shared/contracts/identity";
 import { maskEmail, maskPhone } from "@northstar/shared/display";
 import { useMutation } from "@tanstack/react-query";
@@ -13,9 +13,9 @@ import { sameAs, zodRule } from "../../lib/form-rules.ts";
 import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
 import { useSession } from "../../lib/queries.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { CodeField } from "../common/code-field.tsx";
 import { Page } from "../common/page.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
-import { SendCodeButton } from "../common/send-code-button.tsx";
 import { digitsOnly, markRefusedField, useInvalidateSession, useReturnPath } from "./account-helpers.ts";
 
 const SET_PATH = "/bindmpwd";
@@ -282,24 +282,13 @@ function ChangeTradePasswordForm({ session, onDone }: { session: TSessionInfo; o
                 <Typography.Text data-testid="trade-code-target">{channels[0]?.label}</Typography.Text>
               </Form.Item>
             )}
-            <Form.Item label={t("fields.code")} required>
-              <Space.Compact style={{ width: "100%" }}>
-                <Form.Item name="code" noStyle rules={[zodRule(zCode, t, "code")]} normalize={digitsOnly(6)}>
-                  <Input
-                    prefix={<SafetyOutlined />}
-                    inputMode="numeric"
-                    autoComplete="one-time-code"
-                    maxLength={6}
-                    data-testid="trade-code"
-                  />
-                </Form.Item>
-                <SendCodeButton
-                  purpose="tradepwd"
-                  getTarget={async () => (type ? { type } : null)}
-                  testId="trade-send-code"
-                />
-              </Space.Compact>
-            </Form.Item>
+            <CodeField
+              purpose="tradepwd"
+              getTarget={async () => (type ? { type } : null)}
+              testId="trade-code"
+              sendTestId="trade-send-code"
+              prefix={<SafetyOutlined />}
+            />
           </>
         )}
         <NewTradePasswordFields />

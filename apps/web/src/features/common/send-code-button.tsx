@@ -5,6 +5,9 @@ import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
 import { legacyCall } from "../../lib/legacy.ts";
 
+/** Where a code goes: the account fields of web/getCode (none when the user's own bound one is meant). */
+export type CodeTarget = { type: "email" | "phone"; account?: string; area_code?: string };
+
 /**
  * Sends a verification code through web/getCode and counts down until another may be sent
  * (the server's resend interval, from policy). `getTarget` returns the account fields, or null
@@ -16,7 +19,7 @@ export function SendCodeButton({
   testId = "send-code",
 }: {
   purpose: TCodePurpose;
-  getTarget: () => Promise<{ type: "email" | "phone"; account?: string; area_code?: string } | null>;
+  getTarget: () => Promise<CodeTarget | null>;
   testId?: string;
 }) {
   const { t } = useTranslation();

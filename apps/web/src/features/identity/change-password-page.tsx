@@ -9,14 +9,12 @@ import { AppLink } from "../../lib/navigation.tsx";
 import { usePolicy } from "../../lib/policy.ts";
 import { useSession } from "../../lib/queries.ts";
 import { Page } from "../common/page.tsx";
-import {
-  BindRequired,
-  Intro,
-  NewPasswordFields,
-  SubmitButton,
-  showServerError,
-  useSubmitLock,
-} from "./auth-shared.tsx";
+import { Intro } from "./auth-intro.tsx";
+import { showServerError } from "./auth-rules.ts";
+import { BindRequired } from "./bind-required.tsx";
+import { NewPasswordFields } from "./new-password-fields.tsx";
+import { SubmitButton } from "./submit-button.tsx";
+import { useSubmitLock } from "./use-submit-lock.ts";
 
 interface ChangeValues {
   old_password?: string;

@@ -10,25 +10,19 @@ import { AppLink } from "../../lib/navigation.tsx";
 import { usePolicy } from "../../lib/policy.ts";
 import { useSession } from "../../lib/queries.ts";
 import { clearSession, languageStore, useIsLoggedIn } from "../../lib/session.ts";
+import { CodeField } from "../common/code-field.tsx";
 import { Page } from "../common/page.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
-import {
-  AccountField,
-  type AccountType,
-  AccountTypeTabs,
-  type AccountValues,
-  accountFieldNames,
-  accountPayload,
-  BindRequired,
-  CodeField,
-  guessRegion,
-  Intro,
-  NewPasswordFields,
-  SubmitButton,
-  showServerError,
-  useSubmitLock,
-} from "./auth-shared.tsx";
+import { AccountField, AccountTypeTabs } from "./account-field.tsx";
+import { type AccountType, type AccountValues, accountFieldNames, accountPayload } from "./account-type.ts";
+import { Intro } from "./auth-intro.tsx";
+import { showServerError } from "./auth-rules.ts";
+import { BindRequired } from "./bind-required.tsx";
+import { guessRegion } from "./country-list.ts";
 import type { LoginPrefill } from "./login-page.tsx";
+import { NewPasswordFields } from "./new-password-fields.tsx";
+import { SubmitButton } from "./submit-button.tsx";
+import { useSubmitLock } from "./use-submit-lock.ts";
 
 interface ResetValues extends AccountValues {
   code?: string;
@@ -124,7 +118,12 @@ function ResetByCode() {
         scrollToFirstError
       >
         <AccountField type={type} testIdPrefix="forgot" />
-        <CodeField purpose="reset" getTarget={getCodeTarget} testId="forgot-code" />
+        <CodeField
+          placeholder={t("auth.placeholders.code")}
+          purpose="reset"
+          getTarget={getCodeTarget}
+          testId="forgot-code"
+        />
         <NewPasswordFields
           min={policy["identity.loginPassword.minLength"]}
           max={policy["identity.loginPassword.maxLength"]}
@@ -234,6 +233,7 @@ function ChangeByCodeForm({ me }: { me: TSessionInfo }) {
           </Radio.Group>
         </Form.Item>
         <CodeField
+          placeholder={t("auth.placeholders.code")}
           purpose="changepwd"
           getTarget={async () => ({ type: form.getFieldValue("type") ?? "email" })}
           testId="changepwd-code"

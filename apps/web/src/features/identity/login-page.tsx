@@ -10,19 +10,13 @@ import { AppLink } from "../../lib/navigation.tsx";
 import { languageStore, tokenStore } from "../../lib/session.ts";
 import { Page } from "../common/page.tsx";
 import { DemoEntry } from "../demo/demo-entry.tsx";
-import {
-  AccountField,
-  type AccountType,
-  AccountTypeTabs,
-  type AccountValues,
-  accountPayload,
-  guessRegion,
-  Intro,
-  SubmitButton,
-  safeRedirect,
-  showServerError,
-  useSubmitLock,
-} from "./auth-shared.tsx";
+import { AccountField, AccountTypeTabs } from "./account-field.tsx";
+import { type AccountType, type AccountValues, accountPayload } from "./account-type.ts";
+import { Intro } from "./auth-intro.tsx";
+import { safeRedirect, showServerError } from "./auth-rules.ts";
+import { guessRegion } from "./country-list.ts";
+import { SubmitButton } from "./submit-button.tsx";
+import { useSubmitLock } from "./use-submit-lock.ts";
 
 interface LoginValues extends AccountValues {
   password?: string;

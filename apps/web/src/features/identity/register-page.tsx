@@ -10,23 +10,17 @@ import { legacyCall } from "../../lib/legacy.ts";
 import { AppLink } from "../../lib/navigation.tsx";
 import { usePolicy } from "../../lib/policy.ts";
 import { languageStore, tokenStore } from "../../lib/session.ts";
+import { CodeField } from "../common/code-field.tsx";
 import { Page } from "../common/page.tsx";
-import {
-  AccountField,
-  type AccountType,
-  AccountTypeTabs,
-  type AccountValues,
-  accountFieldNames,
-  accountPayload,
-  CodeField,
-  guessRegion,
-  Intro,
-  NationalitySelect,
-  NewPasswordFields,
-  SubmitButton,
-  showServerError,
-  useSubmitLock,
-} from "./auth-shared.tsx";
+import { AccountField, AccountTypeTabs } from "./account-field.tsx";
+import { type AccountType, type AccountValues, accountFieldNames, accountPayload } from "./account-type.ts";
+import { Intro } from "./auth-intro.tsx";
+import { showServerError } from "./auth-rules.ts";
+import { guessRegion } from "./country-list.ts";
+import { NationalitySelect } from "./country-selects.tsx";
+import { NewPasswordFields } from "./new-password-fields.tsx";
+import { SubmitButton } from "./submit-button.tsx";
+import { useSubmitLock } from "./use-submit-lock.ts";
 
 interface RegisterValues extends AccountValues {
   code?: string;
@@ -194,7 +188,12 @@ export function RegisterPage() {
         scrollToFirstError
       >
         <AccountField type={type} testIdPrefix="register" newAccount />
-        <CodeField purpose="register" getTarget={getCodeTarget} testId="register-code" />
+        <CodeField
+          placeholder={t("auth.placeholders.code")}
+          purpose="register"
+          getTarget={getCodeTarget}
+          testId="register-code"
+        />
         <NewPasswordFields min={min} max={max} testIdPrefix="register" />
         <Form.Item
           name="nationality"
