@@ -9,7 +9,7 @@ mkdirSync(resultsDir, { recursive: true });
 
 const stages = [
   ["typecheck", "pnpm", ["-r", "--parallel", "typecheck"]],
-  ["lint", "pnpm", ["exec", "biome", "check", "."]],
+  ["lint", "pnpm", ["run", "lint"]],
   [
     "unit",
     "pnpm",
