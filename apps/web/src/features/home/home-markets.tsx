@@ -7,8 +7,8 @@ import { AppLink } from "../../lib/navigation.tsx";
 import { createStoredValue, useStoredValue } from "../../lib/store.ts";
 import { EmptyState, ErrorState } from "../common/page-states.tsx";
 import { topGainers, useMarketList } from "../markets/market-data.ts";
+import { LiveIndicator } from "../markets/market-status-tags.tsx";
 import { MarketTable } from "../markets/market-table.tsx";
-import { LiveIndicator } from "../markets/market-ui.tsx";
 
 type HomeTab = "mainstream" | "gainers";
 const tabStore = createStoredValue<HomeTab>("home.marketTab", "mainstream", (v): v is HomeTab =>

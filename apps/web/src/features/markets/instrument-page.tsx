@@ -22,9 +22,11 @@ import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
 import { CurrencyMark } from "../assets/currency-mark.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
 import { CandleChart } from "./candle-chart.tsx";
+import { FavouriteStar } from "./favourite-star.tsx";
+import { ChangeText, LivePrice } from "./live-figures.tsx";
 import { type MarketRow, pairName, useInstrument } from "./market-data.ts";
 import { useMarketFormat } from "./market-format.ts";
-import { ChangeText, ClosedTag, FavouriteStar, LiveIndicator, LivePrice } from "./market-ui.tsx";
+import { ClosedTag, LiveIndicator } from "./market-status-tags.tsx";
 import { OrderBook, RecentTrades } from "./order-book.tsx";
 
 export const DEFAULT_SYMBOL = "BTCUSDT";

@@ -9,8 +9,8 @@ import { useDebouncedValue } from "../assets/assets-data.ts";
 import { LoginPrompt } from "../common/login-prompt.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
 import { MARKET_PAGE_SIZE, type MarketTab, useFavourites, useMarketList } from "./market-data.ts";
+import { LiveIndicator } from "./market-status-tags.tsx";
 import { MarketTable } from "./market-table.tsx";
-import { LiveIndicator } from "./market-ui.tsx";
 
 /** The tabs of SPEC's market list: the user's favourites ("Optional"), contracts, and spot exchange. */
 const TABS = ["optional", "contract", "exchange"] as const;

@@ -3,9 +3,11 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useTickerValue } from "../../lib/market-socket.ts";
 import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
+import { FavouriteStar } from "./favourite-star.tsx";
+import { LiveChange, LivePrice, LiveVolume } from "./live-figures.tsx";
 import type { MarketRow } from "./market-data.ts";
 import { useMarketFormat } from "./market-format.ts";
-import { FavouriteStar, LiveChange, LivePrice, LiveVolume, PairLabel } from "./market-ui.tsx";
+import { PairLabel } from "./pair-label.tsx";
 
 /** The instrument page of a symbol. */
 export const instrumentPath = (symbol: string) => `/currency?symbol=${encodeURIComponent(symbol)}`;

@@ -3,9 +3,9 @@ import { Card, Flex, Skeleton, Typography, theme } from "antd";
 import { useTranslation } from "react-i18next";
 import { TRADES_KEPT, useDepth, useTrades } from "../../lib/market-socket.ts";
 import { EmptyState } from "../common/page-states.tsx";
+import { LivePrice } from "./live-figures.tsx";
 import type { MarketRow } from "./market-data.ts";
 import { quantityDecimals, useMarketFormat } from "./market-format.ts";
-import { LivePrice } from "./market-ui.tsx";
 
 /** Levels shown on each side of the book. */
 const LEVELS = 10;

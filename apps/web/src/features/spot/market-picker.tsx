@@ -5,8 +5,9 @@ import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 import { useAppNavigate } from "../../lib/navigation.tsx";
 import { EmptyState } from "../common/page-states.tsx";
+import { LiveChange, LivePrice } from "../markets/live-figures.tsx";
 import { type MarketRow, pairName } from "../markets/market-data.ts";
-import { LiveChange, LivePrice, PairLabel } from "../markets/market-ui.tsx";
+import { PairLabel } from "../markets/pair-label.tsx";
 import { useSpotMarkets } from "./spot-data.ts";
 
 /**

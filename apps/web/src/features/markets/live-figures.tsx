@@ -1,15 +1,9 @@
-import { StarFilled, StarOutlined } from "@ant-design/icons";
 import type { Ticker } from "@northstar/shared/markets";
 import { MoneyDecimal } from "@northstar/shared/money";
-import { App, Badge, Button, Flex, Tag, Tooltip, Typography, theme } from "antd";
-import { type CSSProperties, type MouseEvent, useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
-import { useLocation } from "react-router";
-import { useSocketStatus, useTickerValue } from "../../lib/market-socket.ts";
-import { useAppNavigate } from "../../lib/navigation.tsx";
-import { useIsLoggedIn } from "../../lib/session.ts";
-import { CurrencyMark } from "../assets/currency-mark.tsx";
-import { type MarketRow, pairName, useFavourites, useSetFavourite } from "./market-data.ts";
+import { Typography, theme } from "antd";
+import { type CSSProperties, useEffect, useRef, useState } from "react";
+import { useTickerValue } from "../../lib/market-socket.ts";
+import type { MarketRow } from "./market-data.ts";
 import { type Direction, direction, useMarketFormat } from "./market-format.ts";
 import "./markets.css";
 
@@ -21,13 +15,13 @@ export function useDirectionColor() {
 }
 
 /** How long a changed price stays highlighted. */
-const FLASH_MS = 600;
+export const FLASH_MS = 600;
 
 /**
  * Which way the price last moved, for a moment after it moved. A plain highlight switched on and
  * off (not a fade) costs two paints per change, however many prices tick at once.
  */
-function usePriceFlash(price: string | undefined): "up" | "down" | undefined {
+export function usePriceFlash(price: string | undefined): "up" | "down" | undefined {
   const previous = useRef(price);
   const [flash, setFlash] = useState<"up" | "down" | undefined>(undefined);
   useEffect(() => {
@@ -171,127 +165,5 @@ export function LiveVolume({ row }: { row: MarketRow }) {
         {row.quote}
       </Typography.Text>
     </span>
-  );
-}
-
-/** Base/quote in bold with the instrument's name under it, and "closed" when its market is. */
-export function PairLabel({
-  row,
-  size = 28,
-  maxWidth = 200,
-}: {
-  row: MarketRow;
-  size?: number;
-  /** the name is cut with an ellipsis beyond this, so a long name cannot widen a table column */
-  maxWidth?: number;
-}) {
-  const { token } = theme.useToken();
-  const open = useTickerValue(row.symbol, row.ticker, (t) => t.x) ?? row.open;
-  return (
-    <Flex align="center" gap={10} style={{ minWidth: 0 }}>
-      <CurrencyMark code={row.base} size={size} />
-      <Flex vertical style={{ minWidth: 0, maxWidth }}>
-        <Flex align="center" gap={6} wrap={false}>
-          <Typography.Text strong style={{ lineHeight: 1.3, whiteSpace: "nowrap" }}>
-            {pairName(row)}
-          </Typography.Text>
-          {!open && <ClosedTag />}
-        </Flex>
-        <Typography.Text type="secondary" ellipsis style={{ fontSize: token.fontSizeSM, lineHeight: 1.3 }}>
-          {row.name}
-        </Typography.Text>
-      </Flex>
-    </Flex>
-  );
-}
-
-export function ClosedTag() {
-  const { t } = useTranslation();
-  return (
-    <Tag
-      style={{ marginInlineEnd: 0, fontSize: 11, lineHeight: "16px", paddingInline: 4 }}
-      data-testid="market-closed"
-    >
-      {t("market.closed")}
-    </Tag>
-  );
-}
-
-/** A green dot while the socket is connected, orange while it (re)connects. */
-export function LiveIndicator() {
-  const { t } = useTranslation();
-  const status = useSocketStatus();
-  return (
-    <Badge
-      status={status === "open" ? "success" : "warning"}
-      text={
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          {t(`market.live.${status}`)}
-        </Typography.Text>
-      }
-      data-testid="market-live"
-      data-status={status}
-    />
-  );
-}
-
-/**
- * The favourite star. Signed-in users mark and unmark; visitors are asked to log in first and
- * come back here afterwards.
- */
-export function FavouriteStar({ symbol, size = "small" }: { symbol: string; size?: "small" | "middle" }) {
-  const { t } = useTranslation();
-  const { token } = theme.useToken();
-  const { modal, message } = App.useApp();
-  const loggedIn = useIsLoggedIn();
-  const location = useLocation();
-  const go = useAppNavigate();
-  const favourites = useFavourites();
-  const setFavourite = useSetFavourite();
-  const on = favourites.data?.includes(symbol) ?? false;
-  const busy = setFavourite.isPending && setFavourite.variables?.symbol === symbol;
-  const label = on ? t("market.favourite.remove") : t("market.favourite.add");
-
-  const onClick = (e: MouseEvent) => {
-    e.stopPropagation();
-    if (!loggedIn) {
-      modal.confirm({
-        title: t("market.favourite.loginTitle"),
-        content: t("market.favourite.loginText"),
-        okText: t("nav.login"),
-        cancelText: t("common.cancel"),
-        onOk: () => go(`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`),
-      });
-      return;
-    }
-    setFavourite.mutate(
-      { symbol, favourite: !on },
-      {
-        onSuccess: () =>
-          void message.success(on ? t("market.favourite.removed") : t("market.favourite.added"), 2),
-      },
-    );
-  };
-
-  return (
-    <Tooltip title={label}>
-      <Button
-        type="text"
-        size={size}
-        shape="circle"
-        aria-label={label}
-        aria-pressed={on}
-        loading={busy}
-        onClick={onClick}
-        data-testid={`favourite-${symbol}`}
-        icon={
-          on ? (
-            <StarFilled style={{ color: token.colorWarning }} />
-          ) : (
-            <StarOutlined style={{ color: token.colorTextTertiary }} />
-          )
-        }
-      />
-    </Tooltip>
   );
 }
