@@ -1,21 +1,24 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import type { TableColumnsType } from "antd";
 import { Flex, Typography } from "antd";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { feedback } from "../../lib/feedback.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { Amount, trimAmount } from "./admin-amount.tsx";
-import { AdminPage, RefreshButton } from "./admin-page.tsx";
 import type { WithdrawalRow } from "./admin-types.ts";
 import { Code } from "./code-text.tsx";
-import { ConfirmActionDialog } from "./confirm-action-dialog.tsx";
 import { DateTime } from "./date-time.tsx";
-import { QueueTable } from "./queue-table.tsx";
-import { ReviewButtons, ReviewState } from "./review-controls.tsx";
-import { StatusFilter, useStatusFilter } from "./status-filter.tsx";
+import { ReviewQueuePage } from "./review-queue-page.tsx";
 
 const STATUSES = ["pending", "success", "failed", "cancelled"] as const;
+
+function useWithdrawals(status: (typeof STATUSES)[number] | "all") {
+  const trpc = useTRPC();
+  return useQuery(
+    trpc.admin.withdrawals.queryOptions(status === "all" ? {} : { status }, {
+      refetchInterval: status === "pending" ? 30_000 : false,
+    }),
+  );
+}
 
 /**
  * The withdrawal queue. The amount is held from the user's balance when they apply; approving
@@ -25,24 +28,8 @@ const STATUSES = ["pending", "success", "failed", "cancelled"] as const;
 export function WithdrawalsPage() {
   const { t } = useTranslation();
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const [status, setStatus] = useStatusFilter(STATUSES);
-  const list = useQuery(
-    trpc.admin.withdrawals.queryOptions(status === "all" ? {} : { status }, {
-      refetchInterval: status === "pending" ? 30_000 : false,
-    }),
-  );
   const approve = useMutation(trpc.admin.approveWithdrawal.mutationOptions({ meta: { inline: true } }));
   const reject = useMutation(trpc.admin.rejectWithdrawal.mutationOptions({ meta: { inline: true } }));
-  const [action, setAction] = useState<{ kind: "approve" | "reject"; row: WithdrawalRow } | null>(null);
-
-  const run = async (work: () => Promise<unknown>) => {
-    try {
-      await work();
-    } finally {
-      void queryClient.invalidateQueries();
-    }
-  };
 
   const columns: TableColumnsType<WithdrawalRow> = [
     { title: t("fields.id"), dataIndex: "id", width: 56, fixed: "left" },
@@ -86,95 +73,45 @@ export function WithdrawalsPage() {
       width: 130,
       render: (value: string) => <DateTime value={value} stacked />,
     },
-    {
-      // Pending rows get the review buttons; reviewed ones show how they ended.
-      title: status === "pending" ? t("admin.columns.actions") : t("fields.status"),
-      key: "review",
-      width: status === "pending" ? 120 : 190,
-      fixed: "right",
-      render: (_, row) =>
-        row.status === "pending" ? (
-          <ReviewButtons
-            acceptLabel={t("admin.withdrawals.approve")}
-            testIdPrefix={{
-              accept: `admin-withdrawal-approve-${row.id}`,
-              reject: `admin-withdrawal-reject-${row.id}`,
-            }}
-            onAccept={() => setAction({ kind: "approve", row })}
-            onReject={() => setAction({ kind: "reject", row })}
-          />
-        ) : (
-          <ReviewState row={row} />
-        ),
-    },
   ];
 
-  const row = action?.row;
-  const amounts = row && {
+  const amounts = (row: WithdrawalRow) => ({
     userId: row.userId,
     amount: trimAmount(row.amount),
     fee: trimAmount(row.fee),
     received: trimAmount(row.received),
     currency: row.currency,
-  };
+  });
+  const body = (row: WithdrawalRow, text: string) => (
+    <Flex vertical gap={8}>
+      <span>{text}</span>
+      <Destination row={row} full />
+    </Flex>
+  );
   return (
-    <AdminPage
+    <ReviewQueuePage<WithdrawalRow, (typeof STATUSES)[number]>
       title={t("admin.withdrawals.title")}
-      extra={
-        <>
-          <StatusFilter statuses={STATUSES} value={status} onChange={setStatus} />
-          <RefreshButton onClick={() => void list.refetch()} loading={list.isFetching} />
-        </>
-      }
-    >
-      <QueueTable<WithdrawalRow>
-        list={list}
-        columns={columns}
-        rowTestIdPrefix="admin-withdrawal-row-"
-        emptyText={t("admin.withdrawals.empty")}
-        testId="admin-withdrawals-table"
-      />
-      <Typography.Text type="secondary">{t("admin.table.newest")}</Typography.Text>
-      <ConfirmActionDialog
-        open={action !== null}
-        title={
-          action?.kind === "reject"
-            ? t("admin.withdrawals.rejectTitle", { id: row?.id })
-            : t("admin.withdrawals.approveTitle", { id: row?.id })
-        }
-        description={
-          row &&
-          amounts && (
-            <Flex vertical gap={8}>
-              <span>
-                {action?.kind === "reject"
-                  ? t("admin.withdrawals.rejectBody", amounts)
-                  : t("admin.withdrawals.approveBody", amounts)}
-              </span>
-              <Destination row={row} full />
-            </Flex>
-          )
-        }
-        okText={action?.kind === "reject" ? t("admin.review.reject") : t("admin.withdrawals.approve")}
-        danger={action?.kind === "reject"}
-        reasonRequired={action?.kind === "reject"}
-        onClose={() => setAction(null)}
-        onSubmit={(reason) =>
-          run(async () => {
-            if (!row) {
-              return;
-            }
-            if (action?.kind === "reject") {
-              await reject.mutateAsync({ id: row.id, reason });
-              feedback.success(t("admin.withdrawals.rejected", { id: row.id }));
-            } else {
-              await approve.mutateAsync({ id: row.id });
-              feedback.success(t("admin.withdrawals.approved", { id: row.id }));
-            }
-          })
-        }
-      />
-    </AdminPage>
+      emptyText={t("admin.withdrawals.empty")}
+      statuses={STATUSES}
+      useList={useWithdrawals}
+      columns={columns}
+      tableTestId="admin-withdrawals-table"
+      testIdStem="admin-withdrawal"
+      acceptKey="approve"
+      acceptLabel={t("admin.withdrawals.approve")}
+      accept={{
+        title: (row) => t("admin.withdrawals.approveTitle", { id: row.id }),
+        body: (row) => body(row, t("admin.withdrawals.approveBody", amounts(row))),
+        done: (row) => t("admin.withdrawals.approved", { id: row.id }),
+        run: (row) => approve.mutateAsync({ id: row.id }),
+      }}
+      reject={{
+        title: (row) => t("admin.withdrawals.rejectTitle", { id: row.id }),
+        body: (row) => body(row, t("admin.withdrawals.rejectBody", amounts(row))),
+        done: (row) => t("admin.withdrawals.rejected", { id: row.id }),
+        run: (row, reason) => reject.mutateAsync({ id: row.id, reason }),
+      }}
+    />
   );
 }
 
