@@ -11,7 +11,7 @@ import { postEntry } from "../ledger/index.ts";
 import { type PriceProvider, valueInUsdt } from "../markets/index.ts";
 import { getPolicy } from "../policy/index.ts";
 import { transition } from "../state/index.ts";
-import { uploads } from "../uploads/index.ts";
+import { uploadOwner } from "../uploads/index.ts";
 import { depositAddresses, deposits } from "./funding.table.ts";
 import { currencyDecimals } from "./transfers.ts";
 
@@ -113,11 +113,7 @@ export async function submitDeposit(db: Db, user: User, input: TSubmitDepositReq
   if (txHash === null) {
     throw new AppError("TX_HASH_FORMAT", { chain: input.chain }, "tx_hash");
   }
-  const [proof] = await db
-    .select({ owner: uploads.ownerUserId })
-    .from(uploads)
-    .where(eq(uploads.id, input.proof_upload_id));
-  if (!proof || proof.owner !== user.id) {
+  if ((await uploadOwner(db, input.proof_upload_id)) !== user.id) {
     throw new AppError("PROOF_REQUIRED", {}, "proof_upload_id");
   }
   try {

@@ -93,6 +93,12 @@ export async function storeUpload(
   });
 }
 
+/** The user who uploaded a file; undefined when there is no such upload. */
+export async function uploadOwner(db: DbOrTx, id: string): Promise<number | undefined> {
+  const [row] = await db.select({ owner: uploads.ownerUserId }).from(uploads).where(eq(uploads.id, id));
+  return row?.owner;
+}
+
 /** Reads an upload for its owner or an operator; anyone else gets NOT_FOUND, as if it did not exist. */
 export async function readUpload(
   db: DbOrTx,
