@@ -3,9 +3,9 @@ import { Flex, Typography } from "antd";
 import { useMemo } from "react";
 import { useLanguage } from "../../lib/session.ts";
 
-export type TimeValue = string | number | Date | null | undefined;
+type TimeValue = string | number | Date | null | undefined;
 
-export function toDate(value: TimeValue): Date | null {
+function toDate(value: TimeValue): Date | null {
   if (value === null || value === undefined || value === "") {
     return null;
   }

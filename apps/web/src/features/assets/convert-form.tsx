@@ -23,7 +23,7 @@ import { amountInput, decimalPlaces, NUMERIC_STYLE, useMoneyFormat } from "./ass
 import { AmountSuffix, CurrencySelect, SwapButton } from "./transfer-fields.tsx";
 import { amountLimitRules, available, pickCurrency, revalidate } from "./transfer-rules.ts";
 
-export interface ConvertValues {
+interface ConvertValues {
   from: string;
   to: string;
   amount: string;

@@ -17,7 +17,7 @@ import { AmountSuffix, CurrencySelect, SwapButton } from "./transfer-fields.tsx"
 import { isWallet } from "./transfer-page.tsx";
 import { amountLimitRules, available, pickCurrency, revalidate } from "./transfer-rules.ts";
 
-export interface TransferValues {
+interface TransferValues {
   from: TWalletType;
   to: TWalletType;
   currency: string;

@@ -11,9 +11,9 @@ export interface Country {
   callingCode: string;
 }
 
-export const countryCache = new Map<string, Country[]>();
+const countryCache = new Map<string, Country[]>();
 
-export function regionName(names: Intl.DisplayNames, code: string): string {
+function regionName(names: Intl.DisplayNames, code: string): string {
   try {
     return names.of(code) ?? code;
   } catch {
@@ -22,7 +22,7 @@ export function regionName(names: Intl.DisplayNames, code: string): string {
 }
 
 /** Every country the phone library knows, named in `bcp47` and sorted in that language's order. */
-export function countriesIn(bcp47: string): Country[] {
+function countriesIn(bcp47: string): Country[] {
   const cached = countryCache.get(bcp47);
   if (cached) {
     return cached;
@@ -54,7 +54,7 @@ export function callingCodeOf(region: string | undefined): string {
   return getCountryCallingCode(region as CountryCode);
 }
 
-export const LANGUAGE_REGION: Record<Language, string> = {
+const LANGUAGE_REGION: Record<Language, string> = {
   en: "US",
   xby: "ES",
   jp: "JP",

@@ -4,9 +4,9 @@ import { useTranslation } from "react-i18next";
 import { type Country, useCountries } from "./country-list.ts";
 
 /** Lower-case text a country is found by: its names in the interface language and English, ISO and calling code. */
-export const searchText = (c: Country) => `${c.name} ${c.english} ${c.code} +${c.callingCode}`.toLowerCase();
+const searchText = (c: Country) => `${c.name} ${c.english} ${c.code} +${c.callingCode}`.toLowerCase();
 
-export function matchCountry(input: string, option: { search?: string } | undefined): boolean {
+function matchCountry(input: string, option: { search?: string } | undefined): boolean {
   return (option?.search ?? "").includes(input.trim().toLowerCase());
 }
 

@@ -8,20 +8,20 @@ import { type Direction, direction, useMarketFormat } from "./market-format.ts";
 import "./markets.css";
 
 /** Green up, red down (antd's success and error colours follow the light or dark theme). */
-export function useDirectionColor() {
+function useDirectionColor() {
   const { token } = theme.useToken();
   return (d: Direction): string | undefined =>
     d === "up" ? token.colorSuccess : d === "down" ? token.colorError : undefined;
 }
 
 /** How long a changed price stays highlighted. */
-export const FLASH_MS = 600;
+const FLASH_MS = 600;
 
 /**
  * Which way the price last moved, for a moment after it moved. A plain highlight switched on and
  * off (not a fade) costs two paints per change, however many prices tick at once.
  */
-export function usePriceFlash(price: string | undefined): "up" | "down" | undefined {
+function usePriceFlash(price: string | undefined): "up" | "down" | undefined {
   const previous = useRef(price);
   const [flash, setFlash] = useState<"up" | "down" | undefined>(undefined);
   useEffect(() => {
