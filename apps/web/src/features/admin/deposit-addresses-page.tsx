@@ -2,19 +2,19 @@ import { EditOutlined } from "@ant-design/icons";
 import { zChain, zCurrency } from "@northstar/shared/contracts/funding";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { TableColumnsType } from "antd";
-import { Button, Card, Col, Flex, Form, Input, Row, Switch, Table, Tag, Typography } from "antd";
+import { Button, Card, Col, Flex, Form, Input, Row, Switch, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { feedback } from "../../lib/feedback.ts";
 import { zodRule } from "../../lib/form-rules.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { AdminPage, EmptyText, QueryError, RefreshButton } from "./admin-page.tsx";
+import { AdminPage, RefreshButton } from "./admin-page.tsx";
 import type { AdminInputs, DepositAddressRow } from "./admin-types.ts";
 import { Code } from "./code-text.tsx";
 import { ConfirmActionDialog } from "./confirm-action-dialog.tsx";
 import { DateTime } from "./date-time.tsx";
-import { rowTestId, tableWidth } from "./queue-table.tsx";
+import { QueueTable } from "./queue-table.tsx";
 
 type AddressInput = AdminInputs["setDepositAddress"];
 
@@ -178,23 +178,13 @@ export function DepositAddressesPage() {
           </Flex>
         </Form>
       </Card>
-      <Card styles={{ body: { padding: 0 } }}>
-        {list.isError ? (
-          <QueryError error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
-          <Table<DepositAddressRow>
-            rowKey="id"
-            size="middle"
-            columns={columns}
-            dataSource={list.data}
-            loading={list.isPending}
-            scroll={{ x: tableWidth(columns) }}
-            pagination={false}
-            onRow={(r) => rowTestId(`admin-address-row-${r.currency}-${r.chain}`)}
-            locale={{ emptyText: list.isPending ? " " : <EmptyText text={t("admin.addresses.empty")} /> }}
-          />
-        )}
-      </Card>
+      <QueueTable<DepositAddressRow>
+        list={list}
+        columns={columns}
+        rowTestIdPrefix={(r) => `admin-address-row-${r.currency}-${r.chain}`}
+        emptyText={t("admin.addresses.empty")}
+        paged={false}
+      />
       <ConfirmActionDialog
         open={pending !== null}
         title={t("admin.addresses.confirmTitle", { currency: pending?.currency, chain: pending?.chain })}

@@ -31,6 +31,7 @@ export function QueueTable<T extends { id: number }>({
   rowTestIdPrefix,
   emptyText,
   testId,
+  paged = true,
 }: {
   list: {
     data: T[] | undefined;
@@ -40,9 +41,12 @@ export function QueueTable<T extends { id: number }>({
     refetch: () => unknown;
   };
   columns: TableColumnsType<T>;
-  rowTestIdPrefix: string;
+  /** A string is followed by the row's id; a function names each row itself. */
+  rowTestIdPrefix: string | ((row: T) => string);
   emptyText: string;
-  testId: string;
+  testId?: string;
+  /** A short list the operator reads whole is shown on one page. */
+  paged?: boolean;
 }) {
   const pagination = useTablePagination();
   return (
@@ -57,8 +61,12 @@ export function QueueTable<T extends { id: number }>({
           dataSource={list.data}
           loading={list.isPending}
           scroll={{ x: tableWidth(columns) }}
-          pagination={pagination}
-          onRow={(r) => rowTestId(`${rowTestIdPrefix}${r.id}`)}
+          pagination={paged ? pagination : false}
+          onRow={(r) =>
+            rowTestId(
+              typeof rowTestIdPrefix === "function" ? rowTestIdPrefix(r) : `${rowTestIdPrefix}${r.id}`,
+            )
+          }
           locale={{ emptyText: list.isPending ? " " : <EmptyText text={emptyText} /> }}
           data-testid={testId}
         />
