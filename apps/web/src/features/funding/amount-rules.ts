@@ -1,3 +1,4 @@
+import { zAmount } from "@northstar/shared/contracts/funding";
 import { isErrorCode } from "@northstar/shared/errors";
 import { money } from "@northstar/shared/money";
 import type { FormRule } from "antd";
@@ -39,6 +40,17 @@ export function decimalsRule(t: TFunction, currency: string, decimals: number | 
       }
       if (money(value.trim()).decimalPlaces() > decimals) {
         throw new Error(t("funding.common.tooManyDecimals", { currency, decimals }));
+      }
+    },
+  };
+}
+
+/** The deposit minimum the server enforces (policy funding.deposit.minimums), compared as decimals. */
+export function depositMinimumRule(t: TFunction, minimum: string, currency: string): FormRule {
+  return {
+    validator: async (_, value: string | undefined) => {
+      if (value && zAmount.safeParse(value).success && money(value).lessThan(minimum)) {
+        throw new Error(t("errors.DEPOSIT_BELOW_MINIMUM", { min: minimum, currency }));
       }
     },
   };

@@ -1,7 +1,5 @@
 import { zAmount } from "@northstar/shared/contracts/funding";
-import { money } from "@northstar/shared/money";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { FormRule } from "antd";
 import { Alert, Button, Flex, Form, Input, Select, Typography } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -11,7 +9,7 @@ import { usePolicy } from "../../lib/policy.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { markRefusedField } from "../account/account-helpers.ts";
 import { Amount } from "./amount.tsx";
-import { decimalsRule, fieldRule, requiredRule } from "./amount-rules.ts";
+import { decimalsRule, depositMinimumRule, fieldRule, requiredRule } from "./amount-rules.ts";
 import type { DepositOption } from "./funding-types.ts";
 import { KeyValue } from "./key-value.tsx";
 import { ProofUpload } from "./proof-upload.tsx";
@@ -52,14 +50,7 @@ export function CryptoDepositForm({ addresses }: { addresses: DepositOption[] })
   const target = addresses.find((a) => a.currency === currency && a.chain === chain);
   const minimum = target?.minimum ?? "0";
 
-  // The same minimum the server enforces (policy funding.deposit.minimums), checked as decimals.
-  const minimumRule: FormRule = {
-    validator: async (_, value: string | undefined) => {
-      if (value && zAmount.safeParse(value).success && money(value).lessThan(minimum)) {
-        throw new Error(t("errors.DEPOSIT_BELOW_MINIMUM", { min: minimum, currency }));
-      }
-    },
-  };
+  const minimumRule = depositMinimumRule(t, minimum, currency);
 
   const review = (values: DepositForm) => setConfirming({ ...values, currency, chain });
 
