@@ -1,4 +1,4 @@
-// `pnpm test`: typecheck, lint, unit, integration and browser tests, in that order, stopping at the
+// `pnpm test`: typecheck, lint, unit, integration, the web's size budget and browser tests, in that order, stopping at the
 // first failing stage. Ends with one line "N passed, N failed" summing every test that ran.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -38,6 +38,9 @@ const stages = [
       `--outputFile.json=${resultsDir}/integration.json`,
     ],
   ],
+  // Builds the web app as `pnpm start` serves it and checks each main page's first-load JavaScript
+  // against its budget (apps/web/scripts/bundle-budget.mjs); the browser stage reuses this build.
+  ["budget", "pnpm", ["--filter", "@northstar/web", "run", "budget"]],
   [
     "browser",
     "pnpm",
@@ -58,13 +61,17 @@ const only = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
 let exitCode = 0;
+let built = false;
 for (const [name, cmd, args] of stages) {
   if (only.length > 0 && !only.includes(name)) {
     continue;
   }
   const started = Date.now();
   console.log(`\n=== ${name} ===`);
-  const result = spawnSync(cmd, args, { stdio: "inherit" });
+  // The browser stage rebuilds the web app unless the budget stage has just built it.
+  const env = name === "browser" && built ? { ...process.env, E2E_SKIP_BUILD: "1" } : process.env;
+  const result = spawnSync(cmd, args, { stdio: "inherit", env });
+  built ||= name === "budget" && result.status === 0;
   try {
     const report = JSON.parse(readFileSync(`${resultsDir}/${name}.json`, "utf8"));
     passed += report.numPassedTests;

@@ -1,13 +1,17 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
-import "./i18n/index.ts";
 import { Providers } from "./app/providers.tsx";
 import { AppRoutes } from "./app/router.tsx";
+import { i18nReady } from "./i18n/index.ts";
 import "./styles.css";
 
 const root = document.getElementById("root");
-if (root) {
+// The first screen renders in the stored language, whose texts load with the app.
+void i18nReady.finally(() => {
+  if (!root) {
+    return;
+  }
   createRoot(root).render(
     <StrictMode>
       <BrowserRouter>
@@ -17,4 +21,4 @@ if (root) {
       </BrowserRouter>
     </StrictMode>,
   );
-}
+});

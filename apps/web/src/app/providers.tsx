@@ -4,7 +4,8 @@ import { App as AntApp, ConfigProvider, theme } from "antd";
 import dayjs from "dayjs";
 import { type ReactNode, useEffect, useState } from "react";
 import { useNavigate } from "react-router";
-import { ANTD_LOCALES, DAYJS_LOCALES } from "../i18n/antd-locales.ts";
+import { languagePack } from "../i18n/index.ts";
+import { exitDemo, regenerateDemo } from "../lib/demo.ts";
 import { bindFeedback } from "../lib/feedback.ts";
 import { useLanguage, useThemeMode } from "../lib/session.ts";
 import { createQueryClient, createTrpcClient, TRPCProvider } from "../lib/trpc.ts";
@@ -14,7 +15,12 @@ function FeedbackBinder() {
   const { message, modal } = AntApp.useApp();
   const navigate = useNavigate();
   useEffect(() => {
-    bindFeedback({ message, modal, navigate: (to) => void navigate(to) });
+    bindFeedback({
+      message,
+      modal,
+      navigate: (to) => void navigate(to),
+      demo: { regenerate: regenerateDemo, exit: exitDemo },
+    });
   }, [message, modal, navigate]);
   return null;
 }
@@ -26,7 +32,7 @@ export function Providers({ children }: { children: ReactNode }) {
   const mode = useThemeMode();
 
   useEffect(() => {
-    dayjs.locale(DAYJS_LOCALES[lang]);
+    dayjs.locale(languagePack(lang)?.dayjs ?? "en");
   }, [lang]);
   useEffect(() => {
     document.documentElement.dataset.theme = mode;
@@ -35,7 +41,7 @@ export function Providers({ children }: { children: ReactNode }) {
 
   return (
     <ConfigProvider
-      locale={ANTD_LOCALES[lang]}
+      locale={languagePack(lang)?.antd}
       // antd puts a space between two CJK characters on a button ("确 定"); nobody writes them so.
       button={{ autoInsertSpace: false }}
       theme={{

@@ -1,7 +1,6 @@
 import type { MessageInstance } from "antd/es/message/interface";
 import type { ModalStaticFunctions } from "antd/es/modal/confirm";
 import i18n from "../i18n/index.ts";
-import { exitDemo, regenerateDemo } from "./demo.ts";
 import { clearSession } from "./session.ts";
 
 /** Toasts last 3 seconds (SPEC section 9). */
@@ -10,17 +9,26 @@ export const TOAST_SECONDS = 3;
 let message: MessageInstance | undefined;
 let modal: Omit<ModalStaticFunctions, "warn"> | undefined;
 let navigate: ((to: string) => void) | undefined;
+let demo: DemoActions | undefined;
 let confirmOpen = false;
+
+/** What the demo-expired dialog offers; passed in, as the demo module itself calls the API. */
+export interface DemoActions {
+  regenerate: () => Promise<void>;
+  exit: () => void;
+}
 
 /** Bound once by the app root to antd's context-aware message and modal (so they follow the theme). */
 export function bindFeedback(deps: {
   message: MessageInstance;
   modal: Omit<ModalStaticFunctions, "warn">;
   navigate: (to: string) => void;
+  demo: DemoActions;
 }) {
   message = deps.message;
   modal = deps.modal;
   navigate = deps.navigate;
+  demo = deps.demo;
 }
 
 export const feedback = {
@@ -35,9 +43,10 @@ export const feedback = {
   },
   /** "The virtual account has expired, regenerate": a new demo account, or back to login. */
   demoExpired(text: string) {
-    if (confirmOpen || !modal) {
+    if (confirmOpen || !modal || !demo) {
       return;
     }
+    const actions = demo;
     confirmOpen = true;
     modal.confirm({
       title: i18n.t("common.demo.expiredTitle"),
@@ -46,12 +55,12 @@ export const feedback = {
       cancelText: i18n.t("common.demo.exit"),
       async onOk() {
         confirmOpen = false;
-        await regenerateDemo().catch(() => undefined);
+        await actions.regenerate().catch(() => undefined);
         window.location.reload();
       },
       onCancel() {
         confirmOpen = false;
-        exitDemo();
+        actions.exit();
       },
     });
   },

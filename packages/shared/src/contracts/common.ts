@@ -1,18 +1,13 @@
-import { getCountries } from "libphonenumber-js";
-// Phones receive codes by SMS, so a phone must be a valid mobile number. The default ("min")
-// metadata checks only lengths and accepts, for example, 12-digit Chinese mobiles.
-import { isValidPhoneNumber } from "libphonenumber-js/mobile";
 import { z } from "zod";
 import type { ErrorCode } from "../errors.ts";
+
+export { COUNTRY_CODES, isValidPhone, zNationality } from "./phone.ts";
 
 /**
  * Shared field rules. A zod issue's `message` is a domain error code (see errors.ts); the API edge
  * and the web forms translate it. Issues without one are reported as FIELD_INVALID naming the field.
  */
 export const err = (code: ErrorCode) => ({ message: code });
-
-/** ISO 3166-1 alpha-2 codes of the countries the phone library knows; names come from Intl.DisplayNames. */
-export const COUNTRY_CODES: readonly string[] = getCountries();
 
 /** Form-encoded clients send booleans as strings, and an unticked checkbox not at all. */
 export const zFormBoolean = z.preprocess(
@@ -41,15 +36,6 @@ export const zPhoneDigits = z
   .min(1, err("PHONE_FORMAT"))
   .regex(/^\d{4,15}$/, err("PHONE_FORMAT"));
 
-/** A phone number is valid when the phone library accepts it as a mobile number for its calling code. */
-export function isValidPhone(areaCode: string, phone: string): boolean {
-  try {
-    return isValidPhoneNumber(`+${areaCode}${phone}`);
-  } catch {
-    return false;
-  }
-}
-
 export const zCode = z
   .string(err("CODE_EMPTY"))
   .trim()
@@ -65,12 +51,6 @@ export const zPassword = z
 export const zTradePassword = z
   .string(err("TRADE_PASSWORD_FORMAT"))
   .regex(/^\d{6}$/, err("TRADE_PASSWORD_FORMAT"));
-
-export const zNationality = z
-  .string(err("NATIONALITY_REQUIRED"))
-  .trim()
-  .toUpperCase()
-  .refine((v) => COUNTRY_CODES.includes(v), err("NATIONALITY_REQUIRED"));
 
 export const zAccountType = z.enum(["email", "phone"]);
 export type TAccountType = z.infer<typeof zAccountType>;
