@@ -8,16 +8,15 @@ import { useAppNavigate } from "../../lib/navigation.tsx";
 import { usePolicy } from "../../lib/policy.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { markRefusedField } from "../account/account-helpers.ts";
+import { ConfirmModal } from "../common/confirm-summary-dialog.tsx";
 import { Amount } from "./amount.tsx";
 import { decimalsRule, depositMinimumRule, fieldRule, requiredRule } from "./amount-rules.ts";
+import { DepositTarget } from "./deposit-target.tsx";
 import type { DepositOption } from "./funding-types.ts";
 import { KeyValue } from "./key-value.tsx";
 import { ProofUpload } from "./proof-upload.tsx";
 import { useCurrencyDecimals } from "./use-currency-decimals.ts";
 import "./funding.css";
-
-import { ConfirmModal } from "../common/confirm-summary-dialog.tsx";
-import { DepositTarget } from "./deposit-target.tsx";
 
 interface DepositForm {
   currency: string;

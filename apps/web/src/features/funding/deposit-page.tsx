@@ -8,10 +8,9 @@ import { usePolicy } from "../../lib/policy.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { Page } from "../common/page.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
+import { CryptoDepositForm } from "./crypto-deposit-form.tsx";
 import { RealAccountOnly } from "./real-account-only.tsx";
 import "./funding.css";
-
-import { CryptoDepositForm } from "./crypto-deposit-form.tsx";
 
 type Tab = "crypto" | "bank";
 

@@ -11,18 +11,16 @@ import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
 import { useRequestIntent, withRequestKey } from "../../lib/request-key.ts";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { digitsOnly, markRefusedField } from "../account/account-helpers.ts";
+import { ConfirmModal } from "../common/confirm-summary-dialog.tsx";
 import { Amount } from "./amount.tsx";
 import { decimalsRule, fieldRule } from "./amount-rules.ts";
-import { plainAmount } from "./amount-text.ts";
+import { percentOf, plainAmount } from "./amount-text.ts";
 import type { WithdrawalTerms } from "./funding-types.ts";
 import { KeyValue } from "./key-value.tsx";
 import { useCurrencyDecimals } from "./use-currency-decimals.ts";
-import "./funding.css";
-
-import { ConfirmModal } from "../common/confirm-summary-dialog.tsx";
-import { percentOf } from "./amount-text.ts";
 import { AddressLabel, CardLabel } from "./withdrawal-destination.tsx";
 import { googleCodeRule, quote, withdrawAmountRule, withdrawalBlockers } from "./withdrawal-rules.ts";
+import "./funding.css";
 
 /** The page's own path, where the pages it links to send the user back. */
 export const WITHDRAW_PAGE_PATH = "/authenticationcj";

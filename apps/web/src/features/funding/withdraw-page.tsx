@@ -7,10 +7,9 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { Page } from "../common/page.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
 import { RealAccountOnly } from "./real-account-only.tsx";
-import "./funding.css";
-
 import { WITHDRAW_PAGE_PATH, WithdrawForm } from "./withdraw-form.tsx";
 import { TermsPanel } from "./withdrawal-terms-panel.tsx";
+import "./funding.css";
 
 /** /authenticationcj: every withdrawal rule first, then the form, a summary to confirm, and the records. */
 export function WithdrawPage() {

@@ -1,18 +1,16 @@
 import { CheckCircleFilled, ClockCircleOutlined } from "@ant-design/icons";
 import { LANGUAGE_INFO } from "@northstar/shared/languages";
 import { MoneyDecimal, money } from "@northstar/shared/money";
+import { describeZoneNow } from "@northstar/shared/zoned-clock";
 import { Flex, Progress, Space, Tag, Typography, theme } from "antd";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../../lib/navigation.tsx";
 import { useLanguage } from "../../lib/session.ts";
-import { groupDigits } from "./amount-text.ts";
+import { groupDigits, percentOf } from "./amount-text.ts";
 import type { WithdrawalTerms } from "./funding-types.ts";
 import { KeyValue } from "./key-value.tsx";
 import "./funding.css";
-
-import { describeZoneNow } from "@northstar/shared/zoned-clock";
-import { percentOf } from "./amount-text.ts";
 
 /** The zone's name and time now in the interface language ("Hong Kong Time", "香港时间"). */
 function useZoneClock(timeZone: string): { zone: string; now: string } {

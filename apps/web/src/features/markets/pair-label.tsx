@@ -2,8 +2,8 @@ import { Flex, Typography, theme } from "antd";
 import { useTickerValue } from "../../lib/market-socket.ts";
 import { CurrencyMark } from "../assets/currency-mark.tsx";
 import { type MarketRow, pairName } from "./market-data.ts";
-import "./markets.css";
 import { ClosedTag } from "./market-status-tags.tsx";
+import "./markets.css";
 
 /** Base/quote in bold with the instrument's name under it, and "closed" when its market is. */
 export function PairLabel({
