@@ -42,7 +42,8 @@ export async function startPlatform() {
     PORT: String(port),
     HOST: "127.0.0.1",
     PUBLIC_URL: `http://127.0.0.1:${port}`,
-    WEB_DIST: `${ROOT}apps/web/dist`,
+    // A run may serve its own build, so a rebuild of the shared one cannot pull assets from under it.
+    WEB_DIST: process.env.WEB_DIST ?? `${ROOT}apps/web/dist`,
     UPLOAD_DIR: `/tmp/${dbName}-uploads`,
     LOG_LEVEL: "warn",
   };

@@ -1,56 +1,99 @@
-// Takes the screenshots committed under docs/screenshots: login, register and security centre,
-// light and dark, in English, Simplified Chinese and Thai. Run: pnpm --filter @northstar/e2e screenshots
+// Takes the screenshots committed under docs/screenshots: every main page at phone (390×844) and
+// desktop (1280×800) size, light and dark, in English, Simplified Chinese and Thai, as a funded user
+// with a resting order and a trade (visitor pages logged out). Viewport only, so the files stay small.
+// Run: pnpm --filter @northstar/e2e screenshots
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { MoneyDecimal } from "@northstar/shared/money";
 import { ROOT, startPlatform } from "./platform.ts";
+import { depositUsdt } from "./spot-funding.ts";
+import { registerUser, trpcMutation } from "./users.ts";
+
+const SIZES = [
+  { name: "phone", width: 390, height: 844 },
+  { name: "desktop", width: 1280, height: 800 },
+] as const;
+
+/** name, path, logged in, the test id that says the page has loaded (per size where they differ). */
+const PAGES: [string, string, boolean, string | { phone: string; desktop: string }][] = [
+  ["home", "/", true, "home-figure-products"],
+  ["markets", "/market?tab=exchange", true, "market-page"],
+  ["trade", "/currency?symbol=BTCUSDT", true, { phone: "spot-phone-actions", desktop: "order-submit" }],
+  ["assets", "/table1", true, "assets-page"],
+  ["deposit", "/authenticationrj", true, "deposit-tab-crypto"],
+  ["withdraw", "/authenticationcj", true, "withdraw-records"],
+  ["transfer", "/transfer", true, "transfer-tab-transfer"],
+  ["records", "/record", true, "records-wallet"],
+  ["security", "/security", true, "security-row-login-password"],
+  ["profile", "/info", true, "profile-uid"],
+  ["login", "/login", false, "login-submit"],
+  ["register", "/register", false, "register-submit"],
+];
 
 const platform = await startPlatform();
 const out = join(ROOT, "docs/screenshots");
 mkdirSync(out, { recursive: true });
 
-// A logged-in user for the security centre.
-const email = `shots-${Date.now()}@example.com`;
-const ask = (name: string, fields: Record<string, string>) =>
-  fetch(`${platform.baseUrl}/web/${name}`, { method: "POST", body: new URLSearchParams(fields) }).then(
-    (r) => r.json() as Promise<{ code: number; data: { token: string } }>,
-  );
-await ask("getCode", { type: "email", account: email, purpose: "register" });
-const code = await platform.mailbox.waitForCode(email);
-const { data } = await ask("userRegister", {
-  type: "email",
-  account: email,
-  password: "Secret123",
-  confirm_password: "Secret123",
-  code,
-  nationality: "TH",
-  agree: "1",
-});
-
 try {
+  platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
+  const token = await registerUser(platform, `shots-${Date.now()}@example.com`, "Secret123");
+  await depositUsdt(platform, token, "10000");
+
+  // Once the market maker quotes, rest a bid under the market and buy a little at market.
+  let last = "";
+  for (let i = 0; i < 60 && !last; i++) {
+    const res = await fetch(
+      `${platform.baseUrl}/trpc/market.instrument?input=${encodeURIComponent('{"symbol":"BTCUSDT"}')}`,
+    );
+    const body = (await res.json()) as { result?: { data?: { ticker?: { p: string } | null } } };
+    last = body.result?.data?.ticker?.p ?? "";
+    if (!last) {
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+  await new Promise((r) => setTimeout(r, 3000));
+  const below = new MoneyDecimal(last).times("0.997").toDecimalPlaces(2, MoneyDecimal.ROUND_DOWN).toFixed(2);
+  const order = { symbol: "BTCUSDT", side: "buy" } as const;
+  await trpcMutation(platform, token, "spot.place", {
+    ...order,
+    type: "limit",
+    price: below,
+    quantity: "0.015",
+  });
+  await trpcMutation(platform, token, "spot.place", { ...order, type: "market", quantity: "0.004" });
+
   for (const lang of ["en", "zh", "ty"]) {
     for (const theme of ["light", "dark"]) {
-      for (const [name, path, loggedIn, ready] of [
-        ["login", "/login", false, "login-submit"],
-        ["register", "/register", false, "register-submit"],
-        ["security", "/security", true, "security-row-login-password"],
-      ] as const) {
-        const context = await platform.newContext({ width: 1280, height: 900 });
-        await context.addInitScript(
-          ([l, t, tok]) => {
-            localStorage.setItem("lang", l);
-            localStorage.setItem("theme", t);
-            if (tok) {
-              localStorage.setItem("token", tok);
-            }
-          },
-          [lang, theme, loggedIn ? data.token : ""] as const,
-        );
-        const page = await context.newPage();
-        await page.goto(path);
-        await page.getByTestId(ready).waitFor();
-        await page.waitForLoadState("networkidle");
-        await page.waitForTimeout(300);
-        await page.screenshot({ path: join(out, `${name}-${lang}-${theme}.png`), fullPage: true });
+      for (const size of SIZES) {
+        const context = await platform.newContext({ width: size.width, height: size.height });
+        for (const [name, path, loggedIn, ready] of PAGES) {
+          await context.clearCookies();
+          const page = await context.newPage();
+          await page.addInitScript(
+            ([l, t, tok]) => {
+              localStorage.setItem("lang", l);
+              localStorage.setItem("theme", t);
+              if (tok) {
+                localStorage.setItem("token", tok);
+              } else {
+                localStorage.removeItem("token");
+              }
+            },
+            [lang, theme, loggedIn ? token : ""] as const,
+          );
+          await page.goto(path);
+          const id = typeof ready === "string" ? ready : ready[size.name];
+          await page.getByTestId(id).first().waitFor({ timeout: 30_000 });
+          // Let lazy parts and skeletons settle; a page that keeps one (a live feed) is shot anyway.
+          await page
+            .waitForFunction(() => document.querySelectorAll(".ant-skeleton").length === 0, undefined, {
+              timeout: 5_000,
+            })
+            .catch(() => undefined);
+          await page.waitForTimeout(700);
+          await page.screenshot({ path: join(out, `${name}-${lang}-${theme}-${size.name}.png`) });
+          await page.close();
+        }
         await context.close();
       }
     }

@@ -1,5 +1,6 @@
-// Takes the screenshots of the spot trading screen and /currencyRecord under docs/screenshots, light
-// and dark, in English, Simplified Chinese and Thai, for a user with a resting order and a trade.
+// Takes the screenshots of /currencyRecord under docs/screenshots, light and dark, in English,
+// Simplified Chinese and Thai, for a user with a resting order and a trade. The trade screen itself, at
+// phone and desktop size, is among the main pages of screenshots.ts.
 // Run: pnpm --filter @northstar/e2e exec tsx src/spot-screenshots.ts
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -52,7 +53,6 @@ try {
   for (const lang of ["en", "zh", "ty"]) {
     for (const theme of ["light", "dark"]) {
       for (const [name, path, ready] of [
-        ["spot-trade", "/currency?symbol=BTCUSDT", "order-submit"],
         ["spot-record", "/currencyRecord?tab=history", "orders-history"],
       ] as const) {
         const context = await platform.newContext({ width: 1440, height: 900 });
@@ -73,15 +73,6 @@ try {
       }
     }
   }
-  // The phone layout once: form under the chart and book.
-  const phone = await platform.newContext({ width: 390, height: 844 });
-  await phone.addInitScript((tok) => localStorage.setItem("token", tok), token);
-  const page = await phone.newPage();
-  await page.goto("/currency?symbol=BTCUSDT");
-  await page.getByTestId("order-submit").waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(2500);
-  await page.screenshot({ path: join(out, "spot-trade-en-phone.png"), fullPage: true });
-  await phone.close();
 } finally {
   await platform.close();
 }
