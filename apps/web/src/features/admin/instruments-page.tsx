@@ -7,35 +7,21 @@ import {
 } from "@northstar/shared/markets";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { TableColumnsType } from "antd";
-import { Alert, Button, Card, Empty, Flex, Input, Select, Switch, Table, Tag, Typography } from "antd";
-import { useEffect, useMemo, useState } from "react";
+import { Alert, Button, Card, Empty, Flex, Select, Switch, Table, Tag, Typography } from "antd";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useSearchParams } from "react-router";
 import { feedback } from "../../lib/feedback.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { AdminPage, QueryError, RefreshButton } from "./admin-page.tsx";
 import { refusalText } from "./admin-query-client.ts";
 import type { InstrumentRow } from "./admin-types.ts";
+import { PAGE_SIZES, SearchBox, useCatalogueFilters } from "./catalogue-filters.tsx";
+import { CategoryTag } from "./category-tag.tsx";
 import { ConfirmActionDialog } from "./confirm-action-dialog.tsx";
 import { InstrumentEditor } from "./instrument-form.tsx";
 import { rowTestId, tableWidth } from "./queue-table.tsx";
 import { HoursSummary } from "./trading-hours.tsx";
 
-/** Page sizes the server accepts (admin.instruments takes at most 200 a page). */
-const PAGE_SIZES = [20, 50, 100, 200];
-const DEFAULT_PAGE_SIZE = 50;
-/** The server's bound on the search text (ZMarketListRequestSchema). */
-const SEARCH_MAX = 32;
-
-const CATEGORY_COLOR: Record<InstrumentCategory, string> = {
-  crypto: "gold",
-  forex: "blue",
-  stocks: "geekblue",
-  indices: "purple",
-  etfs: "cyan",
-  metals: "orange",
-  energy: "volcano",
-};
 const KIND_COLOR: Record<(typeof TRADING_KINDS)[number], string> = {
   spot: "green",
   contract: "blue",
@@ -321,98 +307,6 @@ export function InstrumentsPage() {
         afterClose={() => setEditor({ open: false, row: null })}
       />
     </AdminPage>
-  );
-}
-
-/** Search text, category and page in the URL (?q=, ?category=, ?page=, ?size=), so a view can be linked to. */
-function useCatalogueFilters() {
-  const [params, setParams] = useSearchParams();
-  const search = (params.get("q") ?? "").trim().slice(0, SEARCH_MAX);
-  const category = INSTRUMENT_CATEGORIES.find((c) => c === params.get("category"));
-  const rawPage = Number(params.get("page"));
-  const page = Number.isInteger(rawPage) && rawPage >= 1 && rawPage <= 10_000 ? rawPage : 1;
-  const rawSize = Number(params.get("size"));
-  const pageSize = PAGE_SIZES.includes(rawSize) ? rawSize : DEFAULT_PAGE_SIZE;
-
-  const set = useMemo(
-    () =>
-      (next: {
-        search?: string;
-        category?: InstrumentCategory | undefined;
-        page?: number;
-        pageSize?: number;
-      }) => {
-        setParams(
-          (current) => {
-            const copy = new URLSearchParams(current);
-            const put = (key: string, value: string | undefined, fallback?: string) => {
-              if (value === undefined || value === "" || value === fallback) {
-                copy.delete(key);
-              } else {
-                copy.set(key, value);
-              }
-            };
-            if ("search" in next) {
-              put("q", next.search?.trim());
-            }
-            if ("category" in next) {
-              put("category", next.category);
-            }
-            if (next.page !== undefined) {
-              put("page", String(next.page), "1");
-            }
-            if (next.pageSize !== undefined) {
-              put("size", String(next.pageSize), String(DEFAULT_PAGE_SIZE));
-            }
-            return copy;
-          },
-          { replace: true },
-        );
-      },
-    [setParams],
-  );
-  return { search, category, page, pageSize, set };
-}
-
-/** The search box: the list follows the typing after a short pause, or at once on Enter. */
-function SearchBox({ value, onChange }: { value: string; onChange: (q: string) => void }) {
-  const { t } = useTranslation();
-  const [text, setText] = useState(value);
-
-  // Back and forward in history, or "clear filters", change the URL's text: follow it.
-  useEffect(() => {
-    setText((current) => (current.trim() === value ? current : value));
-  }, [value]);
-
-  useEffect(() => {
-    if (text.trim() === value) {
-      return;
-    }
-    const timer = setTimeout(() => onChange(text.trim()), 350);
-    return () => clearTimeout(timer);
-  }, [text, value, onChange]);
-
-  return (
-    <Input.Search
-      allowClear
-      value={text}
-      maxLength={SEARCH_MAX}
-      placeholder={t("admin.instruments.search")}
-      onChange={(e) => setText(e.target.value)}
-      onSearch={(q) => onChange(q.trim())}
-      style={{ width: 300, maxWidth: "100%" }}
-      aria-label={t("admin.instruments.search")}
-      data-testid="admin-instrument-search"
-    />
-  );
-}
-
-function CategoryTag({ category }: { category: InstrumentCategory }) {
-  const { t } = useTranslation();
-  return (
-    <Tag color={CATEGORY_COLOR[category]} style={{ marginInlineEnd: 0 }}>
-      {t(`admin.instruments.category.${category}`, { defaultValue: category })}
-    </Tag>
   );
 }
 
