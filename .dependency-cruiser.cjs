@@ -122,7 +122,7 @@ module.exports = {
     },
   ],
   options: {
-    includeOnly: "^(packages/domain|apps/api|apps/worker|bench|e2e)/",
+    includeOnly: "^(packages/domain|apps/api|apps/worker|apps/web/src|bench|e2e)/",
     exclude: { path: ["node_modules", "/dist/", "/migrations/"] },
     doNotFollow: { path: "node_modules" },
     // Type-only imports are dependencies too: a module's types are part of its face.

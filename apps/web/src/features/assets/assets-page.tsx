@@ -5,7 +5,6 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useSearchParams } from "react-router";
 import { useAppNavigate } from "../../lib/navigation.tsx";
-import { createStoredValue } from "../../lib/store.ts";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
 import { type AssetsData, useAssets } from "./assets-data.ts";
 import { NUMERIC_STYLE, useMoneyFormat } from "./assets-format.ts";
@@ -17,10 +16,6 @@ const OTHER_WALLETS = WALLET_TYPES.filter((w) => w !== "exchange");
 
 const isOtherWallet = (v: string | null): v is TWalletType =>
   v !== null && (OTHER_WALLETS as readonly string[]).includes(v);
-
-export const hideZeroStore = createStoredValue<"1" | "0">("assets.hideZero", "0", (v): v is "1" | "0" =>
-  ["1", "0"].includes(v),
-);
 
 /**
  * /table1 (the exchange account) and /table2 (contract, options, futures): the total in USDT,

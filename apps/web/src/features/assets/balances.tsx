@@ -17,14 +17,18 @@ import {
 import { type ReactNode, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
-import { useStoredValue } from "../../lib/store.ts";
+import { createStoredValue, useStoredValue } from "../../lib/store.ts";
 import { EmptyState } from "../common/page-states.tsx";
 import type { AssetRow } from "./assets-data.ts";
 import { isZero, useMoneyFormat } from "./assets-format.ts";
-import { hideZeroStore } from "./assets-page.tsx";
 import { CurrencyLabel } from "./currency-mark.tsx";
 import { Num } from "./numeric-text.tsx";
 import { Stat } from "./stat.tsx";
+
+/** "Hide small balances", remembered across visits. */
+export const hideZeroStore = createStoredValue<"1" | "0">("assets.hideZero", "0", (v): v is "1" | "0" =>
+  ["1", "0"].includes(v),
+);
 
 /** The rows of one account: search, "hide zero balances", then a table (wide) or stacked rows (narrow). */
 export function Balances({ rows, wallet }: { rows: AssetRow[]; wallet: TWalletType }) {

@@ -14,6 +14,7 @@ import { type CurrencyInfo, type MoneyRecord, useCurrencies } from "./assets-dat
 import { useMoneyFormat } from "./assets-format.ts";
 import { Num } from "./numeric-text.tsx";
 import { Stat } from "./stat.tsx";
+import { isWallet } from "./transfer-rules.ts";
 
 const PAGE_SIZE = 20;
 const TITLES: Record<string, string> = {
@@ -21,8 +22,6 @@ const TITLES: Record<string, string> = {
   "/moneyRecord": "nav.moneyRecord",
   "/accountRecord": "nav.accountRecord",
 };
-const isWallet = (v: string | null): v is (typeof WALLET_TYPES)[number] =>
-  v !== null && (WALLET_TYPES as readonly string[]).includes(v);
 
 /**
  * /record, /moneyRecord and /accountRecord: every change to the user's balances, newest first, with

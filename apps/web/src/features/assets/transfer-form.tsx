@@ -14,8 +14,7 @@ import { ConfirmModal, SummaryRows } from "../common/confirm-summary-dialog.tsx"
 import { type AssetsData, type CurrencyInfo, objectSchemaRule, useInvalidateAssets } from "./assets-data.ts";
 import { amountInput, NUMERIC_STYLE, useMoneyFormat } from "./assets-format.ts";
 import { AmountSuffix, CurrencySelect, SwapButton } from "./transfer-fields.tsx";
-import { isWallet } from "./transfer-page.tsx";
-import { amountLimitRules, available, pickCurrency, revalidate } from "./transfer-rules.ts";
+import { amountLimitRules, available, isWallet, pickCurrency, revalidate } from "./transfer-rules.ts";
 
 interface TransferValues {
   from: TWalletType;

@@ -9,9 +9,6 @@ import { useAssets, useCurrencies } from "./assets-data.ts";
 import { ConvertForm } from "./convert-form.tsx";
 import { TransferForm } from "./transfer-form.tsx";
 
-export const isWallet = (v: string | null): v is TWalletType =>
-  v !== null && (WALLET_TYPES as readonly string[]).includes(v);
-
 /**
  * /transfer: moving funds between the user's own accounts, and converting one currency into another
  * in the exchange account. `?tab=convert` opens the second; `?from=`, `?to=` and `?currency=` preset

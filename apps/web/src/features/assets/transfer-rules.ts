@@ -1,8 +1,11 @@
-import { zAmount } from "@northstar/shared/contracts/funding";
+import { type TWalletType, WALLET_TYPES, zAmount } from "@northstar/shared/contracts/funding";
 import { DECIMAL_STRING, MoneyDecimal, money } from "@northstar/shared/money";
 import type { FormInstance, FormRule } from "antd";
 import type { TFunction } from "i18next";
 import type { AssetsData, CurrencyInfo } from "./assets-data.ts";
+
+export const isWallet = (v: string | null): v is TWalletType =>
+  v !== null && (WALLET_TYPES as readonly string[]).includes(v);
 
 /** The first currency that exists among `wanted`, else the first one the platform holds. */
 export function pickCurrency(currencies: CurrencyInfo[], ...wanted: (string | null | undefined)[]): string {
