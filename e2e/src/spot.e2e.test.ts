@@ -77,7 +77,8 @@ describe("spot trading in the browser", () => {
       .toBe("0.01234");
     await expect(level.getAttribute("data-mine")).resolves.toBe("true");
     // The funds are held: 10,000 less price × quantity.
-    const held = new MoneyDecimal(price).times("0.01234");
+    // The hold is price × quantity rounded up to USDT's 6 decimals: it never holds less than the order spends.
+    const held = new MoneyDecimal(price).times("0.01234").toDecimalPlaces(6, MoneyDecimal.ROUND_UP);
     await expect
       .poll(() => figure(user, "order-available"), { timeout: 15_000 })
       .toBe(new MoneyDecimal(10000).minus(held).toFixed());

@@ -61,7 +61,10 @@ export function setLanguage(lang: Language): Promise<void> {
       await i18n.changeLanguage(lang);
       document.documentElement.lang = LANGUAGE_INFO[lang].bcp47;
     },
-    () => undefined,
+    (error: unknown) => {
+      // The pack could not be fetched (offline, a deploy replaced the chunk): keep the language.
+      console.error(`language pack ${lang} failed to load`, error);
+    },
   );
 }
 

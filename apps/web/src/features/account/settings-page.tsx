@@ -180,7 +180,8 @@ function Preferences({ loggedIn }: { loggedIn: boolean }) {
   const saveLanguage = useMutation(trpc.identity.updateLanguage.mutationOptions());
 
   const changeLanguage = (next: Language) => {
-    setLanguage(next);
+    // Never rejects: a language pack that fails to load leaves the language as it was.
+    void setLanguage(next);
     if (loggedIn) {
       saveLanguage.mutate({ language: next });
     }
