@@ -1,4 +1,4 @@
-import { LANGUAGES } from "@northstar/shared/languages";
+import { LANGUAGE_INFO, LANGUAGES } from "@northstar/shared/languages";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, startPlatform } from "./platform.ts";
@@ -116,6 +116,9 @@ describe("accounts in the browser", () => {
       await openMenu("language-switcher");
       await page.getByTestId(`lang-${lang}`).click();
       await expect.poll(() => page.evaluate(() => localStorage.getItem("lang"))).toBe(lang);
+      // The switch is complete (texts swapped in, the page re-rendered) once the document says so:
+      // a menu opened before that can be re-rendered under the next click.
+      await page.locator(`html[lang="${LANGUAGE_INFO[lang].bcp47}"]`).waitFor({ state: "attached" });
       // The menu has closed (its items hidden) before the next one opens.
       await page.getByTestId(`lang-${lang}`).waitFor({ state: "hidden" });
       const home = (await page.getByTestId("main-nav").locator("li").first().textContent()) ?? "";

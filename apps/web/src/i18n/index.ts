@@ -47,13 +47,21 @@ export const i18nReady: Promise<void> = (async () => {
   });
 })();
 
+/** The language asked for last. */
+let requested: Language | undefined;
+
 /**
  * Switches once the language's texts are in, so no screen shows keys in between. If they cannot be
  * fetched (offline), the page stays in the language it has.
  */
 export function setLanguage(lang: Language): Promise<void> {
+  requested = lang;
   return loadPack(lang).then(
     async (pack) => {
+      if (requested !== lang) {
+        // Chosen again meanwhile: a pack that arrives late must not undo the later choice.
+        return;
+      }
       if (!i18n.hasResourceBundle(lang, "translation")) {
         i18n.addResourceBundle(lang, "translation", pack.catalog);
       }
