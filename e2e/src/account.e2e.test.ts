@@ -32,6 +32,15 @@ async function legacy(name: string, sessionToken: string) {
 async function openMenu(trigger: string) {
   await page.locator(`[data-testid="${trigger}"][aria-expanded="false"]`).click();
   await page.locator(`[data-testid="${trigger}"][aria-expanded="true"]`).waitFor();
+  // The menu slides into place: a click aimed while it still moves lands on the item beside the
+  // one meant (on a slow machine the browser's two-frame stability check can fall mid-slide).
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (a) => !((a.effect as KeyframeEffect | null)?.target as Element | null)?.closest?.(".ant-dropdown"),
+      ),
+  );
 }
 
 /** Logs out through the user menu. */
@@ -111,11 +120,19 @@ describe("accounts in the browser", () => {
 
   it("switches through all 8 languages, each changing the navigation text", async () => {
     await page.goto("/");
+    // The home page has rendered its own content: nothing above the header is still loading.
+    await page.getByTestId("home-markets").waitFor();
     const seen = new Set<string>();
     for (const lang of LANGUAGES) {
       await openMenu("language-switcher");
-      await page.getByTestId(`lang-${lang}`).click();
-      await expect.poll(() => page.evaluate(() => localStorage.getItem("lang"))).toBe(lang);
+      // A click event on the item itself: a pointer click is aimed by coordinates, and the menu can
+      // still be settling into place on a slow machine (seen landing on the neighbouring language).
+      await page.getByTestId(`lang-${lang}`).dispatchEvent("click");
+      // A language other than the one loaded first is fetched on demand (its own chunk): allow for a
+      // slow machine.
+      await expect
+        .poll(() => page.evaluate(() => localStorage.getItem("lang")), { timeout: 10_000 })
+        .toBe(lang);
       // The switch is complete (texts swapped in, the page re-rendered) once the document says so:
       // a menu opened before that can be re-rendered under the next click.
       await page.locator(`html[lang="${LANGUAGE_INFO[lang].bcp47}"]`).waitFor({ state: "attached" });
