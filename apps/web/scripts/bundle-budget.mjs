@@ -15,16 +15,16 @@ const FIRST_LOAD = ["src/i18n/languages/en.ts"];
 
 /**
  * The main pages: the modules each one's route loads (app/pages.tsx), and the ceiling the build is
- * held to. The shell alone (React, the antd components of the header and page states, router,
- * i18n, API client) is about 260 KB, so the ceilings stand above the target, at today's sizes plus
- * a little: a change that grows a first load fails here. Lower them as the shell shrinks.
+ * held to. The shell (React, router, i18n, API client and the antd parts of the header, menus and
+ * feedback) is most of each first load, so the ceilings stand above the target, at today's sizes
+ * plus a little: a change that grows a first load fails here. Lower them as the shell shrinks.
  */
 export const PAGES = {
-  home: { path: "/", modules: [...FIRST_LOAD, "src/features/home/home-page.tsx"], ceiling: 420 * 1024 },
+  home: { path: "/", modules: [...FIRST_LOAD, "src/features/home/home-page.tsx"], ceiling: 310 * 1024 },
   trade: {
     path: "/currencyTrade",
     modules: [...FIRST_LOAD, "src/features/spot/spot-trade-page.tsx"],
-    ceiling: 520 * 1024,
+    ceiling: 460 * 1024,
   },
 };
 

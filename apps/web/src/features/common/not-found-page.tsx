@@ -1,16 +1,17 @@
-import { Button, Result } from "antd";
+import { Button } from "antd";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../../lib/navigation.tsx";
+import { StatusMessage } from "./status-message.tsx";
 
 export function NotFoundPage() {
   const { t } = useTranslation();
   return (
-    <Result
-      status="404"
+    <StatusMessage
+      kind="notFound"
       title="404"
-      subTitle={t("common.notFound")}
-      data-testid="not-found"
-      extra={
+      hint={t("common.notFound")}
+      testId="not-found"
+      actions={
         <AppLink to="/">
           <Button type="primary">{t("common.backHome")}</Button>
         </AppLink>

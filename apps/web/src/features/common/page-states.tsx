@@ -1,6 +1,7 @@
-import { Button, Empty, Result, Skeleton } from "antd";
+import { Button, Empty, Skeleton } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { StatusMessage } from "./status-message.tsx";
 
 /** Loading, error and empty states every page uses, so they look and read the same everywhere. */
 export function LoadingState({ rows = 4 }: { rows?: number }) {
@@ -14,10 +15,10 @@ export function LoadingState({ rows = 4 }: { rows?: number }) {
 export function ErrorState({ onRetry, message }: { onRetry?: () => void; message?: string }) {
   const { t } = useTranslation();
   return (
-    <Result
-      status="warning"
+    <StatusMessage
+      kind="warning"
       title={message ?? t("common.loadFailed")}
-      extra={onRetry ? <Button onClick={onRetry}>{t("common.retry")}</Button> : undefined}
+      actions={onRetry ? <Button onClick={onRetry}>{t("common.retry")}</Button> : undefined}
     />
   );
 }

@@ -1,5 +1,5 @@
 import { CalendarOutlined } from "@ant-design/icons";
-import { Button, Flex, Result, Typography, theme } from "antd";
+import { Button, Flex, Typography, theme } from "antd";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 import { ApiError } from "../../lib/client-rules.ts";
@@ -9,6 +9,7 @@ import { Page } from "../common/page.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
 import { useFormatDate } from "./format-date.ts";
 import "./content.css";
+import { StatusMessage } from "../common/status-message.tsx";
 
 /** Routes that always show one page: company profile (1) and user agreement (3). */
 const FIXED_PAGES: Record<string, { id: number; title: string }> = {
@@ -92,19 +93,21 @@ function Article({ id, fallbackTitle }: { id: number; fallbackTitle: string }) {
 function ContentNotFound() {
   const { t } = useTranslation();
   return (
-    <Result
-      status="404"
+    <StatusMessage
+      kind="notFound"
       title={t("content.article.notFound")}
-      subTitle={t("content.article.notFoundHint")}
-      data-testid="content-not-found"
-      extra={[
-        <AppLink key="notice" to="/notice">
-          <Button type="primary">{t("nav.notice")}</Button>
-        </AppLink>,
-        <AppLink key="home" to="/">
-          <Button>{t("common.backHome")}</Button>
-        </AppLink>,
-      ]}
+      hint={t("content.article.notFoundHint")}
+      testId="content-not-found"
+      actions={
+        <>
+          <AppLink to="/notice">
+            <Button type="primary">{t("nav.notice")}</Button>
+          </AppLink>
+          <AppLink to="/">
+            <Button>{t("common.backHome")}</Button>
+          </AppLink>
+        </>
+      }
     />
   );
 }

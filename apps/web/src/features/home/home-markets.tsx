@@ -1,14 +1,16 @@
 import { LineChartOutlined, RightOutlined } from "@ant-design/icons";
-import { Card, Flex, Skeleton, Tabs, theme } from "antd";
+import { Flex, Skeleton, theme } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { currentTickers, useTickersReady } from "../../lib/market-socket.ts";
 import { AppLink } from "../../lib/navigation.tsx";
 import { createStoredValue, useStoredValue } from "../../lib/store.ts";
 import { EmptyState, ErrorState } from "../common/page-states.tsx";
+import { Panel } from "../common/panel.tsx";
 import { topGainers, useMarketList } from "../markets/market-data.ts";
 import { LiveIndicator } from "../markets/market-status-tags.tsx";
 import { MarketTable } from "../markets/market-table.tsx";
+import "./home.css";
 
 type HomeTab = "mainstream" | "gainers";
 const tabStore = createStoredValue<HomeTab>("home.marketTab", "mainstream", (v): v is HomeTab =>
@@ -28,7 +30,7 @@ export function HomeMarkets() {
   const { token } = theme.useToken();
   const tab = useStoredValue(tabStore);
   return (
-    <Card
+    <Panel
       title={
         <Flex align="center" gap={8}>
           <LineChartOutlined style={{ color: token.colorPrimary }} />
@@ -45,25 +47,26 @@ export function HomeMarkets() {
         </AppLink>
       }
       style={{ height: "100%" }}
-      styles={{ body: { paddingTop: 0 } }}
-      data-testid="home-markets"
+      bodyStyle={{ paddingTop: 0 }}
+      testId="home-markets"
     >
-      <Tabs
-        activeKey={tab}
-        onChange={(key) => tabStore.set(key as HomeTab)}
-        items={[
-          {
-            key: "mainstream",
-            label: <span data-testid="home-markets-tab-mainstream">{t("market.home.mainstream")}</span>,
-          },
-          {
-            key: "gainers",
-            label: <span data-testid="home-markets-tab-gainers">{t("market.home.gainers")}</span>,
-          },
-        ]}
-      />
+      <div role="tablist" className="ns-home-tabs">
+        {(["mainstream", "gainers"] as const).map((key) => (
+          <button
+            key={key}
+            type="button"
+            role="tab"
+            aria-selected={tab === key}
+            className="ns-home-tab"
+            onClick={() => tabStore.set(key)}
+            data-testid={`home-markets-tab-${key}`}
+          >
+            {t(`market.home.${key}`)}
+          </button>
+        ))}
+      </div>
       {tab === "mainstream" ? <Mainstream /> : <Gainers />}
-    </Card>
+    </Panel>
   );
 }
 

@@ -5,13 +5,14 @@ import {
   SoundOutlined,
   UserOutlined,
 } from "@ant-design/icons";
-import { Button, Card, Col, Flex, Grid, Row, Skeleton, Typography, theme } from "antd";
+import { Button, Col, Flex, Grid, Row, Skeleton, Typography, theme } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
 import { useSession, useSiteSettings, useTexts } from "../../lib/queries.ts";
 import { useIsLoggedIn } from "../../lib/session.ts";
 import { EmptyState, ErrorState } from "../common/page-states.tsx";
+import { Panel } from "../common/panel.tsx";
 import { ArticleList } from "../content/article-list.tsx";
 import { HomeFigures } from "./home-figures.tsx";
 import { HomeMarkets } from "./home-markets.tsx";
@@ -196,11 +197,11 @@ function LatestNews() {
   const { t } = useTranslation();
   const texts = useTexts({ kind: "news", page: 1, pageSize: 5 });
   return (
-    <Card
+    <Panel
       title={t("content.home.latestNews")}
       extra={<AppLink to="/notice?tab=news">{t("common.more")}</AppLink>}
       style={{ flex: 1 }}
-      data-testid="home-news"
+      testId="home-news"
     >
       {texts.isPending ? (
         <Skeleton active paragraph={{ rows: 6 }} />
@@ -211,6 +212,6 @@ function LatestNews() {
       ) : (
         <ArticleList items={texts.data.list} summary={false} />
       )}
-    </Card>
+    </Panel>
   );
 }

@@ -1,9 +1,10 @@
 import { LineChartOutlined, RocketOutlined, SafetyCertificateOutlined } from "@ant-design/icons";
-import { Button, Carousel, Flex, Typography, theme } from "antd";
-import type { ReactNode } from "react";
+import { Button, Flex, Typography, theme } from "antd";
+import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useAppNavigate } from "../../lib/navigation.tsx";
 import { useIsLoggedIn } from "../../lib/session.ts";
+import "./home.css";
 
 interface Slide {
   key: string;
@@ -13,6 +14,9 @@ interface Slide {
   from: string;
   to2: string;
 }
+
+/** Each slide stays this long before the next one shows. */
+const SLIDE_MS = 6000;
 
 /**
  * Promotion slides. The content module has no banner kind, so the home page carries its own:
@@ -60,11 +64,34 @@ export function HomePromo() {
     },
   ];
 
+  // A small slider of our own rather than antd's Carousel (react-slick: about 10 KB compressed on the
+  // first load). It pauses while pointed at or focused, and does not turn for users who ask for less motion.
+  const [shown, setShown] = useState(0);
+  const [paused, setPaused] = useState(false);
+  const count = slides.length;
+  useEffect(() => {
+    if (paused || count < 2 || window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) {
+      return;
+    }
+    const timer = setInterval(() => setShown((i) => (i + 1) % count), SLIDE_MS);
+    return () => clearInterval(timer);
+  }, [paused, count]);
+  const current = shown % count;
+
   return (
-    <section aria-label={t("market.promo.label")} data-testid="home-promo">
-      <Carousel autoplay autoplaySpeed={6000}>
-        {slides.map((s) => (
-          <div key={s.key}>
+    <section
+      aria-label={t("market.promo.label")}
+      aria-roledescription="carousel"
+      data-testid="home-promo"
+      className="ns-promo"
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
+    >
+      <div className="ns-promo-track" style={{ transform: `translateX(${-100 * current}%)` }}>
+        {slides.map((s, i) => (
+          <div key={s.key} className="ns-promo-slide" aria-hidden={i !== current} inert={i !== current}>
             <Flex
               vertical
               justify="space-between"
@@ -100,7 +127,21 @@ export function HomePromo() {
             </Flex>
           </div>
         ))}
-      </Carousel>
+      </div>
+      {count > 1 ? (
+        <div className="ns-promo-dots">
+          {slides.map((s, i) => (
+            <button
+              key={s.key}
+              type="button"
+              aria-label={s.title}
+              aria-current={i === current}
+              className={i === current ? "ns-promo-dot ns-promo-dot-on" : "ns-promo-dot"}
+              onClick={() => setShown(i)}
+            />
+          ))}
+        </div>
+      ) : null}
     </section>
   );
 }

@@ -1,19 +1,6 @@
 import { ArrowLeftOutlined } from "@ant-design/icons";
 import { leverageOffered, liveKinds, type TradingHours } from "@northstar/shared/markets";
-import {
-  Alert,
-  Button,
-  Card,
-  Col,
-  Descriptions,
-  Flex,
-  Grid,
-  Result,
-  Row,
-  Tag,
-  Typography,
-  theme,
-} from "antd";
+import { Alert, Button, Card, Col, Descriptions, Flex, Grid, Row, Tag, Typography, theme } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
@@ -21,8 +8,9 @@ import { useTicker, useTickerValue } from "../../lib/market-socket.ts";
 import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
 import { CurrencyMark } from "../assets/currency-mark.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
-import { CandleChart } from "./candle-chart.tsx";
+import { StatusMessage } from "../common/status-message.tsx";
 import { FavouriteStar } from "./favourite-star.tsx";
+import { CandleChart } from "./lazy-candle-chart.tsx";
 import { ChangeText, LivePrice } from "./live-figures.tsx";
 import { type MarketRow, pairName, useInstrument } from "./market-data.ts";
 import { useMarketFormat } from "./market-format.ts";
@@ -73,12 +61,12 @@ export function InstrumentLoader({
     body = <ErrorState onRetry={() => void instrument.refetch()} />;
   } else if (instrument.data === null) {
     body = (
-      <Result
-        status="404"
+      <StatusMessage
+        kind="notFound"
         title={symbol}
-        subTitle={t("market.instrument.notFound")}
-        data-testid="instrument-not-found"
-        extra={
+        hint={t("market.instrument.notFound")}
+        testId="instrument-not-found"
+        actions={
           <AppLink to="/market">
             <Button type="primary">{t("market.browseMarkets")}</Button>
           </AppLink>

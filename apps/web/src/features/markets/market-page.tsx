@@ -1,6 +1,6 @@
 import { SearchOutlined } from "@ant-design/icons";
 import { INSTRUMENT_CATEGORIES, type InstrumentCategory } from "@northstar/shared/markets";
-import { Card, Flex, Grid, Input, Tabs, Tag, Typography, theme } from "antd";
+import { Card, Flex, Grid, Input, Pagination, Tabs, Tag, Typography, theme } from "antd";
 import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
@@ -219,30 +219,31 @@ function PagedList({
     return <ErrorState onRetry={() => void list.refetch()} />;
   }
   return (
-    <MarketTable
-      rows={list.data.items}
-      loading={list.isFetching && list.isPlaceholderData}
-      favourites
-      extended
-      testId="market-table"
-      empty={
-        <div style={{ paddingBlock: 24 }} data-testid="market-empty">
-          <EmptyState>{empty}</EmptyState>
-        </div>
-      }
-      pagination={
-        list.data.total > MARKET_PAGE_SIZE
-          ? {
-              current: page,
-              pageSize: MARKET_PAGE_SIZE,
-              total: list.data.total,
-              showSizeChanger: false,
-              showTotal: (n) => t("market.total", { count: n }),
-              onChange: onPage,
-              size: "small",
-            }
-          : false
-      }
-    />
+    <Flex vertical gap={12}>
+      <MarketTable
+        rows={list.data.items}
+        loading={list.isFetching && list.isPlaceholderData}
+        favourites
+        extended
+        testId="market-table"
+        empty={
+          <div style={{ paddingBlock: 24 }} data-testid="market-empty">
+            <EmptyState>{empty}</EmptyState>
+          </div>
+        }
+      />
+      {list.data.total > MARKET_PAGE_SIZE ? (
+        <Pagination
+          style={{ alignSelf: "flex-end" }}
+          current={page}
+          pageSize={MARKET_PAGE_SIZE}
+          total={list.data.total}
+          showSizeChanger={false}
+          showTotal={(n) => t("market.total", { count: n })}
+          onChange={onPage}
+          size="small"
+        />
+      ) : null}
+    </Flex>
   );
 }

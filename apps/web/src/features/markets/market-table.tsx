@@ -1,4 +1,4 @@
-import { Flex, Grid, Table, type TableColumnsType, type TablePaginationConfig, Typography } from "antd";
+import { Flex, Grid, Spin, Typography } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useTickerValue } from "../../lib/market-socket.ts";
@@ -24,16 +24,28 @@ function LiveStat({ row, field }: { row: MarketRow; field: "h" | "l" }) {
   );
 }
 
+/** A column: its header, alignment and cell. */
+interface Column {
+  key: string;
+  title?: string;
+  align?: "right";
+  width?: number;
+  render: (row: MarketRow) => ReactNode;
+}
+
 /**
  * Instruments with live prices: pair, last price, 24h change and volume (and, on the market page,
  * the favourite star and 24h high/low). Every price cell listens to its own symbol only, so a tick
  * re-renders one cell, not the table. A row opens the instrument page.
+ *
+ * A plain table rather than antd's: the home page shows it on first load, and antd's table (with
+ * its tree, pagination and select) would add about 60 KB compressed to that load. Paging, where a
+ * page needs it, sits under the table (the market page).
  */
 export function MarketTable({
   rows,
   loading,
   empty,
-  pagination = false,
   favourites = false,
   extended = false,
   testId,
@@ -41,7 +53,6 @@ export function MarketTable({
   rows: MarketRow[];
   loading?: boolean;
   empty: ReactNode;
-  pagination?: false | TablePaginationConfig;
   /** show the favourite star */
   favourites?: boolean;
   /** show 24h high and low (wide screens) */
@@ -53,20 +64,14 @@ export function MarketTable({
   const screens = Grid.useBreakpoint();
   const narrow = !screens.sm;
 
-  const columns: TableColumnsType<MarketRow> = [
+  const columns: Column[] = [
     ...(favourites
-      ? [
-          {
-            key: "favourite",
-            width: 40,
-            render: (_: unknown, row: MarketRow) => <FavouriteStar symbol={row.symbol} />,
-          },
-        ]
+      ? [{ key: "favourite", width: 40, render: (row: MarketRow) => <FavouriteStar symbol={row.symbol} /> }]
       : []),
     {
       key: "pair",
       title: t("market.columns.pair"),
-      render: (_, row) => (
+      render: (row) => (
         <AppLink to={instrumentPath(row.symbol)} className="ns-pair-link">
           <PairLabel row={row} size={narrow ? 24 : 28} maxWidth={narrow ? 130 : 200} />
         </AppLink>
@@ -76,7 +81,7 @@ export function MarketTable({
       key: "last",
       title: t("market.columns.last"),
       align: "right",
-      render: (_, row) => (
+      render: (row) => (
         <Flex vertical align="flex-end" gap={2}>
           <LivePrice
             symbol={row.symbol}
@@ -96,7 +101,7 @@ export function MarketTable({
             key: "change",
             title: t("market.columns.change"),
             align: "right" as const,
-            render: (_: unknown, row: MarketRow) => (
+            render: (row: MarketRow) => (
               <LiveChange
                 symbol={row.symbol}
                 fallback={row.ticker}
@@ -112,13 +117,13 @@ export function MarketTable({
             key: "high",
             title: t("market.columns.high"),
             align: "right" as const,
-            render: (_: unknown, row: MarketRow) => <LiveStat row={row} field="h" />,
+            render: (row: MarketRow) => <LiveStat row={row} field="h" />,
           },
           {
             key: "low",
             title: t("market.columns.low"),
             align: "right" as const,
-            render: (_: unknown, row: MarketRow) => <LiveStat row={row} field="l" />,
+            render: (row: MarketRow) => <LiveStat row={row} field="l" />,
           },
         ]
       : []),
@@ -128,35 +133,59 @@ export function MarketTable({
             key: "volume",
             title: t("market.columns.volume"),
             align: "right" as const,
-            render: (_: unknown, row: MarketRow) => <LiveVolume row={row} />,
+            render: (row: MarketRow) => <LiveVolume row={row} />,
           },
         ]
       : []),
   ];
 
   return (
-    <Table<MarketRow>
+    <div
       className="ns-market-table"
-      rowKey="symbol"
-      columns={columns}
-      dataSource={rows}
-      loading={loading}
-      pagination={pagination}
-      size={narrow ? "small" : "middle"}
-      locale={{ emptyText: empty }}
-      tableLayout="auto"
+      data-size={narrow ? "small" : "middle"}
       data-testid={testId}
-      onRow={(row) =>
-        ({
-          // The pair is a link and the star a button; a click anywhere else in the row opens the instrument too.
-          onClick: (e: React.MouseEvent<HTMLElement>) => {
-            if (!(e.target as HTMLElement).closest("a, button")) {
-              go(instrumentPath(row.symbol));
-            }
-          },
-          "data-testid": `market-row-${row.symbol}`,
-        }) as React.HTMLAttributes<HTMLElement>
-      }
-    />
+      aria-busy={loading}
+    >
+      <Spin spinning={loading ?? false} delay={150}>
+        <table>
+          <thead>
+            <tr>
+              {columns.map((c) => (
+                <th key={c.key} style={{ textAlign: c.align ?? "start", width: c.width }}>
+                  {c.title}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={columns.length}>{empty}</td>
+              </tr>
+            ) : (
+              rows.map((row) => (
+                <tr
+                  key={row.symbol}
+                  className="ns-market-row"
+                  data-testid={`market-row-${row.symbol}`}
+                  // The pair is a link and the star a button; a click anywhere else in the row opens the instrument too.
+                  onClick={(e) => {
+                    if (!(e.target as HTMLElement).closest("a, button")) {
+                      go(instrumentPath(row.symbol));
+                    }
+                  }}
+                >
+                  {columns.map((c) => (
+                    <td key={c.key} style={{ textAlign: c.align ?? "start" }}>
+                      {c.render(row)}
+                    </td>
+                  ))}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </Spin>
+    </div>
   );
 }

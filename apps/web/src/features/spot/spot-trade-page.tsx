@@ -1,17 +1,18 @@
 import type { TOrderSide } from "@northstar/shared/contracts/spot";
-import { Button, Card, Drawer, Flex, Grid, Result, Skeleton } from "antd";
+import { Button, Card, Drawer, Flex, Grid, Skeleton } from "antd";
 import { type ReactNode, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useAppNavigate } from "../../lib/navigation.tsx";
 import { useIsLoggedIn } from "../../lib/session.ts";
 import { ErrorState } from "../common/page-states.tsx";
-import { CandleChart } from "../markets/candle-chart.tsx";
+import { StatusMessage } from "../common/status-message.tsx";
 import {
   InstrumentDetails,
   InstrumentHeader,
   InstrumentLoader,
   useSymbolParam,
 } from "../markets/instrument-page.tsx";
+import { CandleChart } from "../markets/lazy-candle-chart.tsx";
 import type { MarketRow } from "../markets/market-data.ts";
 import { levelKey, OrderBook, RecentTrades } from "../markets/order-book.tsx";
 import { MarketPicker } from "./market-picker.tsx";
@@ -160,11 +161,11 @@ function NoSpotMarket() {
   const go = useAppNavigate();
   return (
     <Card size="small" title={t("spot.form.title")} data-testid="spot-not-available">
-      <Result
-        status="info"
+      <StatusMessage
+        kind="info"
         title={t("errors.SPOT_NOT_AVAILABLE")}
-        subTitle={t("spot.trade.noSpotHint")}
-        extra={
+        hint={t("spot.trade.noSpotHint")}
+        actions={
           <Button type="primary" onClick={() => go("/market?tab=exchange")}>
             {t("spot.trade.spotMarkets")}
           </Button>
