@@ -3,6 +3,7 @@ import { LANGUAGE_INFO } from "@northstar/shared/languages";
 import { formatAmount, MoneyDecimal } from "@northstar/shared/money";
 import { useMemo } from "react";
 import { useLanguage } from "../../lib/session.ts";
+import { groupDigits } from "../funding/amount-text.ts";
 
 /** A price shown to 10 significant digits, rounded down (0.0000110888… stays readable and never rounds up). */
 export function priceDigits(value: string): string {
@@ -25,6 +26,9 @@ export function useMoneyFormat() {
   return useMemo(() => {
     const marks = numberMarks(LANGUAGE_INFO[lang].bcp47);
     return {
+      marks,
+      /** A stored amount as it is, without trailing zeros, grouped: "200000.500" → "200,000.5". */
+      grouped: (value: string) => groupDigits(value, marks),
       /** A balance with the currency's display decimals, rounded down. */
       amount: (value: string, decimals: number) => withMarks(formatAmount(value, decimals), marks),
       /** The exact value, trimmed to between `min` and `max` decimals. */

@@ -1,3 +1,4 @@
+import { numberMarks } from "@northstar/shared/format";
 import { describe, expect, it } from "vitest";
 import { groupDigits, maskCard, percentOf, plainAmount, shorten } from "./amount-text.ts";
 
@@ -9,11 +10,14 @@ describe("amounts as the funding pages write them", () => {
     expect(plainAmount("not a number")).toBe("not a number");
   });
 
-  it("groups thousands without touching the decimals", () => {
-    expect(groupDigits("200000")).toBe("200,000");
-    expect(groupDigits("1234567.891011")).toBe("1,234,567.891011");
-    expect(groupDigits("999")).toBe("999");
-    expect(groupDigits("12345678901234567890.5")).toBe("12,345,678,901,234,567,890.5");
+  it("groups thousands with the reader's marks without touching the decimals", () => {
+    const en = numberMarks("en-US");
+    expect(groupDigits("200000", en)).toBe("200,000");
+    expect(groupDigits("1234567.891011000", en)).toBe("1,234,567.891011");
+    expect(groupDigits("999", en)).toBe("999");
+    expect(groupDigits("12345678901234567890.5", en)).toBe("12,345,678,901,234,567,890.5");
+    // Spanish (the xby interface language) groups with dots and writes the decimal with a comma.
+    expect(groupDigits("1234567.5", numberMarks("es-ES"))).toBe("1.234.567,5");
   });
 
   it("writes a rate as an exact percentage", () => {

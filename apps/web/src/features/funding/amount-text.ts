@@ -1,3 +1,4 @@
+import { type NumberMarks, withMarks } from "@northstar/shared/format";
 import { money } from "@northstar/shared/money";
 
 /** A decimal string as it is stored, without trailing zeros ("100.500000" → "100.5"). */
@@ -12,11 +13,12 @@ export function plainAmount(value: string | null | undefined): string {
   }
 }
 
-/** Thousands separated for reading ("200000" → "200,000"); the decimals are kept as they are. */
-export function groupDigits(value: string): string {
-  const [int = "", frac] = plainAmount(value).split(".");
-  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return frac ? `${grouped}.${frac}` : grouped;
+/**
+ * Digits grouped with the reader's marks, the decimals kept as stored ("200000.5" → "200,000.5" in
+ * English, "200.000,5" in a language that groups with dots).
+ */
+export function groupDigits(value: string, marks: NumberMarks): string {
+  return withMarks(plainAmount(value), marks);
 }
 
 /** "0x1234ab…9f3c": enough of a hash or address to recognise it. */

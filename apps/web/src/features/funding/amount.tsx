@@ -1,5 +1,5 @@
 import { Typography, theme } from "antd";
-import { groupDigits } from "./amount-text.ts";
+import { useMoneyFormat } from "../assets/assets-format.ts";
 import "./funding.css";
 
 /** An amount: tabular digits, never wrapped, with its currency in the secondary colour. */
@@ -15,9 +15,10 @@ export function Amount({
   testId?: string;
 }) {
   const { token } = theme.useToken();
+  const format = useMoneyFormat();
   return (
     <span className="ns-num" data-testid={testId}>
-      <Typography.Text strong={strong}>{groupDigits(value)}</Typography.Text>
+      <Typography.Text strong={strong}>{format.grouped(value)}</Typography.Text>
       {currency && (
         <span style={{ color: token.colorTextSecondary, marginInlineStart: 4, fontSize: "0.9em" }}>
           {currency}

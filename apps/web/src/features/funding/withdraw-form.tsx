@@ -11,6 +11,7 @@ import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
 import { useRequestIntent, withRequestKey } from "../../lib/request-key.ts";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { digitsOnly, markRefusedField } from "../account/account-helpers.ts";
+import { useMoneyFormat } from "../assets/assets-format.ts";
 import { ConfirmModal } from "../common/confirm-summary-dialog.tsx";
 import { Amount } from "./amount.tsx";
 import { decimalsRule, fieldRule } from "./amount-rules.ts";
@@ -65,16 +66,21 @@ export function WithdrawForm({ terms }: { terms: WithdrawalTerms }) {
   );
   const available = exchangeRows.find((r) => r.currency === currency)?.available ?? "0";
   const decimalsOf = useCurrencyDecimals();
+  const format = useMoneyFormat();
   const decimals = decimalsOf(currency);
   const fees = quote(amount?.trim(), terms.feeRate, decimals);
 
-  const blockers = withdrawalBlockers(terms, t);
-  const amountRule = withdrawAmountRule(t, {
-    currency,
-    available: assets.data ? available : undefined,
-    minUsdt: terms.minUsdt,
-    maxUsdt: terms.maxUsdt,
-  });
+  const blockers = withdrawalBlockers(terms, t, format.grouped);
+  const amountRule = withdrawAmountRule(
+    t,
+    {
+      currency,
+      available: assets.data ? available : undefined,
+      minUsdt: terms.minUsdt,
+      maxUsdt: terms.maxUsdt,
+    },
+    format.grouped,
+  );
   const googleRule = googleCodeRule(t);
 
   const submit = () => {

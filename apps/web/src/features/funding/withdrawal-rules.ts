@@ -3,7 +3,7 @@ import { money } from "@northstar/shared/money";
 import { withdrawalQuote } from "@northstar/shared/withdrawal-fee";
 import type { FormRule } from "antd";
 import type { TFunction } from "i18next";
-import { groupDigits, percentOf, plainAmount } from "./amount-text.ts";
+import { percentOf } from "./amount-text.ts";
 
 /** Fee and amount received, computed as the server computes them; null until the amount is usable. */
 export function quote(amount: string | undefined, feeRate: string, decimals: number | undefined) {
@@ -20,15 +20,20 @@ export interface BlockingTerms {
 }
 
 /** Why no withdrawal can be made now, in the server's own words; empty when nothing stands in the way. */
-export function withdrawalBlockers(terms: BlockingTerms, t: TFunction): string[] {
+export function withdrawalBlockers(
+  terms: BlockingTerms,
+  t: TFunction,
+  /** groups an amount's digits for the reader's language */
+  grouped: (value: string) => string,
+): string[] {
   return [
     !terms.windowOpen &&
       t("errors.WITHDRAW_OUTSIDE_WINDOW", { start: terms.window.start, end: terms.window.end }),
     terms.usedToday >= terms.perDay && t("errors.WITHDRAW_DAILY_LIMIT", { count: terms.perDay }),
     !terms.turnover.met &&
       t("errors.WITHDRAW_TURNOVER_REQUIRED", {
-        required: terms.turnover.required,
-        done: terms.turnover.done,
+        required: grouped(terms.turnover.required),
+        done: grouped(terms.turnover.done),
         ratio: percentOf(terms.turnover.ratio),
       }),
   ].filter((b): b is string => Boolean(b));
@@ -41,6 +46,8 @@ export function withdrawalBlockers(terms: BlockingTerms, t: TFunction): string[]
 export function withdrawAmountRule(
   t: TFunction,
   limits: { currency: string; available: string | undefined; minUsdt: string; maxUsdt: string },
+  /** groups an amount's digits for the reader's language */
+  grouped: (value: string) => string,
 ): FormRule {
   return {
     validator: async (_, value: string | undefined) => {
@@ -52,10 +59,10 @@ export function withdrawAmountRule(
         throw new Error(t("errors.INSUFFICIENT_BALANCE"));
       }
       if (limits.currency === "USDT" && v.lessThan(limits.minUsdt)) {
-        throw new Error(`${t("errors.WITHDRAW_BELOW_MINIMUM")} (${plainAmount(limits.minUsdt)} USDT)`);
+        throw new Error(`${t("errors.WITHDRAW_BELOW_MINIMUM")} (${grouped(limits.minUsdt)} USDT)`);
       }
       if (limits.currency === "USDT" && v.greaterThan(limits.maxUsdt)) {
-        throw new Error(t("errors.WITHDRAW_ABOVE_MAXIMUM", { max: groupDigits(limits.maxUsdt) }));
+        throw new Error(t("errors.WITHDRAW_ABOVE_MAXIMUM", { max: grouped(limits.maxUsdt) }));
       }
     },
   };

@@ -7,7 +7,8 @@ import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../../lib/navigation.tsx";
 import { useLanguage } from "../../lib/session.ts";
-import { groupDigits, percentOf } from "./amount-text.ts";
+import { useMoneyFormat } from "../assets/assets-format.ts";
+import { percentOf } from "./amount-text.ts";
 import type { WithdrawalTerms } from "./funding-types.ts";
 import { KeyValue } from "./key-value.tsx";
 import "./funding.css";
@@ -27,6 +28,7 @@ const pad = (hour: number) => String(hour).padStart(2, "0");
 export function TermsPanel({ terms }: { terms: WithdrawalTerms }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
+  const format = useMoneyFormat();
   const clock = useZoneClock(terms.window.timeZone);
   const required = money(terms.turnover.required);
   const done = money(terms.turnover.done);
@@ -59,8 +61,8 @@ export function TermsPanel({ terms }: { terms: WithdrawalTerms }) {
         <KeyValue label={t("funding.withdraw.limits")}>
           <Typography.Text strong className="ns-num" data-testid="withdraw-limits">
             {t("funding.withdraw.limitsValue", {
-              min: groupDigits(terms.minUsdt),
-              max: groupDigits(terms.maxUsdt),
+              min: format.grouped(terms.minUsdt),
+              max: format.grouped(terms.maxUsdt),
             })}
           </Typography.Text>
         </KeyValue>
@@ -124,8 +126,8 @@ export function TermsPanel({ terms }: { terms: WithdrawalTerms }) {
           />
           <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
             {t("funding.withdraw.turnoverValue", {
-              done: terms.turnover.done,
-              required: terms.turnover.required,
+              done: format.grouped(terms.turnover.done),
+              required: format.grouped(terms.turnover.required),
               ratio: percentOf(terms.turnover.ratio),
             })}
           </Typography.Text>
