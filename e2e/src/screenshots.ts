@@ -1,7 +1,7 @@
 // Takes the screenshots committed under docs/screenshots: every main page at phone (390×844) and
 // desktop (1280×800) size, light and dark, in English, Simplified Chinese and Thai, as a funded user
 // with a resting order and a trade (visitor pages logged out). Viewport only, so the files stay small.
-// Run: pnpm --filter @northstar/e2e screenshots
+// Run: pnpm --filter @northstar/e2e screenshots (SHOTS_PAGES=home,trade takes only those pages)
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { MoneyDecimal } from "@northstar/shared/money";
@@ -29,6 +29,9 @@ const PAGES: [string, string, boolean, string | { phone: string; desktop: string
   ["login", "/login", false, "login-submit"],
   ["register", "/register", false, "register-submit"],
 ];
+
+const only = process.env.SHOTS_PAGES?.split(",").filter(Boolean);
+const pages = only ? PAGES.filter(([name]) => only.includes(name)) : PAGES;
 
 const platform = await startPlatform();
 const out = join(ROOT, "docs/screenshots");
@@ -66,7 +69,7 @@ try {
     for (const theme of ["light", "dark"]) {
       for (const size of SIZES) {
         const context = await platform.newContext({ width: size.width, height: size.height });
-        for (const [name, path, loggedIn, ready] of PAGES) {
+        for (const [name, path, loggedIn, ready] of pages) {
           await context.clearCookies();
           const page = await context.newPage();
           await page.addInitScript(
