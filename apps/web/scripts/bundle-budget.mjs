@@ -24,7 +24,7 @@ export const PAGES = {
   trade: {
     path: "/currencyTrade",
     modules: [...FIRST_LOAD, "src/features/spot/spot-trade-page.tsx"],
-    ceiling: 460 * 1024,
+    ceiling: 385 * 1024,
   },
 };
 

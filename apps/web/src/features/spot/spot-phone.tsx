@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { MarketRow } from "../markets/market-data.ts";
 import { RecentTrades } from "../markets/order-book.tsx";
-import { TradeOrdersPanel } from "./trade-orders-panel.tsx";
+import { TradeOrdersPanel } from "./lazy-trade-orders-panel.tsx";
 
 /** The phone's trade screen under the chart: order book, recent trades and my orders, one at a time. */
 export function PhoneTabs({

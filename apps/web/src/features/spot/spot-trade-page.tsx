@@ -15,11 +15,11 @@ import {
 import { CandleChart } from "../markets/lazy-candle-chart.tsx";
 import type { MarketRow } from "../markets/market-data.ts";
 import { levelKey, OrderBook, RecentTrades } from "../markets/order-book.tsx";
+import { TradeOrdersPanel } from "./lazy-trade-orders-panel.tsx";
 import { MarketPicker } from "./market-picker.tsx";
 import { OrderForm, type PickedPrice } from "./order-form.tsx";
 import { isOpenOrder, useSpotLiveUpdates, useSpotOrders, useSpotTerms } from "./spot-data.ts";
 import { PhoneTabs, PhoneTradeBar } from "./spot-phone.tsx";
-import { TradeOrdersPanel } from "./trade-orders-panel.tsx";
 import "./spot.css";
 
 /**
