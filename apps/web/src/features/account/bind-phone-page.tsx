@@ -13,8 +13,8 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { CodeField } from "../common/code-field.tsx";
 import { Page } from "../common/page.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
+import { type Country, useCountries } from "../identity/country-list.ts";
 import { digitsOnly, markRefusedField, useInvalidateSession, useReturnPath } from "./account-helpers.ts";
-import { type Country, useCountries } from "./countries.ts";
 
 interface BindPhoneForm {
   /** ISO country code; several countries share a calling code (+1), so the country is what is chosen. */

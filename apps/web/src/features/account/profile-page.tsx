@@ -16,8 +16,8 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { Page } from "../common/page.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
 import { useFormatDate } from "../content/format-date.ts";
+import { useCountryName } from "../identity/country-list.ts";
 import { markRefusedField, useInvalidateSession } from "./account-helpers.ts";
-import { useCountryName } from "./countries.ts";
 
 /** /info and /username: avatar, nickname, and the account's read-only facts. */
 export function ProfilePage() {

@@ -1,4 +1,3 @@
-import { type TWalletType, WALLET_TYPES } from "@northstar/shared/contracts/funding";
 import { Tabs } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";

@@ -40,6 +40,15 @@ function countriesIn(bcp47: string): Country[] {
   return list;
 }
 
+/** A country's name in the current language (nationality is stored as its ISO code). */
+export function useCountryName(): (code: string) => string {
+  const lang = useLanguage();
+  return useMemo(() => {
+    const names = new Intl.DisplayNames([LANGUAGE_INFO[lang].bcp47], { type: "region" });
+    return (code: string) => regionName(names, code);
+  }, [lang]);
+}
+
 /** The countries in the current interface language. */
 export function useCountries(): Country[] {
   const lang = useLanguage();
