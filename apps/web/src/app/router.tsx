@@ -4,13 +4,18 @@ import { Navigate, Route, Routes, useLocation } from "react-router";
 import { ComingSoonPage } from "../features/common/coming-soon-page.tsx";
 import { NotFoundPage } from "../features/common/not-found-page.tsx";
 import { LoadingState } from "../features/common/page-states.tsx";
+import { loadNamespace } from "../i18n/index.ts";
 import { ReloadContext } from "../lib/navigation.tsx";
 import { useIsLoggedIn } from "../lib/session.ts";
 import { AppLayout } from "./layout.tsx";
 import { PAGES } from "./pages.tsx";
 
 // The back office is its own app under /admin, loaded only by operators.
-const AdminApp = lazy(() => import("../features/admin/admin-app.tsx").then((m) => ({ default: m.AdminApp })));
+const AdminApp = lazy(() =>
+  Promise.all([import("../features/admin/admin-app.tsx"), loadNamespace("admin")]).then(([m]) => ({
+    default: m.AdminApp,
+  })),
+);
 
 /** Any route that is not public redirects to /login without a token (SPEC section 2). */
 function Guard({ path, children }: { path: string; children: React.ReactNode }) {

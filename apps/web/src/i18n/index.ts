@@ -23,6 +23,42 @@ const PACKS: Record<Language, () => Promise<{ default: LanguagePack }>> = {
 };
 const loaded = new Map<Language, LanguagePack>();
 
+/**
+ * Namespaces that only some pages use, kept out of the language packs every page loads: each is
+ * fetched, in the language in use, by the page that needs it (`loadNamespace`).
+ */
+const PAGE_NAMESPACES = import.meta.glob<Record<string, unknown>>(
+  "../../../../packages/shared/src/i18n/*/admin.json",
+  {
+    import: "default",
+  },
+);
+export type PageNamespace = "admin";
+/** The page namespaces asked for so far: a language switch fetches them in the new language too. */
+const wanted = new Set<PageNamespace>();
+
+/** "zh/admin" once the Chinese back-office texts are in. */
+const added = new Set<string>();
+
+async function addNamespace(lang: Language, ns: PageNamespace): Promise<void> {
+  if (added.has(`${lang}/${ns}`)) {
+    return;
+  }
+  const load = PAGE_NAMESPACES[`../../../../packages/shared/src/i18n/${lang}/${ns}.json`];
+  if (!load) {
+    throw new Error(`no ${ns} texts for ${lang}`);
+  }
+  i18n.addResourceBundle(lang, "translation", { [ns]: await load() }, true, false);
+  added.add(`${lang}/${ns}`);
+}
+
+/** Fetches a page namespace's texts in the language in use (and in later languages chosen). */
+export async function loadNamespace(ns: PageNamespace): Promise<void> {
+  wanted.add(ns);
+  await i18nReady;
+  await addNamespace(i18n.language as Language, ns);
+}
+
 async function loadPack(lang: Language): Promise<LanguagePack> {
   const pack = loaded.get(lang) ?? (await PACKS[lang]()).default;
   loaded.set(lang, pack);
@@ -64,6 +100,10 @@ export function setLanguage(lang: Language): Promise<void> {
       }
       if (!i18n.hasResourceBundle(lang, "translation")) {
         i18n.addResourceBundle(lang, "translation", pack.catalog);
+      }
+      await Promise.all([...wanted].map((ns) => addNamespace(lang, ns)));
+      if (requested !== lang) {
+        return;
       }
       languageStore.set(lang);
       await i18n.changeLanguage(lang);

@@ -4,7 +4,17 @@ import { byNamespace, type LanguagePack } from "./pack.ts";
 
 export default {
   catalog: byNamespace(
-    import.meta.glob("../../../../../packages/shared/src/i18n/zh/*.json", { eager: true, import: "default" }),
+    // The back office's texts load with the back office (PAGE_NAMESPACES in ../index.ts).
+    import.meta.glob(
+      [
+        "../../../../../packages/shared/src/i18n/zh/*.json",
+        "!../../../../../packages/shared/src/i18n/zh/admin.json",
+      ],
+      {
+        eager: true,
+        import: "default",
+      },
+    ),
   ),
   antd,
   dayjs: "zh-cn",
