@@ -1,28 +1,32 @@
 import type { Language } from "@northstar/shared/languages";
 import { QueryClientProvider } from "@tanstack/react-query";
-import { App as AntApp, ConfigProvider, theme } from "antd";
+import { ConfigProvider, theme } from "antd";
 import dayjs from "dayjs";
-import { type ReactNode, useEffect, useState } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useState, useSyncExternalStore } from "react";
 import { useNavigate } from "react-router";
 import { languagePack } from "../i18n/index.ts";
 import { exitDemo, regenerateDemo } from "../lib/demo.ts";
-import { bindFeedback } from "../lib/feedback.ts";
+import { bindFeedback, feedbackHostWanted } from "../lib/feedback.ts";
 import { useLanguage, useThemeMode } from "../lib/session.ts";
 import { createQueryClient, createTrpcClient, TRPCProvider } from "../lib/trpc.ts";
 
-/** Gives non-React code (API clients) antd's themed message and modal, and the router. */
+const FeedbackHost = lazy(() => import("./feedback-host.tsx").then((m) => ({ default: m.FeedbackHost })));
+
+/** Gives non-React code (API clients) the router, and mounts the toast and dialog host once asked for. */
 function FeedbackBinder() {
-  const { message, modal } = AntApp.useApp();
   const navigate = useNavigate();
+  const wanted = useSyncExternalStore(feedbackHostWanted.subscribe, feedbackHostWanted.get);
   useEffect(() => {
     bindFeedback({
-      message,
-      modal,
       navigate: (to) => void navigate(to),
       demo: { regenerate: regenerateDemo, exit: exitDemo },
     });
-  }, [message, modal, navigate]);
-  return null;
+  }, [navigate]);
+  return wanted ? (
+    <Suspense fallback={null}>
+      <FeedbackHost />
+    </Suspense>
+  ) : null;
 }
 
 export function Providers({ children }: { children: ReactNode }) {
@@ -49,14 +53,12 @@ export function Providers({ children }: { children: ReactNode }) {
         token: { colorPrimary: "#1f6feb", borderRadius: 8 },
       }}
     >
-      <AntApp message={{ maxCount: 3 }}>
-        <QueryClientProvider client={queryClient}>
-          <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-            <FeedbackBinder />
-            {children}
-          </TRPCProvider>
-        </QueryClientProvider>
-      </AntApp>
+      <QueryClientProvider client={queryClient}>
+        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+          <FeedbackBinder />
+          {children}
+        </TRPCProvider>
+      </QueryClientProvider>
     </ConfigProvider>
   );
 }

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { Button, Result } from "antd";
+import { App, Button, Result } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, Route, Routes, useLocation, useNavigate } from "react-router";
@@ -31,42 +31,45 @@ import { WithdrawalsPage } from "./withdrawals-page.tsx";
 export function AdminApp() {
   const trpcClient = useTRPCClient();
   const [queryClient] = useState(createAdminQueryClient);
+  // antd's App gives the back office's pages their themed modal and message (App.useApp).
   return (
-    <QueryClientProvider client={queryClient}>
-      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-        <Routes>
-          <Route path="/admin/login" element={<AdminLoginPage />} />
-          <Route
-            path="/admin"
-            element={
-              <RequireOperator>
-                <AdminLayout />
-              </RequireOperator>
-            }
-          >
-            <Route index element={<AdminHome />} />
-            <Route path="deposits" element={<RoleGate page="deposits" element={<DepositsPage />} />} />
+    <App message={{ maxCount: 3 }}>
+      <QueryClientProvider client={queryClient}>
+        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+          <Routes>
+            <Route path="/admin/login" element={<AdminLoginPage />} />
             <Route
-              path="withdrawals"
-              element={<RoleGate page="withdrawals" element={<WithdrawalsPage />} />}
-            />
-            <Route
-              path="deposit-addresses"
-              element={<RoleGate page="deposit-addresses" element={<DepositAddressesPage />} />}
-            />
-            <Route
-              path="instruments"
-              element={<RoleGate page="instruments" element={<InstrumentsPage />} />}
-            />
-            <Route path="users" element={<RoleGate page="users" element={<UsersPage />} />} />
-            <Route path="ledger" element={<RoleGate page="ledger" element={<LedgerPage />} />} />
-            <Route path="policy" element={<RoleGate page="policy" element={<PolicyPage />} />} />
-            <Route path="audit" element={<RoleGate page="audit" element={<AuditPage />} />} />
-            <Route path="*" element={<AdminNotFound />} />
-          </Route>
-        </Routes>
-      </TRPCProvider>
-    </QueryClientProvider>
+              path="/admin"
+              element={
+                <RequireOperator>
+                  <AdminLayout />
+                </RequireOperator>
+              }
+            >
+              <Route index element={<AdminHome />} />
+              <Route path="deposits" element={<RoleGate page="deposits" element={<DepositsPage />} />} />
+              <Route
+                path="withdrawals"
+                element={<RoleGate page="withdrawals" element={<WithdrawalsPage />} />}
+              />
+              <Route
+                path="deposit-addresses"
+                element={<RoleGate page="deposit-addresses" element={<DepositAddressesPage />} />}
+              />
+              <Route
+                path="instruments"
+                element={<RoleGate page="instruments" element={<InstrumentsPage />} />}
+              />
+              <Route path="users" element={<RoleGate page="users" element={<UsersPage />} />} />
+              <Route path="ledger" element={<RoleGate page="ledger" element={<LedgerPage />} />} />
+              <Route path="policy" element={<RoleGate page="policy" element={<PolicyPage />} />} />
+              <Route path="audit" element={<RoleGate page="audit" element={<AuditPage />} />} />
+              <Route path="*" element={<AdminNotFound />} />
+            </Route>
+          </Routes>
+        </TRPCProvider>
+      </QueryClientProvider>
+    </App>
   );
 }
 

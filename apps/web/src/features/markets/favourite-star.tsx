@@ -1,8 +1,9 @@
 import { StarFilled, StarOutlined } from "@ant-design/icons";
-import { App, Button, Tooltip, theme } from "antd";
+import { Button, Tooltip, theme } from "antd";
 import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
+import { feedback } from "../../lib/feedback.ts";
 import { useAppNavigate } from "../../lib/navigation.tsx";
 import { useIsLoggedIn } from "../../lib/session.ts";
 import { useFavourites, useSetFavourite } from "./market-data.ts";
@@ -15,7 +16,6 @@ import "./markets.css";
 export function FavouriteStar({ symbol, size = "small" }: { symbol: string; size?: "small" | "middle" }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
-  const { modal, message } = App.useApp();
   const loggedIn = useIsLoggedIn();
   const location = useLocation();
   const go = useAppNavigate();
@@ -28,7 +28,7 @@ export function FavouriteStar({ symbol, size = "small" }: { symbol: string; size
   const onClick = (e: MouseEvent) => {
     e.stopPropagation();
     if (!loggedIn) {
-      modal.confirm({
+      feedback.confirm({
         title: t("market.favourite.loginTitle"),
         content: t("market.favourite.loginText"),
         okText: t("nav.login"),
@@ -40,8 +40,7 @@ export function FavouriteStar({ symbol, size = "small" }: { symbol: string; size
     setFavourite.mutate(
       { symbol, favourite: !on },
       {
-        onSuccess: () =>
-          void message.success(on ? t("market.favourite.removed") : t("market.favourite.added"), 2),
+        onSuccess: () => feedback.success(on ? t("market.favourite.removed") : t("market.favourite.added")),
       },
     );
   };
