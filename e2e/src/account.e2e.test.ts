@@ -32,15 +32,6 @@ async function legacy(name: string, sessionToken: string) {
 async function openMenu(trigger: string) {
   await page.locator(`[data-testid="${trigger}"][aria-expanded="false"]`).click();
   await page.locator(`[data-testid="${trigger}"][aria-expanded="true"]`).waitFor();
-  // The menu slides into place: a click aimed while it still moves lands on the item beside the
-  // one meant (on a slow machine the browser's two-frame stability check can fall mid-slide).
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (a) => !((a.effect as KeyframeEffect | null)?.target as Element | null)?.closest?.(".ant-dropdown"),
-      ),
-  );
 }
 
 /** Logs out through the user menu. */
@@ -125,9 +116,7 @@ describe("accounts in the browser", () => {
     const seen = new Set<string>();
     for (const lang of LANGUAGES) {
       await openMenu("language-switcher");
-      // A click event on the item itself: a pointer click is aimed by coordinates, and the menu can
-      // still be settling into place on a slow machine (seen landing on the neighbouring language).
-      await page.getByTestId(`lang-${lang}`).dispatchEvent("click");
+      await page.getByTestId(`lang-${lang}`).click();
       // A language other than the one loaded first is fetched on demand (its own chunk): allow for a
       // slow machine.
       await expect

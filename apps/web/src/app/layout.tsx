@@ -1,10 +1,11 @@
 import { LogoutOutlined, SafetyOutlined, UserOutlined } from "@ant-design/icons";
 import { headerName } from "@northstar/shared/display";
 import { CONTENT_PAGE } from "@northstar/shared/routes";
-import { Avatar, Button, Dropdown, Flex, Layout, Menu, Space, Typography, theme } from "antd";
-import { type ReactNode, useState } from "react";
+import { Avatar, Button, Flex, Layout, Space, Typography, theme } from "antd";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
+import { HeaderMenu } from "../features/common/header-menu.tsx";
 import { LanguageSwitcher, ThemeToggle } from "../features/common/preference-controls.tsx";
 import { DemoBanner } from "../features/demo/demo-banner.tsx";
 import { AppLink, useAppNavigate } from "../lib/navigation.tsx";
@@ -45,15 +46,17 @@ export function AppLayout({ children }: { children: ReactNode }) {
             </Typography.Text>
           </Flex>
         </AppLink>
-        <Menu
-          mode="horizontal"
-          selectedKeys={selected ? [selected] : []}
-          items={NAV.map((n) => ({ key: n.key, label: t(n.label) }))}
-          onClick={({ key }) => go(key)}
-          style={{ flex: 1, minWidth: 0, borderBottom: "none", background: "transparent" }}
-          className="ns-main-nav"
-          data-testid="main-nav"
-        />
+        <nav className="ns-main-nav" aria-label={t("nav.mainMenu")} data-testid="main-nav">
+          <ul>
+            {NAV.map((n) => (
+              <li key={n.key}>
+                <AppLink to={n.key} aria-current={n.key === selected ? "page" : undefined}>
+                  {t(n.label)}
+                </AppLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
         {/* On phones the menu gives way to the tab bar; this keeps the tools at the end. */}
         <div className="ns-header-spacer" />
         <HeaderTools />
@@ -106,50 +109,39 @@ function UserMenu() {
   const logout = useLogout();
   const go = useAppNavigate();
   const avatar = useAvatarSrc(session.data);
-  // Kept here so the button can say whether its menu is open (aria-expanded).
-  const [open, setOpen] = useState(false);
   return (
-    <Dropdown
-      trigger={["click"]}
-      open={open}
-      onOpenChange={setOpen}
-      menu={{
-        items: [
-          { key: "/info", icon: <UserOutlined />, label: t("nav.profile") },
-          { key: "/security", icon: <SafetyOutlined />, label: t("nav.security") },
-          { type: "divider" },
-          {
-            key: "logout",
-            icon: <LogoutOutlined />,
-            label: t("common.logout"),
-            danger: true,
-            "data-testid": "user-menu-logout",
-          },
-        ],
-        onClick: ({ key }) => {
-          if (key === "logout") {
-            logout.mutate();
-          } else {
-            go(key);
-          }
+    <HeaderMenu
+      label={t("nav.profile")}
+      items={[
+        { key: "/info", icon: <UserOutlined />, label: t("nav.profile") },
+        { key: "/security", icon: <SafetyOutlined />, label: t("nav.security") },
+        {
+          key: "logout",
+          icon: <LogoutOutlined />,
+          label: t("common.logout"),
+          danger: true,
+          dividerBefore: true,
+          testId: "user-menu-logout",
         },
+      ]}
+      onSelect={(key) => {
+        if (key === "logout") {
+          logout.mutate();
+        } else {
+          go(key);
+        }
       }}
-    >
-      <Button
-        type="text"
-        data-testid="user-menu"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        style={{ paddingInline: 4 }}
-      >
-        <Avatar size="small" src={avatar} icon={<UserOutlined />} />
-        <span
-          className="header-user-label"
-          style={{ maxWidth: 120, overflow: "hidden", textOverflow: "ellipsis" }}
-        >
-          {session.data ? headerName(session.data) : ""}
-        </span>
-      </Button>
-    </Dropdown>
+      renderButton={({ toggle, open: _open, ...aria }) => (
+        <Button type="text" data-testid="user-menu" onClick={toggle} {...aria} style={{ paddingInline: 4 }}>
+          <Avatar size="small" src={avatar} icon={<UserOutlined />} />
+          <span
+            className="header-user-label"
+            style={{ maxWidth: 120, overflow: "hidden", textOverflow: "ellipsis" }}
+          >
+            {session.data ? headerName(session.data) : ""}
+          </span>
+        </Button>
+      )}
+    />
   );
 }

@@ -33,10 +33,12 @@ export function AppLink({
   to,
   children,
   className,
+  "aria-current": current,
 }: {
   to: string;
   children: ReactNode;
   className?: string;
+  "aria-current"?: "page";
 }) {
   const go = useAppNavigate();
   const onClick = (e: MouseEvent<HTMLAnchorElement>) => {
@@ -47,7 +49,7 @@ export function AppLink({
     go(to);
   };
   return (
-    <Link to={to as To} onClick={onClick} className={className}>
+    <Link to={to as To} onClick={onClick} className={className} aria-current={current}>
       {children}
     </Link>
   );
