@@ -1,13 +1,13 @@
 import { LogoutOutlined, SafetyOutlined, UserOutlined } from "@ant-design/icons";
 import { headerName } from "@northstar/shared/display";
 import { CONTENT_PAGE } from "@northstar/shared/routes";
-import { Avatar, Button, Flex, Layout, Space, Typography, theme } from "antd";
-import type { ReactNode } from "react";
+import { Avatar, Button, Flex, Layout, Space, theme } from "antd";
+import { lazy, type ReactNode, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 import { HeaderMenu } from "../features/common/header-menu.tsx";
 import { LanguageSwitcher, ThemeToggle } from "../features/common/preference-controls.tsx";
-import { DemoBanner } from "../features/demo/demo-banner.tsx";
+import { Paragraph, Text } from "../features/common/typography.tsx";
 import { AppLink, useAppNavigate } from "../lib/navigation.tsx";
 import { useAvatarSrc } from "../lib/private-file.ts";
 import { useLogout, useSession, useSiteSettings } from "../lib/queries.ts";
@@ -15,12 +15,18 @@ import { useIsLoggedIn } from "../lib/session.ts";
 import { NAV, navKeyOf } from "./nav-items.ts";
 import { TabBar } from "./tab-bar.tsx";
 
+// Shown only to demo accounts: loaded when one is signed in.
+const DemoBanner = lazy(() =>
+  import("../features/demo/demo-banner.tsx").then((m) => ({ default: m.DemoBanner })),
+);
+
 export function AppLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const location = useLocation();
   const go = useAppNavigate();
   const site = useSiteSettings();
+  const session = useSession();
   const selected = navKeyOf(location.pathname);
 
   return (
@@ -41,9 +47,9 @@ export function AppLayout({ children }: { children: ReactNode }) {
         <AppLink to="/">
           <Flex align="center" gap={8}>
             <img src={site.data?.logo ?? "/logo.svg"} alt="" width={28} height={28} />
-            <Typography.Text strong className="site-name" style={{ fontSize: 18, whiteSpace: "nowrap" }}>
+            <Text strong className="site-name" style={{ fontSize: 18, whiteSpace: "nowrap" }}>
               {site.data?.name ?? "Northstar"}
-            </Typography.Text>
+            </Text>
           </Flex>
         </AppLink>
         <nav className="ns-main-nav" aria-label={t("nav.mainMenu")} data-testid="main-nav">
@@ -61,7 +67,11 @@ export function AppLayout({ children }: { children: ReactNode }) {
         <div className="ns-header-spacer" />
         <HeaderTools />
       </Layout.Header>
-      <DemoBanner />
+      {session.data?.account_kind === "demo" ? (
+        <Suspense fallback={null}>
+          <DemoBanner />
+        </Suspense>
+      ) : null}
       <Layout.Content>{children}</Layout.Content>
       <Layout.Footer style={{ textAlign: "center" }}>
         <Space separator="·" wrap style={{ justifyContent: "center" }}>
@@ -70,9 +80,9 @@ export function AppLayout({ children }: { children: ReactNode }) {
           <AppLink to={`/text?id=${CONTENT_PAGE.privacyTerms}`}>{t("nav.privacy")}</AppLink>
           <AppLink to="/notice">{t("nav.notice")}</AppLink>
         </Space>
-        <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+        <Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
           © {new Date().getFullYear()} {site.data?.name ?? "Northstar"} · {t("common.riskWarning")}
-        </Typography.Paragraph>
+        </Paragraph>
       </Layout.Footer>
       <TabBar />
     </Layout>

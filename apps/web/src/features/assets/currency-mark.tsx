@@ -1,4 +1,5 @@
-import { Flex, Typography, theme } from "antd";
+import { Flex, theme } from "antd";
+import { Text } from "../common/typography.tsx";
 
 /** A currency's mark: its code's first letters in a tinted circle (no remote icons to load or trust). */
 export function CurrencyMark({ code, size = 32 }: { code: string; size?: number }) {
@@ -32,12 +33,12 @@ export function CurrencyLabel({ code, name, size }: { code: string; name: string
     <Flex align="center" gap={10} style={{ minWidth: 0 }}>
       <CurrencyMark code={code} size={size} />
       <Flex vertical style={{ minWidth: 0 }}>
-        <Typography.Text strong style={{ lineHeight: 1.3 }}>
+        <Text strong style={{ lineHeight: 1.3 }}>
           {code}
-        </Typography.Text>
-        <Typography.Text type="secondary" ellipsis style={{ fontSize: token.fontSizeSM, lineHeight: 1.3 }}>
+        </Text>
+        <Text type="secondary" ellipsis style={{ fontSize: token.fontSizeSM, lineHeight: 1.3 }}>
           {name}
-        </Typography.Text>
+        </Text>
       </Flex>
     </Flex>
   );

@@ -41,7 +41,7 @@ export function HeaderMenu({
   const [open, setOpen] = useState(false);
   const id = useId();
   const root = useRef<HTMLDivElement>(null);
-  const list = useRef<HTMLUListElement>(null);
+  const list = useRef<HTMLDivElement>(null);
 
   const focusItem = (index: number) => {
     const buttons = list.current?.querySelectorAll<HTMLButtonElement>("[role^=menuitem]");
@@ -111,7 +111,7 @@ export function HeaderMenu({
         onKeyDown: onButtonKey,
       })}
       {open ? (
-        <ul
+        <div
           className="ns-header-menu-list"
           role="menu"
           id={id}
@@ -119,33 +119,56 @@ export function HeaderMenu({
           ref={list}
           onKeyDown={onListKey}
         >
-          {items.map((item) => (
-            <li
-              key={item.key}
-              role="none"
-              className={item.dividerBefore ? "ns-header-menu-divided" : undefined}
-            >
-              <button
-                type="button"
-                role={selectedKey === undefined ? "menuitem" : "menuitemradio"}
-                aria-checked={selectedKey === undefined ? undefined : item.key === selectedKey}
-                className={item.danger ? "ns-header-menu-item ns-header-menu-danger" : "ns-header-menu-item"}
-                data-testid={item.testId}
-                onClick={() => {
-                  close(false);
-                  onSelect(item.key);
-                }}
-              >
+          {items.map((item) => {
+            const className = item.danger
+              ? "ns-header-menu-item ns-header-menu-danger"
+              : "ns-header-menu-item";
+            const choose = () => {
+              close(false);
+              onSelect(item.key);
+            };
+            const content = (
+              <>
                 {item.icon ? (
                   <span className="ns-header-menu-icon" aria-hidden>
                     {item.icon}
                   </span>
                 ) : null}
                 {item.label}
-              </button>
-            </li>
-          ))}
-        </ul>
+              </>
+            );
+            return (
+              <div
+                key={item.key}
+                role="none"
+                className={item.dividerBefore ? "ns-header-menu-divided" : undefined}
+              >
+                {selectedKey === undefined ? (
+                  <button
+                    type="button"
+                    role="menuitem"
+                    className={className}
+                    data-testid={item.testId}
+                    onClick={choose}
+                  >
+                    {content}
+                  </button>
+                ) : (
+                  <button
+                    type="button"
+                    role="menuitemradio"
+                    aria-checked={item.key === selectedKey}
+                    className={className}
+                    data-testid={item.testId}
+                    onClick={choose}
+                  >
+                    {content}
+                  </button>
+                )}
+              </div>
+            );
+          })}
+        </div>
       ) : null}
     </div>
   );

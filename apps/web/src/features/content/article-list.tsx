@@ -1,8 +1,9 @@
 import type { TContentItem } from "@northstar/shared/contracts/content";
-import { Flex, Typography, theme } from "antd";
+import { Flex, theme } from "antd";
 import { AppLink } from "../../lib/navigation.tsx";
 import { useFormatDate } from "./format-date.ts";
 import "./content.css";
+import { Paragraph, Text } from "../common/typography.tsx";
 
 /** A list of news or announcements: title, summary and date; each opens /text?id=…. */
 export function ArticleList({
@@ -22,17 +23,17 @@ export function ArticleList({
         <div key={item.id} style={i > 0 ? { borderTop: `1px solid ${token.colorSplit}` } : undefined}>
           <AppLink to={`/text?id=${item.id}`} className="ns-article-link">
             <Flex vertical gap={4} style={{ paddingBlock: token.paddingSM }} data-testid="article-item">
-              <Typography.Paragraph strong ellipsis={{ rows: 2 }} style={{ marginBottom: 0 }}>
+              <Paragraph strong ellipsis={{ rows: 2 }} style={{ marginBottom: 0 }}>
                 {item.title}
-              </Typography.Paragraph>
+              </Paragraph>
               {summary && item.summary && (
-                <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} style={{ marginBottom: 0 }}>
+                <Paragraph type="secondary" ellipsis={{ rows: 2 }} style={{ marginBottom: 0 }}>
                   {item.summary}
-                </Typography.Paragraph>
+                </Paragraph>
               )}
-              <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
+              <Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
                 {formatDate(item.time)}
-              </Typography.Text>
+              </Text>
             </Flex>
           </AppLink>
         </div>

@@ -1,9 +1,10 @@
 import { LANGUAGE_INFO } from "@northstar/shared/languages";
 import { useQuery } from "@tanstack/react-query";
-import { Col, Flex, Row, Skeleton, Typography, theme } from "antd";
+import { Col, Flex, Row, Skeleton, theme } from "antd";
 import { useTranslation } from "react-i18next";
 import { useLanguage } from "../../lib/session.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { Text } from "../common/typography.tsx";
 import { useMarketList } from "../markets/market-data.ts";
 
 /**
@@ -49,17 +50,17 @@ export function HomeFigures() {
             {f.value === undefined ? (
               <Skeleton.Input active size="small" style={{ width: 64, height: 32 }} />
             ) : (
-              <Typography.Text
+              <Text
                 strong
                 style={{ fontSize: 24, color: token.colorPrimary, lineHeight: 1.3 }}
                 data-testid={`home-figure-${f.key}`}
               >
                 {count.format(f.value)}
-              </Typography.Text>
+              </Text>
             )}
-            <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
+            <Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
               {f.label}
-            </Typography.Text>
+            </Text>
           </Flex>
         </Col>
       ))}

@@ -5,7 +5,7 @@ import {
   SoundOutlined,
   UserOutlined,
 } from "@ant-design/icons";
-import { Button, Col, Flex, Grid, Row, Skeleton, Typography, theme } from "antd";
+import { Button, Col, Flex, Grid, Row, Skeleton, theme } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
@@ -13,6 +13,7 @@ import { useSession, useSiteSettings, useTexts } from "../../lib/queries.ts";
 import { useIsLoggedIn } from "../../lib/session.ts";
 import { EmptyState, ErrorState } from "../common/page-states.tsx";
 import { Panel } from "../common/panel.tsx";
+import { Paragraph, Text, TextLink, Title } from "../common/typography.tsx";
 import { ArticleList } from "../content/article-list.tsx";
 import { HomeFigures } from "./home-figures.tsx";
 import { HomeMarkets } from "./home-markets.tsx";
@@ -77,12 +78,12 @@ function Pitch({ siteName }: { siteName: string }) {
   const go = useAppNavigate();
   return (
     <Flex vertical gap={8} align="flex-start">
-      <Typography.Title level={1} style={{ margin: 0, fontSize: "clamp(28px, 5vw, 44px)" }}>
+      <Title level={1} style={{ margin: 0, fontSize: "clamp(28px, 5vw, 44px)" }}>
         {t("content.home.heroTitle", { site: siteName })}
-      </Typography.Title>
-      <Typography.Paragraph type="secondary" style={{ fontSize: 16, maxWidth: 520 }}>
+      </Title>
+      <Paragraph type="secondary" style={{ fontSize: 16, maxWidth: 520 }}>
         {t("content.home.tagline")}
-      </Typography.Paragraph>
+      </Paragraph>
       <Flex gap={12} wrap>
         <Button type="primary" size="large" onClick={() => go("/register")} data-testid="home-register">
           {t("nav.register")}
@@ -102,12 +103,12 @@ function Welcome() {
   const name = session.data?.nickname || session.data?.display_account;
   return (
     <Flex vertical gap={8} align="flex-start">
-      <Typography.Title level={1} style={{ margin: 0, fontSize: "clamp(26px, 4.5vw, 40px)" }}>
+      <Title level={1} style={{ margin: 0, fontSize: "clamp(26px, 4.5vw, 40px)" }}>
         {name ? t("content.home.welcomeBack", { name }) : t("content.home.welcome")}
-      </Typography.Title>
-      <Typography.Paragraph type="secondary" style={{ fontSize: 16, maxWidth: 520 }}>
+      </Title>
+      <Paragraph type="secondary" style={{ fontSize: 16, maxWidth: 520 }}>
         {t("content.home.welcomeText")}
-      </Typography.Paragraph>
+      </Paragraph>
       <Flex gap={12} wrap>
         <Button
           type="primary"
@@ -140,25 +141,21 @@ function AnnouncementStrip() {
     content = <Skeleton.Input active size="small" block />;
   } else if (texts.isError) {
     content = (
-      <Typography.Link onClick={() => void texts.refetch()}>
+      <TextLink onClick={() => void texts.refetch()}>
         {t("common.loadFailed")} · {t("common.retry")}
-      </Typography.Link>
+      </TextLink>
     );
   } else if (shown.length === 0) {
-    content = <Typography.Text type="secondary">{t("content.home.noAnnouncements")}</Typography.Text>;
+    content = <Text type="secondary">{t("content.home.noAnnouncements")}</Text>;
   } else {
     content = (
       <Flex gap={24} style={{ minWidth: 0 }}>
         {shown.map((item) => (
           <div key={item.id} style={{ flex: "0 1 auto", minWidth: 0 }}>
             <AppLink to={`/text?id=${item.id}`}>
-              <Typography.Text
-                ellipsis
-                style={{ display: "block", color: "inherit" }}
-                data-testid="home-announcement"
-              >
+              <Text ellipsis style={{ display: "block", color: "inherit" }} data-testid="home-announcement">
                 {item.title}
-              </Typography.Text>
+              </Text>
             </AppLink>
           </div>
         ))}

@@ -1,10 +1,11 @@
 import { LineChartOutlined, RocketOutlined, SafetyCertificateOutlined } from "@ant-design/icons";
-import { Button, Flex, Typography, theme } from "antd";
+import { Button, Flex, theme } from "antd";
 import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useAppNavigate } from "../../lib/navigation.tsx";
 import { useIsLoggedIn } from "../../lib/session.ts";
 import "./home.css";
+import { Text } from "../common/typography.tsx";
 
 interface Slide {
   key: string;
@@ -110,10 +111,10 @@ export function HomePromo() {
                   {s.icon}
                 </span>
                 <Flex vertical gap={4} style={{ minWidth: 0 }}>
-                  <Typography.Text strong style={{ color: "#fff", fontSize: 18, lineHeight: 1.35 }}>
+                  <Text strong style={{ color: "#fff", fontSize: 18, lineHeight: 1.35 }}>
                     {s.title}
-                  </Typography.Text>
-                  <Typography.Text style={{ color: "rgba(255,255,255,0.85)" }}>{s.text}</Typography.Text>
+                  </Text>
+                  <Text style={{ color: "rgba(255,255,255,0.85)" }}>{s.text}</Text>
                 </Flex>
               </Flex>
               <div>

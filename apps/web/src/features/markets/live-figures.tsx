@@ -1,11 +1,12 @@
 import type { Ticker } from "@northstar/shared/markets";
 import { MoneyDecimal } from "@northstar/shared/money";
-import { Typography, theme } from "antd";
+import { theme } from "antd";
 import { type CSSProperties, useEffect, useRef, useState } from "react";
 import { useTickerValue } from "../../lib/market-socket.ts";
 import type { MarketRow } from "./market-data.ts";
 import { type Direction, direction, useMarketFormat } from "./market-format.ts";
 import "./markets.css";
+import { Text } from "../common/typography.tsx";
 
 /** Green up, red down (antd's success and error colours follow the light or dark theme). */
 function useDirectionColor() {
@@ -95,9 +96,9 @@ export function ChangeText({
   const color = useDirectionColor();
   if (change === undefined) {
     return (
-      <Typography.Text type="secondary" data-testid={testId}>
+      <Text type="secondary" data-testid={testId}>
         —
-      </Typography.Text>
+      </Text>
     );
   }
   const dir = direction(change);
@@ -156,14 +157,14 @@ export function LiveVolume({ row }: { row: MarketRow }) {
   const turnover = useTickerValue(row.symbol, row.ticker, (t) => t.q);
   const format = useMarketFormat();
   if (turnover === undefined) {
-    return <Typography.Text type="secondary">—</Typography.Text>;
+    return <Text type="secondary">—</Text>;
   }
   return (
     <span style={{ fontVariantNumeric: "tabular-nums", whiteSpace: "nowrap" }}>
       {format.volume(turnover)}{" "}
-      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+      <Text type="secondary" style={{ fontSize: 12 }}>
         {row.quote}
-      </Typography.Text>
+      </Text>
     </span>
   );
 }

@@ -1,8 +1,9 @@
-import { Flex, Grid, Spin, Typography } from "antd";
+import { Flex, Grid } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useTickerValue } from "../../lib/market-socket.ts";
 import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
+import { Text } from "../common/typography.tsx";
 import { FavouriteStar } from "./favourite-star.tsx";
 import { LiveChange, LivePrice, LiveVolume } from "./live-figures.tsx";
 import type { MarketRow } from "./market-data.ts";
@@ -20,7 +21,7 @@ function LiveStat({ row, field }: { row: MarketRow; field: "h" | "l" }) {
       {format.price(value, row.displayDecimals)}
     </span>
   ) : (
-    <Typography.Text type="secondary">—</Typography.Text>
+    <Text type="secondary">—</Text>
   );
 }
 
@@ -146,46 +147,44 @@ export function MarketTable({
       data-testid={testId}
       aria-busy={loading}
     >
-      <Spin spinning={loading ?? false} delay={150}>
-        <table>
-          <thead>
+      <table>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.key} style={{ textAlign: c.align ?? "start", width: c.width }}>
+                {c.title}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 ? (
             <tr>
-              {columns.map((c) => (
-                <th key={c.key} style={{ textAlign: c.align ?? "start", width: c.width }}>
-                  {c.title}
-                </th>
-              ))}
+              <td colSpan={columns.length}>{empty}</td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 ? (
-              <tr>
-                <td colSpan={columns.length}>{empty}</td>
+          ) : (
+            rows.map((row) => (
+              <tr
+                key={row.symbol}
+                className="ns-market-row"
+                data-testid={`market-row-${row.symbol}`}
+                // The pair is a link and the star a button; a click anywhere else in the row opens the instrument too.
+                onClick={(e) => {
+                  if (!(e.target as HTMLElement).closest("a, button")) {
+                    go(instrumentPath(row.symbol));
+                  }
+                }}
+              >
+                {columns.map((c) => (
+                  <td key={c.key} style={{ textAlign: c.align ?? "start" }}>
+                    {c.render(row)}
+                  </td>
+                ))}
               </tr>
-            ) : (
-              rows.map((row) => (
-                <tr
-                  key={row.symbol}
-                  className="ns-market-row"
-                  data-testid={`market-row-${row.symbol}`}
-                  // The pair is a link and the star a button; a click anywhere else in the row opens the instrument too.
-                  onClick={(e) => {
-                    if (!(e.target as HTMLElement).closest("a, button")) {
-                      go(instrumentPath(row.symbol));
-                    }
-                  }}
-                >
-                  {columns.map((c) => (
-                    <td key={c.key} style={{ textAlign: c.align ?? "start" }}>
-                      {c.render(row)}
-                    </td>
-                  ))}
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </Spin>
+            ))
+          )}
+        </tbody>
+      </table>
     </div>
   );
 }

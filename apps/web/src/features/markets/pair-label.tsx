@@ -1,9 +1,10 @@
-import { Flex, Typography, theme } from "antd";
+import { Flex, theme } from "antd";
 import { useTickerValue } from "../../lib/market-socket.ts";
 import { CurrencyMark } from "../assets/currency-mark.tsx";
 import { type MarketRow, pairName } from "./market-data.ts";
 import { ClosedTag } from "./market-status-tags.tsx";
 import "./markets.css";
+import { Text } from "../common/typography.tsx";
 
 /** Base/quote in bold with the instrument's name under it, and "closed" when its market is. */
 export function PairLabel({
@@ -23,14 +24,14 @@ export function PairLabel({
       <CurrencyMark code={row.base} size={size} />
       <Flex vertical style={{ minWidth: 0, maxWidth }}>
         <Flex align="center" gap={6} wrap={false}>
-          <Typography.Text strong style={{ lineHeight: 1.3, whiteSpace: "nowrap" }}>
+          <Text strong style={{ lineHeight: 1.3, whiteSpace: "nowrap" }}>
             {pairName(row)}
-          </Typography.Text>
+          </Text>
           {!open && <ClosedTag />}
         </Flex>
-        <Typography.Text type="secondary" ellipsis style={{ fontSize: token.fontSizeSM, lineHeight: 1.3 }}>
+        <Text type="secondary" ellipsis style={{ fontSize: token.fontSizeSM, lineHeight: 1.3 }}>
           {row.name}
-        </Typography.Text>
+        </Text>
       </Flex>
     </Flex>
   );
