@@ -1,4 +1,5 @@
 import { type ComponentType, type LazyExoticComponent, lazy } from "react";
+import { loadNamespace, type PageNamespace } from "../i18n/index.ts";
 
 /**
  * Which component renders each built route. Routes of SPEC section 2 that are not listed here
@@ -6,8 +7,13 @@ import { type ComponentType, type LazyExoticComponent, lazy } from "react";
  * screen downloads only what it shows.
  */
 type Page = LazyExoticComponent<ComponentType<Record<string, never>>>;
-const page = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType<Record<string, never>>): Page =>
-  lazy(() => load().then((m) => ({ default: pick(m) })));
+/** A lazy page; `namespaces` are texts only its pages use, fetched with it (see i18n/index.ts). */
+const page = <M,>(
+  load: () => Promise<M>,
+  pick: (m: M) => ComponentType<Record<string, never>>,
+  namespaces: PageNamespace[] = [],
+): Page =>
+  lazy(() => Promise.all([load(), ...namespaces.map(loadNamespace)]).then(([m]) => ({ default: pick(m) })));
 
 const Home = page(
   () => import("../features/home/home-page.tsx"),
