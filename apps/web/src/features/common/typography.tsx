@@ -20,7 +20,8 @@ interface TextProps extends Omit<HTMLAttributes<HTMLElement>, "style" | "classNa
   "data-testid"?: string;
 }
 
-function useToneColor(type: Tone | undefined): string | undefined {
+/** The tone's colour; plain text takes the theme's text colour, as antd's does (not a link's blue). */
+function useToneColor(type: Tone | undefined): string {
   const { token } = theme.useToken();
   return type
     ? {
@@ -29,7 +30,7 @@ function useToneColor(type: Tone | undefined): string | undefined {
         danger: token.colorError,
         warning: token.colorWarning,
       }[type]
-    : undefined;
+    : token.colorText;
 }
 
 function ellipsisProps(ellipsis: TextProps["ellipsis"]): { className?: string; style?: CSSProperties } {
@@ -53,7 +54,7 @@ export function Text({ type, strong, ellipsis, style, className, children, ...re
   return (
     <span
       {...rest}
-      className={classes(className, cut.className)}
+      className={classes("ns-text", className, cut.className)}
       style={{ color, fontWeight: strong ? 600 : undefined, ...cut.style, ...style }}
     >
       {children}
@@ -67,7 +68,7 @@ export function Paragraph({ type, strong, ellipsis, style, className, children, 
   return (
     <div
       {...rest}
-      className={classes("ns-paragraph", className, cut.className)}
+      className={classes("ns-text ns-paragraph", className, cut.className)}
       style={{ color, fontWeight: strong ? 600 : undefined, ...cut.style, ...style }}
     >
       {children}
