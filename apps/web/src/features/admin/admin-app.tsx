@@ -11,6 +11,7 @@ import { AuditPage } from "./audit-page.tsx";
 import { DepositAddressesPage } from "./deposit-addresses-page.tsx";
 import { DepositsPage } from "./deposits-page.tsx";
 import { InstrumentsPage } from "./instruments-page.tsx";
+import { KycReviewPage } from "./kyc-review-page.tsx";
 import { LedgerPage } from "./ledger-page.tsx";
 import { AdminLoginPage } from "./login-page.tsx";
 import { operatorTokenStore, useOperatorToken } from "./operator-session.ts";
@@ -62,6 +63,7 @@ export function AdminApp() {
             <Route path="ledger" element={<RoleGate page="ledger" element={<LedgerPage />} />} />
             <Route path="policy" element={<RoleGate page="policy" element={<PolicyPage />} />} />
             <Route path="audit" element={<RoleGate page="audit" element={<AuditPage />} />} />
+            <Route path="kyc" element={<RoleGate page="kyc" element={<KycReviewPage />} />} />
             <Route path="*" element={<AdminNotFound />} />
           </Route>
         </Routes>
