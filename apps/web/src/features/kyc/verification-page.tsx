@@ -43,10 +43,13 @@ export function VerificationPage() {
           dataSource={[...steps]}
           renderItem={(step) => (
             <AppLink to={step.path}>
-              <List.Item extra={<RightOutlined />} data-testid={`kyc-step-${step.key}`}>
+              <List.Item data-testid={`kyc-step-${step.key}`}>
                 <Flex justify="space-between" align="center" gap={8} style={{ width: "100%" }} wrap>
                   <Typography.Text strong>{t(`kyc.title.${step.key}`)}</Typography.Text>
-                  <KycStatusTag status={step.state} testId={`kyc-step-${step.key}-status`} />
+                  <Flex align="center" gap={8}>
+                    <KycStatusTag status={step.state} testId={`kyc-step-${step.key}-status`} />
+                    <RightOutlined />
+                  </Flex>
                 </Flex>
               </List.Item>
             </AppLink>
