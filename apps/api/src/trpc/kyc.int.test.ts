@@ -167,6 +167,32 @@ describe("primary KYC state machine", () => {
   });
 });
 
+describe("concurrent decisions and the decision history", () => {
+  it("applies one of 10 concurrent approvals and rejections, and lists the decision once", async () => {
+    const u = await h.registerByEmail();
+    const app = dataOf<App>(await applyPrimary(u));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? approve(app.id) : reject(app.id, "other"))),
+    );
+    const winners = results.filter((r) => r.status === 200);
+    expect(winners).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 200)) {
+      expectTrpcRefusal(r, "ALREADY_REVIEWED");
+    }
+    const audit = await query<{ n: number }>(
+      h,
+      "select count(*)::int as n from audit_log where subject = $1",
+      [`kyc_application:${app.id}`],
+    );
+    expect(audit[0]?.n).toBe(1);
+    const decisions = dataOf<{ id: number; status: string }[]>(
+      await admin(h, "kyc.decisions", undefined, op, "query"),
+    );
+    expect(decisions.filter((d) => d.id === app.id)).toHaveLength(1);
+    expect(decisions.every((d) => d.status !== "under_review")).toBe(true);
+  });
+});
+
 describe("advanced KYC, address proof and credit proof", () => {
   it("need primary KYC first, then follow the same machine", async () => {
     const fresh = await h.registerByEmail();
