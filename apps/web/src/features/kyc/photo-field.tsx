@@ -26,7 +26,11 @@ export function PhotoField({
       rules={optional ? [] : [{ required: true, message: t("errors.FIELD_REQUIRED", { field: label }) }]}
       style={{ flex: "1 1 140px", marginBottom: 8 }}
     >
-      <ProofUpload testId={testId} onReject={(message) => form.setFields([{ name, errors: [message] }])} />
+      <ProofUpload
+        testId={testId}
+        jpeg2000
+        onReject={(message) => form.setFields([{ name, errors: [message] }])}
+      />
     </Form.Item>
   );
 }
