@@ -20,6 +20,7 @@ const LADDER = [
   "idempotency",
   "ledger",
   "identity",
+  "kyc",
   "markets",
   "funding",
   "spot",

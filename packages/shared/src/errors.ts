@@ -117,6 +117,12 @@ export const ERROR_CODES = {
   TOO_MANY_OPEN_ORDERS: ResponseCode.Refused,
   ORDER_NOT_FOUND: ResponseCode.Refused,
   ORDER_NOT_OPEN: ResponseCode.Refused,
+  KYC_UNDER_REVIEW: ResponseCode.Refused,
+  KYC_ALREADY_VERIFIED: ResponseCode.Refused,
+  DOCUMENT_NUMBER_FORMAT: ResponseCode.Refused,
+  RISK_LIMIT_EXCEEDED: ResponseCode.Refused,
+  RISK_ASSESSMENT_REQUIRED: ResponseCode.Refused,
+  REJECT_REASON_REQUIRED: ResponseCode.Refused,
   REQUEST_ERROR: ResponseCode.ServerError,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;

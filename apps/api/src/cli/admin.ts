@@ -8,6 +8,7 @@ import {
 } from "@northstar/domain/admin";
 import { recordAudit } from "@northstar/domain/audit";
 import { addTotpKeyToFile, loadTotpKeyring, reencryptTotpSecrets } from "@northstar/domain/identity";
+import { REJECT_REASONS, type RejectReason } from "@northstar/shared/kyc";
 import { env as loadEnv } from "../env.ts";
 import { createDeps } from "../http/create-deps.ts";
 import { createCallerFactory } from "../trpc/init.ts";
@@ -28,7 +29,10 @@ const USAGE = `usage: pnpm admin <command>
   user <uid|email|phone>              balances and recent ledger lines
   reconcile                           recompute balances from postings; exits 0 only when the ledger balances
   totp:rotate-key [--reencrypt-only]  move every Google Authenticator secret to the current key, in one
-      transaction; with the key file (no TOTP_ENCRYPTION_KEY) a new key is generated into it first`;
+      transaction; with the key file (no TOTP_ENCRYPTION_KEY) a new key is generated into it first
+  kyc:list [under_review|approved|rejected] [primary|advanced|address|credit]
+  kyc:approve <id> [assessment-points] | kyc:reject <id> <reason> [note]
+      reasons: ${REJECT_REASONS.join(", ")}`;
 
 const [command, ...args] = process.argv.slice(2);
 const env = loadEnv();
@@ -171,6 +175,26 @@ async function main(): Promise<number> {
       console.log(`${changed} of ${total} secrets re-encrypted; current key ${keyring.currentId}`);
       return 0;
     }
+    case "kyc:list":
+      print(
+        await admin.kyc.queue({
+          status: args[0] as "under_review" | undefined,
+          level: args[1] as "primary" | undefined,
+        }),
+      );
+      return 0;
+    case "kyc:approve":
+      print(await admin.kyc.approve({ id: id(), assessment_points: args[1] ? Number(args[1]) : undefined }));
+      return 0;
+    case "kyc:reject":
+      print(
+        await admin.kyc.reject({
+          id: id(),
+          reason: (args[1] ?? "") as RejectReason,
+          note: args.slice(2).join(" ") || undefined,
+        }),
+      );
+      return 0;
     default:
       console.error(USAGE);
       return command ? 2 : 0;

@@ -11,6 +11,7 @@ import {
   withdrawalRouter,
 } from "./routers/funding/router.ts";
 import { identityRouter } from "./routers/identity/router.ts";
+import { kycRouter } from "./routers/kyc/router.ts";
 import { marketRouter } from "./routers/markets/router.ts";
 import { policyRouter } from "./routers/policy/router.ts";
 import { spotRouter } from "./routers/spot/router.ts";
@@ -29,6 +30,7 @@ export const appRouter = router({
   market: marketRouter,
   spot: spotRouter,
   admin: adminRouter,
+  kyc: kycRouter,
 });
 
 /** Imported as a type only by the web app. */

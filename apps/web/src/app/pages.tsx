@@ -133,6 +133,34 @@ const SpotRecord = page(
   (m) => m.SpotRecordPage,
 );
 
+const Verification = page(
+  () => import("../features/kyc/verification-page.tsx"),
+  (m) => m.VerificationPage,
+);
+const PrimaryKyc = page(
+  () => import("../features/kyc/primary-kyc-page.tsx"),
+  (m) => m.PrimaryKycPage,
+);
+const AdvancedKyc = page(
+  () => import("../features/kyc/advanced-kyc-page.tsx"),
+  (m) => m.AdvancedKycPage,
+);
+const AddressProof = page(
+  () => import("../features/kyc/address-proof-page.tsx"),
+  (m) => m.AddressProofPage,
+);
+const Questionnaire = page(
+  () => import("../features/kyc/questionnaire-page.tsx"),
+  (m) => m.QuestionnairePage,
+);
+const Credit = page(
+  () => import("../features/kyc/credit-page.tsx"),
+  (m) => m.CreditPage,
+);
+const kycAlias = (
+  pick: (m: typeof import("../features/kyc/kyc-redirects.tsx")) => ComponentType<Record<string, never>>,
+) => page(() => import("../features/kyc/kyc-redirects.tsx"), pick);
+
 export const PAGES: Record<string, Page> = {
   "/": Home,
   "/index": Home,
@@ -182,4 +210,14 @@ export const PAGES: Record<string, Page> = {
   "/currencyTrade": SpotTrade,
   "/exchange": SpotTrade,
   "/currencyRecord": SpotRecord,
+  "/authentication": Verification,
+  "/sfyz": kycAlias((m) => m.ToVerification),
+  "/smauth": PrimaryKyc,
+  "/seniorauth": AdvancedKyc,
+  "/authenticationhigh": kycAlias((m) => m.ToAdvanced),
+  "/dzrz": AddressProof,
+  "/questionnaire": Questionnaire,
+  "/fengxian": kycAlias((m) => m.ToQuestionnaire),
+  "/credit": Credit,
+  "/xinyongfen": kycAlias((m) => m.ToCredit),
 };

@@ -1,7 +1,10 @@
 import { z } from "zod";
-import { zChainCode, zCurrencyCode, zDailyWindow, zPositive, zRate, zShare } from "./bounds.ts";
+import { zChainCode, zCurrencyCode, zDailyWindow, zDecimal, zPositive, zRate, zShare } from "./bounds.ts";
 
 export { policyConflict } from "./bounds.ts";
+
+/** A decimal at or above zero (kyc caps, where "0" allows nothing). */
+const zNonNegative = zDecimal;
 
 /**
  * Every business constant and every choice where the spec's texts disagree, as a named policy value.
@@ -188,6 +191,75 @@ export const POLICY = {
       refreshMs: 1000,
     },
     public: false,
+  },
+  // Verification (issue 11: kyc).
+  /**
+   * Maximum investment per order, in USDT, by risk level (SPEC section 9: "risk level sets the maximum
+   * investment"). "notAssessed" is a user who has not answered the questionnaire: small orders only,
+   * so the product can be tried before the questionnaire; "0" would refuse every order until then.
+   */
+  "kyc.risk.maxPerOrderUsdt": {
+    schema: z.object({
+      notAssessed: zNonNegative,
+      conservative: zNonNegative,
+      balanced: zNonNegative,
+      aggressive: zNonNegative,
+    }),
+    default: { notAssessed: "1000", conservative: "10000", balanced: "100000", aggressive: "1000000" },
+    public: true,
+  },
+  /** Questionnaire score from which a user is balanced, and aggressive (below: conservative). */
+  "kyc.risk.thresholds": {
+    schema: z
+      .object({ balanced: z.number().int().min(1).max(100), aggressive: z.number().int().min(1).max(100) })
+      .refine((t) => t.balanced < t.aggressive),
+    default: { balanced: 6, aggressive: 12 },
+    public: true,
+  },
+  /**
+   * The credit score's published formula: base + verified levels + account age (per full month, up to
+   * a cap) + repayment history + an operator's assessment, kept within 0..max.
+   */
+  "kyc.credit.points": {
+    schema: z.object({
+      base: z.number().int().min(0).max(10_000),
+      primary: z.number().int().min(0).max(10_000),
+      advanced: z.number().int().min(0).max(10_000),
+      address: z.number().int().min(0).max(10_000),
+      perMonthOfAge: z.number().int().min(0).max(1000),
+      ageCap: z.number().int().min(0).max(10_000),
+      perOnTimeRepayment: z.number().int().min(0).max(1000),
+      perLateRepayment: z.number().int().min(0).max(1000),
+      assessmentMax: z.number().int().min(0).max(10_000),
+      max: z.number().int().min(1).max(10_000),
+    }),
+    default: {
+      base: 300,
+      primary: 150,
+      advanced: 150,
+      address: 50,
+      perMonthOfAge: 5,
+      ageCap: 100,
+      perOnTimeRepayment: 10,
+      perLateRepayment: 50,
+      assessmentMax: 200,
+      max: 1000,
+    },
+    public: true,
+  },
+  /** Loan limit by credit score: the highest row whose `minScore` the score reaches (SPEC section 6). */
+  "kyc.credit.loanLimits": {
+    schema: z
+      .array(z.object({ minScore: z.number().int().min(0).max(10_000), limitUsdt: zNonNegative }))
+      .min(1),
+    default: [
+      { minScore: 0, limitUsdt: "0" },
+      { minScore: 450, limitUsdt: "1000" },
+      { minScore: 600, limitUsdt: "5000" },
+      { minScore: 750, limitUsdt: "20000" },
+      { minScore: 900, limitUsdt: "50000" },
+    ],
+    public: true,
   },
 } as const;
 

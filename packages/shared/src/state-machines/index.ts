@@ -124,3 +124,20 @@ export const spotOrderMachine = defineMachine({
 export type SpotOrderStatus = (typeof spotOrderMachine.states)[number];
 /** Orders that may still trade. */
 export const SPOT_OPEN_STATUSES: readonly SpotOrderStatus[] = ["pending", "open", "partial"];
+
+/**
+ * Verification applications (primary KYC, advanced KYC, address proof, credit proof): "unverified" is
+ * having no application. The user applies (`under_review`); an operator approves or rejects with a
+ * reason. Both are final: a rejected user applies again with a new application, and approved data is
+ * read-only forever (no transition leaves `approved`).
+ */
+export const kycApplicationMachine = defineMachine({
+  name: "kyc-application",
+  states: ["under_review", "approved", "rejected"],
+  initial: "under_review",
+  transitions: [
+    { from: "under_review", to: "approved", by: ["operator"] },
+    { from: "under_review", to: "rejected", by: ["operator"] },
+  ],
+});
+export type KycApplicationStatus = (typeof kycApplicationMachine.states)[number];

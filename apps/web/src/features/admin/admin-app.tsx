@@ -11,6 +11,7 @@ import { AuditPage } from "./audit-page.tsx";
 import { DepositAddressesPage } from "./deposit-addresses-page.tsx";
 import { DepositsPage } from "./deposits-page.tsx";
 import { InstrumentsPage } from "./instruments-page.tsx";
+import { KycReviewPage } from "./kyc-review-page.tsx";
 import { LedgerPage } from "./ledger-page.tsx";
 import { AdminLoginPage } from "./login-page.tsx";
 import { operatorTokenStore, useOperatorToken } from "./operator-session.ts";
@@ -28,48 +29,55 @@ import { WithdrawalsPage } from "./withdrawals-page.tsx";
  * policy values, and read users, the ledger and the audit log; the server writes every action to
  * the audit log.
  */
+/** antd's App gives the back office's pages their themed modal and message (App.useApp). */
 export function AdminApp() {
-  const trpcClient = useTRPCClient();
-  const [queryClient] = useState(createAdminQueryClient);
-  // antd's App gives the back office's pages their themed modal and message (App.useApp).
   return (
     <App message={{ maxCount: 3 }}>
-      <QueryClientProvider client={queryClient}>
-        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-          <Routes>
-            <Route path="/admin/login" element={<AdminLoginPage />} />
-            <Route
-              path="/admin"
-              element={
-                <RequireOperator>
-                  <AdminLayout />
-                </RequireOperator>
-              }
-            >
-              <Route index element={<AdminHome />} />
-              <Route path="deposits" element={<RoleGate page="deposits" element={<DepositsPage />} />} />
-              <Route
-                path="withdrawals"
-                element={<RoleGate page="withdrawals" element={<WithdrawalsPage />} />}
-              />
-              <Route
-                path="deposit-addresses"
-                element={<RoleGate page="deposit-addresses" element={<DepositAddressesPage />} />}
-              />
-              <Route
-                path="instruments"
-                element={<RoleGate page="instruments" element={<InstrumentsPage />} />}
-              />
-              <Route path="users" element={<RoleGate page="users" element={<UsersPage />} />} />
-              <Route path="ledger" element={<RoleGate page="ledger" element={<LedgerPage />} />} />
-              <Route path="policy" element={<RoleGate page="policy" element={<PolicyPage />} />} />
-              <Route path="audit" element={<RoleGate page="audit" element={<AuditPage />} />} />
-              <Route path="*" element={<AdminNotFound />} />
-            </Route>
-          </Routes>
-        </TRPCProvider>
-      </QueryClientProvider>
+      <AdminRoutes />
     </App>
+  );
+}
+
+function AdminRoutes() {
+  const trpcClient = useTRPCClient();
+  const [queryClient] = useState(createAdminQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+        <Routes>
+          <Route path="/admin/login" element={<AdminLoginPage />} />
+          <Route
+            path="/admin"
+            element={
+              <RequireOperator>
+                <AdminLayout />
+              </RequireOperator>
+            }
+          >
+            <Route index element={<AdminHome />} />
+            <Route path="deposits" element={<RoleGate page="deposits" element={<DepositsPage />} />} />
+            <Route
+              path="withdrawals"
+              element={<RoleGate page="withdrawals" element={<WithdrawalsPage />} />}
+            />
+            <Route
+              path="deposit-addresses"
+              element={<RoleGate page="deposit-addresses" element={<DepositAddressesPage />} />}
+            />
+            <Route
+              path="instruments"
+              element={<RoleGate page="instruments" element={<InstrumentsPage />} />}
+            />
+            <Route path="users" element={<RoleGate page="users" element={<UsersPage />} />} />
+            <Route path="ledger" element={<RoleGate page="ledger" element={<LedgerPage />} />} />
+            <Route path="policy" element={<RoleGate page="policy" element={<PolicyPage />} />} />
+            <Route path="audit" element={<RoleGate page="audit" element={<AuditPage />} />} />
+            <Route path="kyc" element={<RoleGate page="kyc" element={<KycReviewPage />} />} />
+            <Route path="*" element={<AdminNotFound />} />
+          </Route>
+        </Routes>
+      </TRPCProvider>
+    </QueryClientProvider>
   );
 }
 

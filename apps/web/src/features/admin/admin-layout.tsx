@@ -4,6 +4,7 @@ import {
   ControlOutlined,
   DownloadOutlined,
   FundOutlined,
+  IdcardOutlined,
   LogoutOutlined,
   TeamOutlined,
   UploadOutlined,
@@ -44,6 +45,7 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   ledger: <AccountBookOutlined />,
   policy: <ControlOutlined />,
   audit: <AuditOutlined />,
+  kyc: <IdcardOutlined />,
 };
 
 /** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */

@@ -14,6 +14,8 @@ export const ADMIN_PAGES = [
   { key: "ledger", roles: ["admin", "finance"] },
   { key: "policy", roles: ["admin", "finance"] },
   { key: "audit", roles: ["admin"] },
+  // Until compliance roles exist, any operator reviews verification (see routers/kyc/admin-router.ts).
+  { key: "kyc", roles: ["admin", "finance", "support", "content"] },
 ] as const satisfies readonly { key: string; roles: readonly OperatorRole[] }[];
 
 export type AdminPageKey = (typeof ADMIN_PAGES)[number]["key"];
@@ -24,4 +26,4 @@ export function pagesFor(role: OperatorRole | undefined) {
 
 /** The i18n key of a page's menu label. */
 export const menuLabelKey = (key: AdminPageKey) =>
-  `admin.menu.${key === "deposit-addresses" ? "depositAddresses" : key}`;
+  key === "kyc" ? "kyc.admin.menu" : `admin.menu.${key === "deposit-addresses" ? "depositAddresses" : key}`;

@@ -9,6 +9,9 @@ import { languageStore, tokenStore } from "../../lib/session.ts";
 
 const IMAGE_TYPES = new Set(["image/jpeg", "image/png"]);
 const IMAGE_EXTENSIONS = /\.(jpe?g|png)$/i;
+// Verification photos may also be JPEG 2000 (SPEC section 5); the server tells it by content.
+const JP2_TYPES = new Set(["image/jp2", "image/jpx", "image/jpm"]);
+const JP2_EXTENSIONS = /\.(jp2|j2k|jpf|jpx)$/i;
 
 interface UploadEnvelope {
   code: number;
@@ -28,6 +31,7 @@ export function ProofUpload({
   onBusy,
   disabled,
   testId,
+  jpeg2000 = false,
 }: {
   value?: string;
   onChange?: (id: string | undefined) => void;
@@ -35,6 +39,8 @@ export function ProofUpload({
   onBusy?: (busy: boolean) => void;
   disabled?: boolean;
   testId: string;
+  /** Also accept JPEG 2000 (KYC photos). */
+  jpeg2000?: boolean;
 }) {
   const { t } = useTranslation();
   const policy = usePolicy();
@@ -44,7 +50,8 @@ export function ProofUpload({
   const uploading = files.some((f) => f.status === "uploading");
 
   const beforeUpload: UploadProps["beforeUpload"] = (file) => {
-    if (!IMAGE_TYPES.has(file.type) && !IMAGE_EXTENSIONS.test(file.name)) {
+    const jp2 = jpeg2000 && (JP2_TYPES.has(file.type) || JP2_EXTENSIONS.test(file.name));
+    if (!jp2 && !IMAGE_TYPES.has(file.type) && !IMAGE_EXTENSIONS.test(file.name)) {
       onReject(t("funding.deposit.proofType"));
       return Upload.LIST_IGNORE;
     }
@@ -94,7 +101,7 @@ export function ProofUpload({
 
   return (
     <Upload
-      accept=".jpg,.jpeg,.png,image/jpeg,image/png"
+      accept={`.jpg,.jpeg,.png,image/jpeg,image/png${jpeg2000 ? ",.jp2,.j2k,.jpf,.jpx,image/jp2" : ""}`}
       listType="picture-card"
       maxCount={1}
       fileList={files}

@@ -23,6 +23,7 @@ import {
 import { isPolicyKey } from "@northstar/shared/policy";
 import { z } from "zod";
 import { operatorProcedure, publicProcedure, router } from "../../init.ts";
+import { kycAdminRouter } from "../kyc/admin-router.ts";
 
 const anyOperator = operatorProcedure(["admin", "finance", "support", "content"]);
 const finance = operatorProcedure(["admin", "finance"]);
@@ -126,4 +127,5 @@ export const adminRouter = router({
     .query(({ ctx, input }) => lookupUser(ctx.deps.db, input.query)),
   reconcile: finance.query(({ ctx }) => reconcileLedger(ctx.deps.db)),
   audit: operatorProcedure(["admin"]).query(({ ctx }) => listAuditLog(ctx.deps.db)),
+  kyc: kycAdminRouter,
 });
