@@ -23,6 +23,7 @@ const LADDER = [
   "markets",
   "funding",
   "spot",
+  "earn",
   "admin",
   "setup",
 ];

@@ -124,3 +124,31 @@ export const spotOrderMachine = defineMachine({
 export type SpotOrderStatus = (typeof spotOrderMachine.states)[number];
 /** Orders that may still trade. */
 export const SPOT_OPEN_STATUSES: readonly SpotOrderStatus[] = ["pending", "open", "partial"];
+
+/**
+ * Managed-earning (custody) orders, SPEC section 4: in custody (`holding`) until maturity
+ * (`completed`, by the daily yield job) or an early redemption: the user asks (`redeeming`), which
+ * is settled (`redeemed`) at once or after an operator's approval when policy asks for review; a
+ * rejected request (`redemption_rejected`) stays in custody and may be re-applied.
+ */
+export const earnOrderMachine = defineMachine({
+  name: "earn-order",
+  states: ["holding", "redeeming", "redeemed", "completed", "redemption_rejected"],
+  initial: "holding",
+  transitions: [
+    { from: "holding", to: "redeeming", by: ["user"] },
+    { from: "redeeming", to: "redeemed", by: ["operator", "system"] },
+    { from: "redeeming", to: "redemption_rejected", by: ["operator"] },
+    { from: "redemption_rejected", to: "redeeming", by: ["user"] },
+    { from: "holding", to: "completed", by: ["system"] },
+    { from: "redeeming", to: "completed", by: ["system"] },
+    { from: "redemption_rejected", to: "completed", by: ["system"] },
+  ],
+});
+export type EarnOrderStatus = (typeof earnOrderMachine.states)[number];
+/** Orders whose principal is still in custody and earns the daily yield. */
+export const EARN_CUSTODY_STATUSES: readonly EarnOrderStatus[] = [
+  "holding",
+  "redeeming",
+  "redemption_rejected",
+];
