@@ -4,6 +4,7 @@ import { createMailTransport, createSmsProvider } from "@northstar/domain/notifi
 import { Redis } from "ioredis";
 import { env as loadEnv } from "./env.ts";
 import { startMarketData } from "./market-data.ts";
+import { startCustodyYieldWorker } from "./queues/custody-yield.ts";
 import { startNotificationsWorker } from "./queues/notifications.ts";
 import { startSpot } from "./spot.ts";
 
@@ -24,6 +25,11 @@ const workers = env.WORKER_ROLES.has("notifications")
       }),
     ]
   : [];
+if (env.WORKER_ROLES.has("custody-yield")) {
+  workers.push(
+    (await startCustodyYieldWorker(connection, env.REDIS_PREFIX, { db, now: () => new Date(), log })).worker,
+  );
+}
 for (const worker of workers) {
   worker.on("failed", (job, err) => log(`job ${job?.name ?? "?"} failed: ${err.message}`));
 }

@@ -1,2 +1,4 @@
+export { startCustodyYieldWorker } from "../queues/custody-yield.ts";
 export { startNotificationsWorker } from "../queues/notifications.ts";
+export type { DailyYieldDeps } from "./earn/daily-yield.ts";
 export type { SendCodeDeps } from "./notifications/send-code.ts";
