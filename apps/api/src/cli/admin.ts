@@ -28,12 +28,15 @@ const USAGE = `usage: pnpm admin <command>
   user <uid|email|phone>              balances and recent ledger lines
   reconcile                           recompute balances from postings; exits 0 only when the ledger balances
   totp:rotate-key [--reencrypt-only]  move every Google Authenticator secret to the current key, in one
-      transaction; with the key file (no TOTP_ENCRYPTION_KEY) a new key is generated into it first`;
+      transaction; with the key file (no TOTP_ENCRYPTION_KEY) a new key is generated into it first
+  earn:products | earn:product:create <json> | earn:product:on <id> | earn:product:off <id>
+  earn:orders [status] | earn:redemptions | earn:redemption:approve <id> | earn:redemption:reject <id> <reason>
+  earn:rates <productId> | earn:rate:publish <productId> <YYYY-MM-DD> <rate> | earn:yield | earn:yield:run`;
 
 const [command, ...args] = process.argv.slice(2);
 const env = loadEnv();
 const deps = createDeps(env);
-const admin = createCallerFactory(appRouter)({
+const caller = createCallerFactory(appRouter)({
   deps,
   lang: "en",
   token: undefined,
@@ -41,7 +44,9 @@ const admin = createCallerFactory(appRouter)({
   ip: "127.0.0.1",
   userAgent: "cli",
   cliOperator: { id: 0, username: "cli", role: "admin", status: "active" },
-}).admin;
+});
+const admin = caller.admin;
+const adminEarn = caller.adminEarn;
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 const id = () => Number(args[0]);
 
@@ -171,6 +176,47 @@ async function main(): Promise<number> {
       console.log(`${changed} of ${total} secrets re-encrypted; current key ${keyring.currentId}`);
       return 0;
     }
+    case "earn:products":
+      print(await adminEarn.products());
+      return 0;
+    case "earn:product:create":
+      print(await adminEarn.createProduct(JSON.parse(args[0] ?? "{}")));
+      return 0;
+    case "earn:product:on":
+    case "earn:product:off":
+      print(await adminEarn.setOnSale({ id: id(), on_sale: command === "earn:product:on" }));
+      return 0;
+    case "earn:orders":
+      print(
+        await adminEarn.orders({
+          page: 1,
+          page_size: 100,
+          statuses: args[0] ? [args[0] as "holding"] : undefined,
+        }),
+      );
+      return 0;
+    case "earn:redemptions":
+      print(await adminEarn.orders({ page: 1, page_size: 100, statuses: ["redeeming"] }));
+      return 0;
+    case "earn:redemption:approve":
+      print(await adminEarn.approveRedemption({ id: id() }));
+      return 0;
+    case "earn:redemption:reject":
+      await adminEarn.rejectRedemption({ id: id(), reason: args.slice(1).join(" ") });
+      console.log("rejected");
+      return 0;
+    case "earn:rates":
+      print(await adminEarn.rates({ id: id() }));
+      return 0;
+    case "earn:rate:publish":
+      print(await adminEarn.publishRate({ product_id: id(), day: args[1] ?? "", rate: args[2] ?? "" }));
+      return 0;
+    case "earn:yield":
+      print(await adminEarn.yieldReport());
+      return 0;
+    case "earn:yield:run":
+      print(await adminEarn.runYield());
+      return 0;
     default:
       console.error(USAGE);
       return command ? 2 : 0;

@@ -1,5 +1,6 @@
 import { router } from "./init.ts";
 import { adminRouter } from "./routers/admin/router.ts";
+import { adminEarnRouter, earnRouter } from "./routers/earn/router.ts";
 import {
   assetRouter,
   bankCardRouter,
@@ -29,6 +30,8 @@ export const appRouter = router({
   market: marketRouter,
   spot: spotRouter,
   admin: adminRouter,
+  earn: earnRouter,
+  adminEarn: adminEarnRouter,
 });
 
 /** Imported as a type only by the web app. */
