@@ -35,11 +35,14 @@ beforeAll(async () => {
     },
     { "x-operator-token": op },
   );
-  productId = (res.body.result?.data as { id: number }).id;
+  productId = resultOf<{ id: number }>(res).id;
 });
 afterAll(async () => {
   await h?.close();
 });
+
+/** The data of a tRPC answer (undefined on a refusal). */
+const resultOf = <T>(r: { body: { result?: { data: unknown } } }): T => r.body.result?.data as T;
 
 async function inject(path: string, input: unknown, headers: Record<string, string> = {}) {
   const response = await h.app.inject({
@@ -64,7 +67,7 @@ async function fundedUser(funds: string) {
 describe("earn through tRPC and the legacy calls", () => {
   it("lists the product publicly and refuses a product change by a user", async () => {
     const list = await h.trpc("earn.products", { family: "ai" }, undefined, "query");
-    expect((list.body.result?.data as { id: number }[]).map((p) => p.id)).toContain(productId);
+    expect(resultOf<{ id: number }[]>(list).map((p) => p.id)).toContain(productId);
     const u = await fundedUser("100");
     const denied = await inject("adminEarn.createProduct", {}, { authorization: `Bearer ${u.token}` });
     expect(denied.status).toBeGreaterThanOrEqual(400);
@@ -86,7 +89,7 @@ describe("earn through tRPC and the legacy calls", () => {
     for (const r of results.filter((x) => x.status !== 200)) {
       expect(r.body.error?.data.errorCode).toBe("REQUEST_IN_PROGRESS");
     }
-    expect(new Set(ok.map((r) => (r.body.result?.data as { id: number }).id)).size).toBe(1);
+    expect(new Set(ok.map((r) => resultOf<{ id: number }>(r).id)).size).toBe(1);
     const orders = await query(h, "select id from earn_orders where user_id = $1", [u.userId]);
     expect(orders).toHaveLength(1);
     expect((await balanceOf(h, u.userId)).available).toBe("600");
