@@ -126,6 +126,14 @@ const SpotRecord = page(
   () => import("../features/spot/spot-record-page.tsx"),
   (m) => m.SpotRecordPage,
 );
+const EarnProducts = page(
+  () => import("../features/earn/earn-products-page.tsx"),
+  (m) => m.EarnProductsPage,
+);
+const EarnOrders = page(
+  () => import("../features/earn/earn-orders-page.tsx"),
+  (m) => m.EarnOrdersPage,
+);
 
 export const PAGES: Record<string, Page> = {
   "/": Home,
@@ -176,4 +184,12 @@ export const PAGES: Record<string, Page> = {
   "/currencyTrade": SpotTrade,
   "/exchange": SpotTrade,
   "/currencyRecord": SpotRecord,
+  "/profit_index": EarnProducts,
+  "/profit_buy": EarnProducts,
+  "/vip_index": EarnProducts,
+  "/etflow_buy": EarnProducts,
+  "/profit_wdtg": EarnOrders,
+  "/vip_wdtg": EarnOrders,
+  "/etf_wdtg": EarnOrders,
+  "/etflow_wdtg": EarnOrders,
 };
