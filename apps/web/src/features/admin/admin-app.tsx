@@ -10,6 +10,7 @@ import { createAdminQueryClient } from "./admin-query-client.ts";
 import { AuditPage } from "./audit-page.tsx";
 import { DepositAddressesPage } from "./deposit-addresses-page.tsx";
 import { DepositsPage } from "./deposits-page.tsx";
+import { EarnAdminPage } from "./earn-admin-page.tsx";
 import { InstrumentsPage } from "./instruments-page.tsx";
 import { LedgerPage } from "./ledger-page.tsx";
 import { AdminLoginPage } from "./login-page.tsx";
@@ -62,6 +63,7 @@ export function AdminApp() {
             <Route path="ledger" element={<RoleGate page="ledger" element={<LedgerPage />} />} />
             <Route path="policy" element={<RoleGate page="policy" element={<PolicyPage />} />} />
             <Route path="audit" element={<RoleGate page="audit" element={<AuditPage />} />} />
+            <Route path="earn" element={<RoleGate page="earn" element={<EarnAdminPage />} />} />
             <Route path="*" element={<AdminNotFound />} />
           </Route>
         </Routes>

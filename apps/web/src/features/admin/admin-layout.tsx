@@ -5,6 +5,7 @@ import {
   DownloadOutlined,
   FundOutlined,
   LogoutOutlined,
+  RiseOutlined,
   TeamOutlined,
   UploadOutlined,
   UserOutlined,
@@ -44,6 +45,7 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   ledger: <AccountBookOutlined />,
   policy: <ControlOutlined />,
   audit: <AuditOutlined />,
+  earn: <RiseOutlined />,
 };
 
 /** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */
