@@ -24,6 +24,7 @@ const LADDER = [
   "funding",
   "spot",
   "earn",
+  "launchpad",
   "admin",
   "setup",
 ];

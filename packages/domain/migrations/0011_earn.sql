@@ -60,9 +60,50 @@ CREATE TABLE "earn_yield_days" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "launchpad_offerings" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"coin" text NOT NULL,
+	"name" text NOT NULL,
+	"pay_currency" text NOT NULL,
+	"issue_price" numeric(38, 18) NOT NULL,
+	"subscribe_price" numeric(38, 18) NOT NULL,
+	"total_quantity" numeric(38, 18) NOT NULL,
+	"min_quantity" numeric(38, 18) NOT NULL,
+	"max_quantity" numeric(38, 18) NOT NULL,
+	"starts_at" timestamp with time zone NOT NULL,
+	"ends_at" timestamp with time zone NOT NULL,
+	"lock_days" integer NOT NULL,
+	"listing_day" date NOT NULL,
+	"circulation" numeric(38, 18) NOT NULL,
+	"status" text DEFAULT 'open' NOT NULL,
+	"fail_reason" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "launchpad_subscriptions" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"offering_id" bigint NOT NULL,
+	"user_id" bigint NOT NULL,
+	"quantity" numeric(38, 18) NOT NULL,
+	"frozen" numeric(38, 18) NOT NULL,
+	"passed_quantity" numeric(38, 18) DEFAULT '0' NOT NULL,
+	"fee" numeric(38, 18) DEFAULT '0' NOT NULL,
+	"refunded" numeric(38, 18) DEFAULT '0' NOT NULL,
+	"status" text DEFAULT 'reviewing' NOT NULL,
+	"fail_reason" text,
+	"reject_reason" text,
+	"unlock_at" timestamp with time zone,
+	"unlocked_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE UNIQUE INDEX "earn_daily_rates_product_day" ON "earn_daily_rates" USING btree ("product_id","day");--> statement-breakpoint
 CREATE INDEX "earn_orders_user_idx" ON "earn_orders" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "earn_orders_status_idx" ON "earn_orders" USING btree ("status","id");--> statement-breakpoint
 CREATE INDEX "earn_orders_product_user_idx" ON "earn_orders" USING btree ("product_id","user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "earn_yield_days_order_day" ON "earn_yield_days" USING btree ("order_id","day");--> statement-breakpoint
-CREATE INDEX "earn_yield_days_day_idx" ON "earn_yield_days" USING btree ("day","product_id");
+CREATE INDEX "earn_yield_days_day_idx" ON "earn_yield_days" USING btree ("day","product_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "launchpad_subscriptions_user_offering" ON "launchpad_subscriptions" USING btree ("offering_id","user_id");--> statement-breakpoint
+CREATE INDEX "launchpad_subscriptions_user_idx" ON "launchpad_subscriptions" USING btree ("user_id","created_at");--> statement-breakpoint
+CREATE INDEX "launchpad_subscriptions_unlock_idx" ON "launchpad_subscriptions" USING btree ("status","unlock_at");

@@ -129,6 +129,11 @@ export const ERROR_CODES = {
   EARN_RATE_PUBLISHED: ResponseCode.Refused,
   EARN_RATE_NOT_FUTURE: ResponseCode.Refused,
   EARN_RATE_OUT_OF_RANGE: ResponseCode.Refused,
+  LAUNCHPAD_NOT_FOUND: ResponseCode.Refused,
+  LAUNCHPAD_NOT_OPEN: ResponseCode.Refused,
+  LAUNCHPAD_QUANTITY_RANGE: ResponseCode.Refused,
+  LAUNCHPAD_ALREADY_SUBSCRIBED: ResponseCode.Refused,
+  LAUNCHPAD_NOT_CLOSED: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -8,6 +8,7 @@ export * from "../funding/funding.table.ts";
 export * from "../idempotency/idempotency.table.ts";
 export * from "../identity/identity.table.ts";
 export * from "../identity/totp.table.ts";
+export * from "../launchpad/launchpad.table.ts";
 export * from "../ledger/ledger.table.ts";
 export * from "../markets/markets.table.ts";
 export * from "../policy/policy.table.ts";

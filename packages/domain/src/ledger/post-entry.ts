@@ -15,7 +15,8 @@ export type SystemCode =
   | `deposit_clearing:${string}`
   | `withdrawal_clearing:${string}`
   | "earn_custody"
-  | "earn_yield";
+  | "earn_yield"
+  | "launchpad_issuer";
 
 export type AccountRef =
   | { userId: number; book: Book; wallet: Wallet; currency: string; bucket?: Bucket }

@@ -195,6 +195,8 @@ export const POLICY = {
   "earn.redemption.percent": { schema: zRate, default: "0.05", public: true },
   /** When true, an early redemption waits for an operator's approval; otherwise it settles at once. */
   "earn.redemption.review": { schema: z.boolean(), default: false, public: true },
+  /** New-coin subscription fee, a share of the amount allocated, taken at allocation. */
+  "launchpad.feeRate": { schema: zRate, default: "0", public: true },
 } as const;
 
 export type PolicyKey = keyof typeof POLICY;

@@ -152,3 +152,34 @@ export const EARN_CUSTODY_STATUSES: readonly EarnOrderStatus[] = [
   "redeeming",
   "redemption_rejected",
 ];
+
+/**
+ * New-coin subscriptions, SPEC section 4: a subscription waits `reviewing` with its amount frozen;
+ * at the close the allocation passes it (`passed`, the rest refunded) or finds nothing left for it
+ * (`sold_out`, refunded); an operator may reject it (`failed`, refunded); a failed issuance ends
+ * every subscription `issuance_failed` and then `refunded` once the refund is posted.
+ */
+export const launchpadSubscriptionMachine = defineMachine({
+  name: "launchpad-subscription",
+  states: ["reviewing", "passed", "failed", "sold_out", "issuance_failed", "refunded"],
+  initial: "reviewing",
+  transitions: [
+    { from: "reviewing", to: "passed", by: ["system", "operator"] },
+    { from: "reviewing", to: "sold_out", by: ["system", "operator"] },
+    { from: "reviewing", to: "failed", by: ["operator"] },
+    { from: "reviewing", to: "issuance_failed", by: ["operator"] },
+    { from: "issuance_failed", to: "refunded", by: ["operator", "system"] },
+  ],
+});
+export type LaunchpadSubscriptionStatus = (typeof launchpadSubscriptionMachine.states)[number];
+
+/** New-coin offerings: open for subscription until allocated, or failed (everything refunded). */
+export const launchpadOfferingMachine = defineMachine({
+  name: "launchpad-offering",
+  states: ["open", "allocated", "issuance_failed"],
+  initial: "open",
+  transitions: [
+    { from: "open", to: "allocated", by: ["system", "operator"] },
+    { from: "open", to: "issuance_failed", by: ["operator"] },
+  ],
+});
