@@ -31,7 +31,8 @@ const USAGE = `usage: pnpm admin <command>
       transaction; with the key file (no TOTP_ENCRYPTION_KEY) a new key is generated into it first
   earn:products | earn:product:create <json> | earn:product:on <id> | earn:product:off <id>
   earn:orders [status] | earn:redemptions | earn:redemption:approve <id> | earn:redemption:reject <id> <reason>
-  earn:rates <productId> | earn:rate:publish <productId> <YYYY-MM-DD> <rate> | earn:yield | earn:yield:run`;
+  earn:rates <productId> | earn:rate:publish <productId> <YYYY-MM-DD> <rate> | earn:yield | earn:yield:run
+  launchpad:list | launchpad:create <json> | launchpad:allocate <id> | launchpad:fail <id> <reason> | launchpad:unlock`;
 
 const [command, ...args] = process.argv.slice(2);
 const env = loadEnv();
@@ -47,6 +48,7 @@ const caller = createCallerFactory(appRouter)({
 });
 const admin = caller.admin;
 const adminEarn = caller.adminEarn;
+const adminLaunchpad = caller.adminLaunchpad;
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 const id = () => Number(args[0]);
 
@@ -216,6 +218,21 @@ async function main(): Promise<number> {
       return 0;
     case "earn:yield:run":
       print(await adminEarn.runYield());
+      return 0;
+    case "launchpad:list":
+      print(await adminLaunchpad.offerings());
+      return 0;
+    case "launchpad:create":
+      print(await adminLaunchpad.create(JSON.parse(args[0] ?? "{}")));
+      return 0;
+    case "launchpad:allocate":
+      print(await adminLaunchpad.allocate({ id: id() }));
+      return 0;
+    case "launchpad:fail":
+      print(await adminLaunchpad.fail({ id: id(), reason: args.slice(1).join(" ") }));
+      return 0;
+    case "launchpad:unlock":
+      print(await adminLaunchpad.unlock());
       return 0;
     default:
       console.error(USAGE);

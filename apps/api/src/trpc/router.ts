@@ -12,6 +12,7 @@ import {
   withdrawalRouter,
 } from "./routers/funding/router.ts";
 import { identityRouter } from "./routers/identity/router.ts";
+import { adminLaunchpadRouter, launchpadRouter } from "./routers/launchpad/router.ts";
 import { marketRouter } from "./routers/markets/router.ts";
 import { policyRouter } from "./routers/policy/router.ts";
 import { spotRouter } from "./routers/spot/router.ts";
@@ -32,6 +33,8 @@ export const appRouter = router({
   admin: adminRouter,
   earn: earnRouter,
   adminEarn: adminEarnRouter,
+  launchpad: launchpadRouter,
+  adminLaunchpad: adminLaunchpadRouter,
 });
 
 /** Imported as a type only by the web app. */
