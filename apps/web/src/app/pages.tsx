@@ -134,6 +134,14 @@ const EarnOrders = page(
   () => import("../features/earn/earn-orders-page.tsx"),
   (m) => m.EarnOrdersPage,
 );
+const Launchpad = page(
+  () => import("../features/launchpad/launchpad-page.tsx"),
+  (m) => m.LaunchpadPage,
+);
+const SubscriptionRecords = page(
+  () => import("../features/launchpad/subscription-records-page.tsx"),
+  (m) => m.SubscriptionRecordsPage,
+);
 
 export const PAGES: Record<string, Page> = {
   "/": Home,
@@ -192,4 +200,7 @@ export const PAGES: Record<string, Page> = {
   "/vip_wdtg": EarnOrders,
   "/etf_wdtg": EarnOrders,
   "/etflow_wdtg": EarnOrders,
+  "/subscription": Launchpad,
+  "/subscriptionBuy": Launchpad,
+  "/subscriptionRecord": SubscriptionRecords,
 };
