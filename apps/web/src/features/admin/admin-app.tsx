@@ -12,6 +12,7 @@ import { DepositAddressesPage } from "./deposit-addresses-page.tsx";
 import { DepositsPage } from "./deposits-page.tsx";
 import { EarnAdminPage } from "./earn-admin-page.tsx";
 import { InstrumentsPage } from "./instruments-page.tsx";
+import { LaunchpadAdminPage } from "./launchpad-admin-page.tsx";
 import { LedgerPage } from "./ledger-page.tsx";
 import { AdminLoginPage } from "./login-page.tsx";
 import { operatorTokenStore, useOperatorToken } from "./operator-session.ts";
@@ -64,6 +65,10 @@ export function AdminApp() {
             <Route path="policy" element={<RoleGate page="policy" element={<PolicyPage />} />} />
             <Route path="audit" element={<RoleGate page="audit" element={<AuditPage />} />} />
             <Route path="earn" element={<RoleGate page="earn" element={<EarnAdminPage />} />} />
+            <Route
+              path="launchpad"
+              element={<RoleGate page="launchpad" element={<LaunchpadAdminPage />} />}
+            />
             <Route path="*" element={<AdminNotFound />} />
           </Route>
         </Routes>

@@ -6,6 +6,7 @@ import {
   FundOutlined,
   LogoutOutlined,
   RiseOutlined,
+  RocketOutlined,
   TeamOutlined,
   UploadOutlined,
   UserOutlined,
@@ -46,6 +47,7 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   policy: <ControlOutlined />,
   audit: <AuditOutlined />,
   earn: <RiseOutlined />,
+  launchpad: <RocketOutlined />,
 };
 
 /** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */

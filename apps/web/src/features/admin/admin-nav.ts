@@ -15,6 +15,7 @@ export const ADMIN_PAGES = [
   { key: "policy", roles: ["admin", "finance"] },
   { key: "audit", roles: ["admin"] },
   { key: "earn", roles: ["admin", "finance"] },
+  { key: "launchpad", roles: ["admin", "finance"] },
 ] as const satisfies readonly { key: string; roles: readonly OperatorRole[] }[];
 
 export type AdminPageKey = (typeof ADMIN_PAGES)[number]["key"];
