@@ -123,4 +123,23 @@ describe("managed earning in the browser", () => {
       .poll(() => user.getByTestId("earn-order").first().getAttribute("data-status"), { timeout: 10_000 })
       .toBe("redeemed");
   });
+
+  it("the back office lists the product and the order, and the yield report opens", async () => {
+    const operator = await (await platform.newContext()).newPage();
+    await operator.goto("/admin/login");
+    await operator.getByTestId("admin-login-username").fill("admin");
+    await operator.getByTestId("admin-login-password").fill(platform.operatorPassword);
+    await operator.getByTestId("admin-login-submit").click();
+    await operator.waitForURL(/\/admin(\/deposits)?$/);
+    await operator.goto("/admin/earn");
+    await operator.getByRole("cell", { name: "AI Quant 7" }).waitFor();
+    await operator.getByRole("tab").nth(2).click();
+    await operator.getByRole("cell", { name: "E00000001" }).waitFor();
+    await operator.getByRole("tab").nth(4).click();
+    await operator.getByRole("tab", { selected: true }).waitFor();
+    mkdirSync(join(ROOT, "docs/screenshots/earn"), { recursive: true });
+    await operator.getByRole("tab").nth(0).click();
+    await operator.getByRole("cell", { name: "AI Quant 7" }).waitFor();
+    await operator.screenshot({ path: join(ROOT, "docs/screenshots/earn/admin-en-light-desktop.png") });
+  });
 });

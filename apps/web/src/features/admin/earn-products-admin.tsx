@@ -9,8 +9,9 @@ import { Button, Form, Input, InputNumber, Modal, Select, Switch, Table, type Ta
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
+import { usePolicy } from "../../lib/policy.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { rateText } from "../earn/earn-rules.ts";
+import { ratePercent, rateText } from "../earn/earn-rules.ts";
 import type { EarnProduct } from "../earn/earn-types.ts";
 import { QueryError } from "./admin-page.tsx";
 
@@ -37,6 +38,7 @@ export function EarnProductsAdmin() {
   const products = useQuery(trpc.adminEarn.products.queryOptions());
   const setOnSale = useMutation(trpc.adminEarn.setOnSale.mutationOptions());
   const create = useMutation(trpc.adminEarn.createProduct.mutationOptions());
+  const percent = ratePercent(usePolicy()["earn.redemption.percent"]);
   const [open, setOpen] = useState(false);
   const [form] = Form.useForm<ProductForm>();
   const refresh = () => queryClient.invalidateQueries(trpc.adminEarn.pathFilter());
@@ -164,7 +166,7 @@ export function EarnProductsAdmin() {
             <Select
               options={EARN_REDEMPTION_RULES.map((r) => ({
                 value: r,
-                label: t(`earn.rule.${r}`, { percent: "5" }),
+                label: t(`earn.rule.${r}`, { percent }),
               }))}
             />
           </Form.Item>
