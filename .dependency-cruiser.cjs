@@ -24,6 +24,8 @@ const LADDER = [
   "markets",
   "funding",
   "spot",
+  "earn",
+  "launchpad",
   "admin",
   "setup",
 ];

@@ -4,6 +4,8 @@ import { createMailTransport, createSmsProvider } from "@northstar/domain/notifi
 import { Redis } from "ioredis";
 import { env as loadEnv } from "./env.ts";
 import { startMarketData } from "./market-data.ts";
+import { startCustodyYieldWorker } from "./queues/custody-yield.ts";
+import { startLaunchpadUnlockWorker } from "./queues/launchpad-unlock.ts";
 import { startNotificationsWorker } from "./queues/notifications.ts";
 import { startSpot } from "./spot.ts";
 
@@ -24,6 +26,17 @@ const workers = env.WORKER_ROLES.has("notifications")
       }),
     ]
   : [];
+if (env.WORKER_ROLES.has("custody-yield")) {
+  workers.push(
+    (await startCustodyYieldWorker(connection, env.REDIS_PREFIX, { db, now: () => new Date(), log })).worker,
+  );
+}
+if (env.WORKER_ROLES.has("launchpad-unlock")) {
+  workers.push(
+    (await startLaunchpadUnlockWorker(connection, env.REDIS_PREFIX, { db, now: () => new Date(), log }))
+      .worker,
+  );
+}
 for (const worker of workers) {
   worker.on("failed", (job, err) => log(`job ${job?.name ?? "?"} failed: ${err.message}`));
 }

@@ -124,6 +124,22 @@ export const ERROR_CODES = {
   RISK_ASSESSMENT_REQUIRED: ResponseCode.Refused,
   REJECT_REASON_REQUIRED: ResponseCode.Refused,
   REQUEST_ERROR: ResponseCode.ServerError,
+  EARN_PRODUCT_NOT_FOUND: ResponseCode.Refused,
+  EARN_BELOW_MINIMUM: ResponseCode.Refused,
+  EARN_ABOVE_MAXIMUM: ResponseCode.Refused,
+  EARN_USER_LIMIT: ResponseCode.Refused,
+  EARN_USER_COUNT: ResponseCode.Refused,
+  EARN_CAPACITY: ResponseCode.Refused,
+  EARN_ORDER_NOT_FOUND: ResponseCode.Refused,
+  EARN_NOT_REDEEMABLE: ResponseCode.Refused,
+  EARN_RATE_PUBLISHED: ResponseCode.Refused,
+  EARN_RATE_NOT_FUTURE: ResponseCode.Refused,
+  EARN_RATE_OUT_OF_RANGE: ResponseCode.Refused,
+  LAUNCHPAD_NOT_FOUND: ResponseCode.Refused,
+  LAUNCHPAD_NOT_OPEN: ResponseCode.Refused,
+  LAUNCHPAD_QUANTITY_RANGE: ResponseCode.Refused,
+  LAUNCHPAD_ALREADY_SUBSCRIBED: ResponseCode.Refused,
+  LAUNCHPAD_NOT_CLOSED: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -32,12 +32,16 @@ const USAGE = `usage: pnpm admin <command>
       transaction; with the key file (no TOTP_ENCRYPTION_KEY) a new key is generated into it first
   kyc:list [under_review|approved|rejected] [primary|advanced|address|credit]
   kyc:approve <id> [assessment-points] | kyc:reject <id> <reason> [note]
-      reasons: ${REJECT_REASONS.join(", ")}`;
+      reasons: ${REJECT_REASONS.join(", ")}
+  earn:products | earn:product:create <json> | earn:product:on <id> | earn:product:off <id>
+  earn:orders [status] | earn:redemptions | earn:redemption:approve <id> | earn:redemption:reject <id> <reason>
+  earn:rates <productId> | earn:rate:publish <productId> <YYYY-MM-DD> <rate> | earn:yield | earn:yield:run
+  launchpad:list | launchpad:create <json> | launchpad:allocate <id> | launchpad:fail <id> <reason> | launchpad:unlock`;
 
 const [command, ...args] = process.argv.slice(2);
 const env = loadEnv();
 const deps = createDeps(env);
-const admin = createCallerFactory(appRouter)({
+const caller = createCallerFactory(appRouter)({
   deps,
   lang: "en",
   token: undefined,
@@ -45,7 +49,10 @@ const admin = createCallerFactory(appRouter)({
   ip: "127.0.0.1",
   userAgent: "cli",
   cliOperator: { id: 0, username: "cli", role: "admin", status: "active" },
-}).admin;
+});
+const admin = caller.admin;
+const adminEarn = caller.adminEarn;
+const adminLaunchpad = caller.adminLaunchpad;
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 const id = () => Number(args[0]);
 
@@ -194,6 +201,62 @@ async function main(): Promise<number> {
           note: args.slice(2).join(" ") || undefined,
         }),
       );
+      return 0;
+    case "earn:products":
+      print(await adminEarn.products());
+      return 0;
+    case "earn:product:create":
+      print(await adminEarn.createProduct(JSON.parse(args[0] ?? "{}")));
+      return 0;
+    case "earn:product:on":
+    case "earn:product:off":
+      print(await adminEarn.setOnSale({ id: id(), on_sale: command === "earn:product:on" }));
+      return 0;
+    case "earn:orders":
+      print(
+        await adminEarn.orders({
+          page: 1,
+          page_size: 100,
+          statuses: args[0] ? [args[0] as "holding"] : undefined,
+        }),
+      );
+      return 0;
+    case "earn:redemptions":
+      print(await adminEarn.orders({ page: 1, page_size: 100, statuses: ["redeeming"] }));
+      return 0;
+    case "earn:redemption:approve":
+      print(await adminEarn.approveRedemption({ id: id() }));
+      return 0;
+    case "earn:redemption:reject":
+      await adminEarn.rejectRedemption({ id: id(), reason: args.slice(1).join(" ") });
+      console.log("rejected");
+      return 0;
+    case "earn:rates":
+      print(await adminEarn.rates({ id: id() }));
+      return 0;
+    case "earn:rate:publish":
+      print(await adminEarn.publishRate({ product_id: id(), day: args[1] ?? "", rate: args[2] ?? "" }));
+      return 0;
+    case "earn:yield":
+      print(await adminEarn.yieldReport());
+      return 0;
+    case "earn:yield:run":
+      print(await adminEarn.runYield());
+      return 0;
+    case "launchpad:list":
+      print(await adminLaunchpad.offerings());
+      return 0;
+    case "launchpad:create":
+      print(await adminLaunchpad.create(JSON.parse(args[0] ?? "{}")));
+      return 0;
+    case "launchpad:allocate":
+      print(await adminLaunchpad.allocate({ id: id() }));
+      return 0;
+    case "launchpad:fail":
+      print(await adminLaunchpad.fail({ id: id(), reason: args.slice(1).join(" ") }));
+      return 0;
+    case "launchpad:unlock":
+      print(await adminLaunchpad.unlock());
       return 0;
     default:
       console.error(USAGE);

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppDeps } from "../http/deps.ts";
 import { getLogo, getTextsList } from "./content.ts";
 import { registerLegacyCall } from "./define.ts";
+import { buyProfit, getProfitInfo, getProfitList, getProfitTotal, sellProfit } from "./earn.ts";
 import { getAsset2, getCurrencyAll, tempLogin } from "./funding.ts";
 import { getCode, hasTpassword, info, updatePasswordCall, userLogin, userRegister } from "./identity.ts";
 
@@ -28,6 +29,11 @@ export function registerLegacyApi(app: FastifyInstance, deps: AppDeps): void {
     getAsset2,
     getCurrencyAll,
     tempLogin,
+    getProfitTotal,
+    getProfitList,
+    getProfitInfo,
+    buyProfit,
+    sellProfit,
   ]) {
     registerLegacyCall(
       app,

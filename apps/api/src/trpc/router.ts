@@ -1,5 +1,6 @@
 import { router } from "./init.ts";
 import { adminRouter } from "./routers/admin/router.ts";
+import { adminEarnRouter, earnRouter } from "./routers/earn/router.ts";
 import {
   assetRouter,
   bankCardRouter,
@@ -12,6 +13,7 @@ import {
 } from "./routers/funding/router.ts";
 import { identityRouter } from "./routers/identity/router.ts";
 import { kycRouter } from "./routers/kyc/router.ts";
+import { adminLaunchpadRouter, launchpadRouter } from "./routers/launchpad/router.ts";
 import { marketRouter } from "./routers/markets/router.ts";
 import { policyRouter } from "./routers/policy/router.ts";
 import { spotRouter } from "./routers/spot/router.ts";
@@ -31,6 +33,10 @@ export const appRouter = router({
   spot: spotRouter,
   admin: adminRouter,
   kyc: kycRouter,
+  earn: earnRouter,
+  adminEarn: adminEarnRouter,
+  launchpad: launchpadRouter,
+  adminLaunchpad: adminLaunchpadRouter,
 });
 
 /** Imported as a type only by the web app. */

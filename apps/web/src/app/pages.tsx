@@ -132,6 +132,22 @@ const SpotRecord = page(
   () => import("../features/spot/spot-record-page.tsx"),
   (m) => m.SpotRecordPage,
 );
+const EarnProducts = page(
+  () => import("../features/earn/earn-products-page.tsx"),
+  (m) => m.EarnProductsPage,
+);
+const EarnOrders = page(
+  () => import("../features/earn/earn-orders-page.tsx"),
+  (m) => m.EarnOrdersPage,
+);
+const Launchpad = page(
+  () => import("../features/launchpad/launchpad-page.tsx"),
+  (m) => m.LaunchpadPage,
+);
+const SubscriptionRecords = page(
+  () => import("../features/launchpad/subscription-records-page.tsx"),
+  (m) => m.SubscriptionRecordsPage,
+);
 
 const Verification = page(
   () => import("../features/kyc/verification-page.tsx"),
@@ -220,4 +236,15 @@ export const PAGES: Record<string, Page> = {
   "/fengxian": kycAlias((m) => m.ToQuestionnaire),
   "/credit": Credit,
   "/xinyongfen": kycAlias((m) => m.ToCredit),
+  "/profit_index": EarnProducts,
+  "/profit_buy": EarnProducts,
+  "/vip_index": EarnProducts,
+  "/etflow_buy": EarnProducts,
+  "/profit_wdtg": EarnOrders,
+  "/vip_wdtg": EarnOrders,
+  "/etf_wdtg": EarnOrders,
+  "/etflow_wdtg": EarnOrders,
+  "/subscription": Launchpad,
+  "/subscriptionBuy": Launchpad,
+  "/subscriptionRecord": SubscriptionRecords,
 };

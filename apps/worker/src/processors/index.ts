@@ -1,2 +1,5 @@
+export { startCustodyYieldWorker } from "../queues/custody-yield.ts";
+export { startLaunchpadUnlockWorker } from "../queues/launchpad-unlock.ts";
 export { startNotificationsWorker } from "../queues/notifications.ts";
+export type { DailyYieldDeps } from "./earn/daily-yield.ts";
 export type { SendCodeDeps } from "./notifications/send-code.ts";

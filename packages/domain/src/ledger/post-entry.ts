@@ -13,7 +13,10 @@ export type SystemCode =
   | "demo_faucet"
   | "market_maker"
   | `deposit_clearing:${string}`
-  | `withdrawal_clearing:${string}`;
+  | `withdrawal_clearing:${string}`
+  | "earn_custody"
+  | "earn_yield"
+  | "launchpad_issuer";
 
 export type AccountRef =
   | { userId: number; book: Book; wallet: Wallet; currency: string; bucket?: Bucket }

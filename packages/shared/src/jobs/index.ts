@@ -2,9 +2,17 @@ import { z } from "zod";
 import { LANGUAGES } from "../languages.ts";
 
 /** Queue and job names, and the payload each job carries. The API enqueues typed payloads. */
-export const QUEUES = { notifications: "notifications" } as const;
+export const QUEUES = {
+  notifications: "notifications",
+  custodyYield: "custody-yield",
+  launchpadUnlock: "launchpad-unlock",
+} as const;
 
-export const JOBS = { sendCode: "send-code" } as const;
+export const JOBS = {
+  sendCode: "send-code",
+  dailyYield: "daily-yield",
+  unlockCoins: "unlock-coins",
+} as const;
 
 export const ZSendCodeJobSchema = z.object({
   channel: z.enum(["email", "phone"]),

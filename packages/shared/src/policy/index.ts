@@ -261,6 +261,14 @@ export const POLICY = {
     ],
     public: true,
   },
+
+  // Managed earning (issue 12). Spec: early redemption loses 5% in one text.
+  /** The `percent` early-redemption rule: this share of the principal is kept as the penalty. */
+  "earn.redemption.percent": { schema: zRate, default: "0.05", public: true },
+  /** When true, an early redemption waits for an operator's approval; otherwise it settles at once. */
+  "earn.redemption.review": { schema: z.boolean(), default: false, public: true },
+  /** New-coin subscription fee, a share of the amount allocated, taken at allocation. */
+  "launchpad.feeRate": { schema: zRate, default: "0", public: true },
 } as const;
 
 export type PolicyKey = keyof typeof POLICY;

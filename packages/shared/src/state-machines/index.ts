@@ -141,3 +141,62 @@ export const kycApplicationMachine = defineMachine({
   ],
 });
 export type KycApplicationStatus = (typeof kycApplicationMachine.states)[number];
+
+/**
+ * Managed-earning (custody) orders, SPEC section 4: in custody (`holding`) until maturity
+ * (`completed`, by the daily yield job) or an early redemption: the user asks (`redeeming`), which
+ * is settled (`redeemed`) at once or after an operator's approval when policy asks for review; a
+ * rejected request (`redemption_rejected`) stays in custody and may be re-applied.
+ */
+export const earnOrderMachine = defineMachine({
+  name: "earn-order",
+  states: ["holding", "redeeming", "redeemed", "completed", "redemption_rejected"],
+  initial: "holding",
+  transitions: [
+    { from: "holding", to: "redeeming", by: ["user"] },
+    { from: "redeeming", to: "redeemed", by: ["operator", "system"] },
+    { from: "redeeming", to: "redemption_rejected", by: ["operator"] },
+    { from: "redemption_rejected", to: "redeeming", by: ["user"] },
+    { from: "holding", to: "completed", by: ["system"] },
+    { from: "redeeming", to: "completed", by: ["system"] },
+    { from: "redemption_rejected", to: "completed", by: ["system"] },
+  ],
+});
+export type EarnOrderStatus = (typeof earnOrderMachine.states)[number];
+/** Orders whose principal is still in custody and earns the daily yield. */
+export const EARN_CUSTODY_STATUSES: readonly EarnOrderStatus[] = [
+  "holding",
+  "redeeming",
+  "redemption_rejected",
+];
+
+/**
+ * New-coin subscriptions, SPEC section 4: a subscription waits `reviewing` with its amount frozen;
+ * at the close the allocation passes it (`passed`, the rest refunded) or finds nothing left for it
+ * (`sold_out`, refunded); an operator may reject it (`failed`, refunded); a failed issuance ends
+ * every subscription `issuance_failed` and then `refunded` once the refund is posted.
+ */
+export const launchpadSubscriptionMachine = defineMachine({
+  name: "launchpad-subscription",
+  states: ["reviewing", "passed", "failed", "sold_out", "issuance_failed", "refunded"],
+  initial: "reviewing",
+  transitions: [
+    { from: "reviewing", to: "passed", by: ["system", "operator"] },
+    { from: "reviewing", to: "sold_out", by: ["system", "operator"] },
+    { from: "reviewing", to: "failed", by: ["operator"] },
+    { from: "reviewing", to: "issuance_failed", by: ["operator"] },
+    { from: "issuance_failed", to: "refunded", by: ["operator", "system"] },
+  ],
+});
+export type LaunchpadSubscriptionStatus = (typeof launchpadSubscriptionMachine.states)[number];
+
+/** New-coin offerings: open for subscription until allocated, or failed (everything refunded). */
+export const launchpadOfferingMachine = defineMachine({
+  name: "launchpad-offering",
+  states: ["open", "allocated", "issuance_failed"],
+  initial: "open",
+  transitions: [
+    { from: "open", to: "allocated", by: ["system", "operator"] },
+    { from: "open", to: "issuance_failed", by: ["operator"] },
+  ],
+});

@@ -10,8 +10,10 @@ import { createAdminQueryClient } from "./admin-query-client.ts";
 import { AuditPage } from "./audit-page.tsx";
 import { DepositAddressesPage } from "./deposit-addresses-page.tsx";
 import { DepositsPage } from "./deposits-page.tsx";
+import { EarnAdminPage } from "./earn-admin-page.tsx";
 import { InstrumentsPage } from "./instruments-page.tsx";
 import { KycReviewPage } from "./kyc-review-page.tsx";
+import { LaunchpadAdminPage } from "./launchpad-admin-page.tsx";
 import { LedgerPage } from "./ledger-page.tsx";
 import { AdminLoginPage } from "./login-page.tsx";
 import { operatorTokenStore, useOperatorToken } from "./operator-session.ts";
@@ -73,6 +75,11 @@ function AdminRoutes() {
             <Route path="policy" element={<RoleGate page="policy" element={<PolicyPage />} />} />
             <Route path="audit" element={<RoleGate page="audit" element={<AuditPage />} />} />
             <Route path="kyc" element={<RoleGate page="kyc" element={<KycReviewPage />} />} />
+            <Route path="earn" element={<RoleGate page="earn" element={<EarnAdminPage />} />} />
+            <Route
+              path="launchpad"
+              element={<RoleGate page="launchpad" element={<LaunchpadAdminPage />} />}
+            />
             <Route path="*" element={<AdminNotFound />} />
           </Route>
         </Routes>

@@ -6,6 +6,8 @@ import {
   FundOutlined,
   IdcardOutlined,
   LogoutOutlined,
+  RiseOutlined,
+  RocketOutlined,
   TeamOutlined,
   UploadOutlined,
   UserOutlined,
@@ -46,6 +48,8 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   policy: <ControlOutlined />,
   audit: <AuditOutlined />,
   kyc: <IdcardOutlined />,
+  earn: <RiseOutlined />,
+  launchpad: <RocketOutlined />,
 };
 
 /** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */

@@ -16,6 +16,8 @@ export const ADMIN_PAGES = [
   { key: "audit", roles: ["admin"] },
   // Until compliance roles exist, any operator reviews verification (see routers/kyc/admin-router.ts).
   { key: "kyc", roles: ["admin", "finance", "support", "content"] },
+  { key: "earn", roles: ["admin", "finance"] },
+  { key: "launchpad", roles: ["admin", "finance"] },
 ] as const satisfies readonly { key: string; roles: readonly OperatorRole[] }[];
 
 export type AdminPageKey = (typeof ADMIN_PAGES)[number]["key"];

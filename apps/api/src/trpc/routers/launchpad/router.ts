@@ -1,0 +1,52 @@
+import {
+  allocateOffering,
+  createOffering,
+  failIssuance,
+  listOfferings,
+  listUserSubscriptions,
+  releaseUnlocked,
+  subscribe,
+} from "@northstar/domain/launchpad";
+import { ZPageRequestSchema } from "@northstar/shared/contracts/funding";
+import {
+  ZLaunchpadOfferingInputSchema,
+  ZLaunchpadSubscribeSchema,
+} from "@northstar/shared/contracts/launchpad";
+import { z } from "zod";
+import { onceByKey } from "../../idempotency.ts";
+import { authedProcedure, operatorProcedure, publicProcedure, router } from "../../init.ts";
+
+/** New-coin subscription for users: offerings, subscribing (once per key), my records. */
+export const launchpadRouter = router({
+  offerings: publicProcedure.query(({ ctx }) => listOfferings(ctx.deps.db)),
+  subscribe: authedProcedure
+    .input(ZLaunchpadSubscribeSchema)
+    .mutation(({ ctx, input }) =>
+      onceByKey(ctx, "launchpad.subscribe", input, (once) =>
+        subscribe(ctx.deps.db, ctx.auth.user, input, new Date(), once),
+      ),
+    ),
+  records: authedProcedure
+    .input(ZPageRequestSchema)
+    .query(({ ctx, input }) =>
+      listUserSubscriptions(ctx.deps.db, ctx.auth.user.id, input.page, input.page_size),
+    ),
+});
+
+const actor = (op: { id: number }) => (op.id === 0 ? "cli" : `operator:${op.id}`);
+const zId = z.object({ id: z.coerce.number().int().positive() });
+
+/** The back office of new-coin offerings: create, allocate at the close, fail the issuance, unlock. */
+export const adminLaunchpadRouter = router({
+  offerings: operatorProcedure(["admin", "finance"]).query(({ ctx }) => listOfferings(ctx.deps.db)),
+  create: operatorProcedure(["admin"])
+    .input(ZLaunchpadOfferingInputSchema)
+    .mutation(({ ctx, input }) => createOffering(ctx.deps.db, input, actor(ctx.operator))),
+  allocate: operatorProcedure(["admin"])
+    .input(zId)
+    .mutation(({ ctx, input }) => allocateOffering(ctx.deps.db, input.id, actor(ctx.operator))),
+  fail: operatorProcedure(["admin"])
+    .input(zId.extend({ reason: z.string().trim().min(1).max(200) }))
+    .mutation(({ ctx, input }) => failIssuance(ctx.deps.db, input.id, input.reason, actor(ctx.operator))),
+  unlock: operatorProcedure(["admin"]).mutation(({ ctx }) => releaseUnlocked(ctx.deps.db)),
+});

@@ -1,0 +1,43 @@
+import { EARN_YIELD_DECIMALS, type TEarnFamily } from "@northstar/shared/contracts/earn";
+import { MoneyDecimal } from "@northstar/shared/money";
+
+/** Which family each earn route shows (SPEC section 2). */
+export const FAMILY_ROUTES: Record<TEarnFamily, string> = {
+  ai: "/profit_index",
+  vip: "/vip_index",
+  etf: "/etflow_buy",
+};
+
+export function familyOfPath(path: string): TEarnFamily {
+  if (path.startsWith("/vip")) {
+    return "vip";
+  }
+  if (path.startsWith("/etf")) {
+    return "etf";
+  }
+  return "ai";
+}
+
+/** A daily rate share as a percentage text: "0.004" → "0.4". */
+export function ratePercent(rate: string): string {
+  return new MoneyDecimal(rate).times(100).toFixed();
+}
+
+/** "0.3% – 0.5%" for a range, "0.4%" for a fixed rate. */
+export function rateText(min: string, max: string): string {
+  return new MoneyDecimal(min).equals(max)
+    ? `${ratePercent(min)}%`
+    : `${ratePercent(min)}% – ${ratePercent(max)}%`;
+}
+
+/** The earnings over a whole cycle, as the server pays them: each day cut to 8 decimals. */
+export function cycleEarnings(amount: string, rate: string, days: number): string {
+  if (!/^\d+(\.\d+)?$/.test(amount)) {
+    return "0";
+  }
+  return new MoneyDecimal(amount)
+    .times(rate)
+    .toDecimalPlaces(EARN_YIELD_DECIMALS, MoneyDecimal.ROUND_DOWN)
+    .times(days)
+    .toFixed();
+}

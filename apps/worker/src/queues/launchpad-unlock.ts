@@ -1,0 +1,37 @@
+import { JOBS, QUEUES } from "@northstar/shared/jobs";
+import { Queue, UnrecoverableError, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import { processUnlockCoins, type UnlockCoinsDeps } from "../processors/launchpad/unlock-coins.ts";
+import {
+  LAUNCHPAD_UNLOCK_PATTERN,
+  LAUNCHPAD_UNLOCK_SCHEDULER_ID,
+  launchpadUnlockWorkerOptions,
+} from "./launchpad-unlock.config.ts";
+
+/** The `launchpad-unlock` queue: a job scheduler every 10 minutes plus a catch-up run at start. */
+export async function startLaunchpadUnlockWorker(
+  connection: Redis,
+  prefix: string,
+  deps: UnlockCoinsDeps,
+): Promise<{ worker: Worker; queue: Queue }> {
+  const queue = new Queue(QUEUES.launchpadUnlock, { connection, prefix });
+  await queue.upsertJobScheduler(
+    LAUNCHPAD_UNLOCK_SCHEDULER_ID,
+    { pattern: LAUNCHPAD_UNLOCK_PATTERN, tz: "UTC" },
+    { name: JOBS.unlockCoins, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
+  );
+  await queue.add(JOBS.unlockCoins, {}, { removeOnComplete: 100, removeOnFail: 100 });
+  const worker = new Worker(
+    QUEUES.launchpadUnlock,
+    async (job) => {
+      switch (job.name) {
+        case JOBS.unlockCoins:
+          return processUnlockCoins(deps);
+        default:
+          throw new UnrecoverableError(`unknown job ${job.name}`);
+      }
+    },
+    { ...launchpadUnlockWorkerOptions, connection, prefix },
+  );
+  return { worker, queue };
+}

@@ -1,0 +1,145 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Platform, ROOT, startPlatform } from "./platform.ts";
+import { depositUsdt } from "./spot-funding.ts";
+import { registerUser } from "./users.ts";
+
+/*
+ * Managed earning in the browser: a user funded by a real deposit buys a 7-day product after the
+ * confirmation, sees it in my orders, and redeems it early with the 5% penalty shown first. The
+ * daily yield itself runs on a test clock in the worker's integration test. Screenshots of the two
+ * pages go to docs/screenshots/earn (phone and desktop, light and dark, en, zh and ty).
+ */
+let platform: Platform;
+let user: Page;
+let token: string;
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
+  platform.admin(
+    "earn:product:create",
+    JSON.stringify({
+      family: "ai",
+      name: "AI Quant 7",
+      currency: "USDT",
+      cycle_days: 7,
+      rate_min: "0.003",
+      rate_max: "0.005",
+      min_amount: "100",
+      max_amount: "10000",
+      user_limit: "20000",
+      user_count: 5,
+      capacity: "1000000",
+      risk_level: "balanced",
+      redemption_rule: "percent",
+    }),
+  );
+  token = await registerUser(platform, `earn-${Date.now()}@example.com`, "Secret123");
+  await depositUsdt(platform, token, "2000");
+  const context = await platform.newContext();
+  await context.addInitScript((t) => localStorage.setItem("token", t), token);
+  user = await context.newPage();
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+async function confirmModal(page: Page, testId: string) {
+  await page.locator(`[data-testid="${testId}"]:not([data-ready="false"])`).click();
+  await page.getByTestId(testId).waitFor({ state: "hidden", timeout: 15_000 });
+}
+
+describe("managed earning in the browser", () => {
+  it("buys a product after the confirmation and sees it in my orders", async () => {
+    await user.goto("/profit_index");
+    const card = user.getByTestId("earn-product").filter({ hasText: "AI Quant 7" });
+    await card.waitFor();
+    expect(await card.getByTestId("earn-rate").textContent()).toBe("0.3% – 0.5%");
+    await card.getByTestId("earn-amount").fill("500");
+    // 500 × 0.3% × 7 to 500 × 0.5% × 7
+    await expect.poll(() => card.getByTestId("earn-estimate").textContent()).toBe("10.50 USDT – 17.50 USDT");
+    await card.getByTestId("earn-buy").click();
+    await user.getByTestId("summary-amount").waitFor();
+    expect(await user.getByTestId("summary-amount").textContent()).toContain("500.00 USDT");
+    await confirmModal(user, "earn-buy-confirm");
+    await user.waitForURL(/\/profit_wdtg/);
+    const order = user.getByTestId("earn-order").first();
+    await order.waitFor();
+    expect(await order.getAttribute("data-status")).toBe("holding");
+    expect(await order.getByTestId("earn-order-amount").textContent()).toBe("500.00 USDT");
+    expect(await order.getByTestId("earn-order-days").textContent()).toBe("7");
+    await expect.poll(() => user.getByTestId("earn-total-principal").textContent()).toContain("500.00");
+  });
+
+  it("takes screenshots of the product and order pages", async () => {
+    const out = join(ROOT, "docs/screenshots/earn");
+    mkdirSync(out, { recursive: true });
+    for (const lang of ["en", "zh", "ty"]) {
+      for (const theme of ["light", "dark"]) {
+        for (const size of [
+          { name: "phone", width: 390, height: 844 },
+          { name: "desktop", width: 1280, height: 800 },
+        ]) {
+          const context = await platform.newContext(size);
+          await context.addInitScript(
+            ([l, th, t]) => {
+              localStorage.setItem("lang", l);
+              localStorage.setItem("theme", th);
+              localStorage.setItem("token", t);
+            },
+            [lang, theme, token] as const,
+          );
+          const page = await context.newPage();
+          for (const [name, path, ready] of [
+            ["products", "/profit_index", "earn-product"],
+            ["orders", "/profit_wdtg", "earn-order"],
+          ] as const) {
+            await page.goto(path);
+            await page.getByTestId(ready).first().waitFor();
+            await page.getByTestId("earn-total-principal").waitFor();
+            await page.screenshot({
+              path: join(out, `${name}-${lang}-${theme}-${size.name}.png`),
+              fullPage: false,
+            });
+          }
+          await context.close();
+        }
+      }
+    }
+  });
+
+  it("redeems early: the penalty is shown first, then the order is redeemed", async () => {
+    await user.goto("/profit_wdtg");
+    const order = user.getByTestId("earn-order").first();
+    await order.waitFor();
+    await order.getByTestId("earn-redeem").click();
+    await expect.poll(() => user.getByTestId("summary-penalty").textContent()).toContain("25.00 USDT");
+    expect(await user.getByTestId("summary-returned").textContent()).toContain("475.00 USDT");
+    await confirmModal(user, "earn-redeem-confirm");
+    await expect
+      .poll(() => user.getByTestId("earn-order").first().getAttribute("data-status"), { timeout: 10_000 })
+      .toBe("redeemed");
+  });
+
+  it("the back office lists the product and the order, and the yield report opens", async () => {
+    const operator = await (await platform.newContext()).newPage();
+    await operator.goto("/admin/login");
+    await operator.getByTestId("admin-login-username").fill("admin");
+    await operator.getByTestId("admin-login-password").fill(platform.operatorPassword);
+    await operator.getByTestId("admin-login-submit").click();
+    await operator.waitForURL(/\/admin(\/deposits)?$/);
+    await operator.goto("/admin/earn");
+    await operator.getByRole("cell", { name: "AI Quant 7" }).waitFor();
+    await operator.getByRole("tab").nth(2).click();
+    await operator.getByRole("cell", { name: "E00000001" }).waitFor();
+    await operator.getByRole("tab").nth(4).click();
+    await operator.getByRole("tab", { selected: true }).waitFor();
+    mkdirSync(join(ROOT, "docs/screenshots/earn"), { recursive: true });
+    await operator.getByRole("tab").nth(0).click();
+    await operator.getByRole("cell", { name: "AI Quant 7" }).waitFor();
+    await operator.screenshot({ path: join(ROOT, "docs/screenshots/earn/admin-en-light-desktop.png") });
+  });
+});

@@ -1,0 +1,124 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Platform, ROOT, startPlatform } from "./platform.ts";
+import { depositUsdt } from "./spot-funding.ts";
+import { registerUser } from "./users.ts";
+
+/*
+ * New-coin subscription in the browser: a funded user subscribes to an open offering after the
+ * confirmation and sees it reviewing with the amount frozen; once the window has closed the
+ * operator runs the allocation (`pnpm admin launchpad:allocate`) and the record shows what passed.
+ * Screenshots go to docs/screenshots/launchpad.
+ */
+let platform: Platform;
+let user: Page;
+let token: string;
+let offeringId = "";
+let closesAt = 0;
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
+  token = await registerUser(platform, `launch-${Date.now()}@example.com`, "Secret123");
+  await depositUsdt(platform, token, "1000");
+  closesAt = Date.now() + 60_000;
+  const created = platform.admin(
+    "launchpad:create",
+    JSON.stringify({
+      coin: "NOVA",
+      name: "Nova Network",
+      pay_currency: "USDT",
+      issue_price: "0.12",
+      subscribe_price: "0.1",
+      total_quantity: "1000000",
+      min_quantity: "100",
+      max_quantity: "50000",
+      starts_at: new Date(Date.now() - 3_600_000).toISOString(),
+      ends_at: new Date(closesAt).toISOString(),
+      lock_days: 30,
+      listing_day: "2027-01-15",
+      circulation: "50000000",
+    }),
+  );
+  offeringId = String((JSON.parse(created) as { id: number }).id);
+  const context = await platform.newContext();
+  await context.addInitScript((t) => localStorage.setItem("token", t), token);
+  user = await context.newPage();
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+describe("new-coin subscription in the browser", () => {
+  it("subscribes after the confirmation and sees the record reviewing with the amount frozen", async () => {
+    await user.goto("/subscription");
+    const card = user.getByTestId("launchpad-offering").filter({ hasText: "NOVA" });
+    await card.waitFor();
+    await card.getByTestId("launchpad-quantity").fill("2500");
+    await expect.poll(() => card.getByTestId("launchpad-amount").textContent()).toBe("250.00 USDT");
+    await card.getByTestId("launchpad-subscribe").click();
+    await user.locator('[data-testid="launchpad-subscribe-confirm"]:not([data-ready="false"])').click();
+    await user.waitForURL(/\/subscriptionRecord/);
+    const record = user.getByTestId("launchpad-record").first();
+    await record.waitFor();
+    expect(await record.getAttribute("data-status")).toBe("reviewing");
+    expect(await record.getByTestId("launchpad-record-frozen").textContent()).toBe("250.00 USDT");
+  });
+
+  it("shows the allocation once the operator has run it after the close", async () => {
+    // The window closes a minute after it opened; the allocation is refused before that.
+    await expect
+      .poll(
+        () => {
+          try {
+            platform.admin("launchpad:allocate", offeringId);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        { timeout: Math.max(5_000, closesAt - Date.now() + 30_000), interval: 2_000 },
+      )
+      .toBe(true);
+    await user.reload();
+    const record = user.getByTestId("launchpad-record").first();
+    await expect.poll(() => record.getAttribute("data-status"), { timeout: 10_000 }).toBe("passed");
+    expect(await record.getByTestId("launchpad-record-passed").textContent()).toBe("2,500 NOVA");
+    expect(await record.getByTestId("launchpad-record-frozen").textContent()).toBe("0.00 USDT");
+  });
+
+  it("takes screenshots of the subscription pages", async () => {
+    const out = join(ROOT, "docs/screenshots/launchpad");
+    mkdirSync(out, { recursive: true });
+    for (const lang of ["en", "zh", "ty"]) {
+      for (const theme of ["light", "dark"]) {
+        for (const size of [
+          { name: "phone", width: 390, height: 844 },
+          { name: "desktop", width: 1280, height: 800 },
+        ]) {
+          const context = await platform.newContext(size);
+          await context.addInitScript(
+            ([l, th, t]) => {
+              localStorage.setItem("lang", l);
+              localStorage.setItem("theme", th);
+              localStorage.setItem("token", t);
+            },
+            [lang, theme, token] as const,
+          );
+          const page = await context.newPage();
+          for (const [name, path, ready] of [
+            ["subscription", "/subscription", "launchpad-offering"],
+            ["records", "/subscriptionRecord", "launchpad-record"],
+          ] as const) {
+            await page.goto(path);
+            await page.getByTestId(ready).first().waitFor();
+            await page.screenshot({ path: join(out, `${name}-${lang}-${theme}-${size.name}.png`) });
+          }
+          await context.close();
+        }
+      }
+    }
+  });
+});

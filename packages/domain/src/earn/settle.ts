@@ -1,0 +1,285 @@
+import { MoneyDecimal } from "@northstar/shared/money";
+import { EARN_CUSTODY_STATUSES, earnOrderMachine } from "@northstar/shared/state-machines";
+import { and, asc, between, eq, gt, inArray, sql } from "drizzle-orm";
+import { recordAudit } from "../audit/index.ts";
+import type { Db, DbOrTx } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import type { User } from "../identity/index.ts";
+import { type EntryInput, postEntries, postEntry } from "../ledger/index.ts";
+import { getPolicy } from "../policy/index.ts";
+import { transition } from "../state/index.ts";
+import { addDays, daysDue, utcDay } from "./days.ts";
+import { earnDailyRates, earnOrders, earnProducts, earnYieldDays } from "./earn.table.ts";
+import { dayYield, type EarnOrder, redemptionQuote } from "./orders.ts";
+
+async function lockOrder(tx: DbOrTx, id: number, userId?: number): Promise<EarnOrder> {
+  const [o] = await tx
+    .select()
+    .from(earnOrders)
+    .where(and(eq(earnOrders.id, id), userId === undefined ? undefined : eq(earnOrders.userId, userId)))
+    .for("update");
+  if (!o) {
+    throw new AppError("EARN_ORDER_NOT_FOUND", {}, "order_id");
+  }
+  return o;
+}
+
+/**
+ * Pays an order's yield days that are due by `now` and not yet paid, each once (ledger key per order
+ * and day), from the `earn_yield` expense account to the user's exchange wallet; then, at maturity,
+ * returns the principal and completes the order. Runs inside the caller's transaction on a locked
+ * order. A range product pays each day's published rate (its lower end if none was published).
+ * Returns the days paid.
+ */
+async function payDue(tx: DbOrTx, o: EarnOrder, now: Date): Promise<number> {
+  if (!(EARN_CUSTODY_STATUSES as readonly string[]).includes(o.status)) {
+    return 0;
+  }
+  const due = daysDue(o.startDay, o.cycleDays, now);
+  let paid = 0;
+  if (due > o.paidDays) {
+    const [p] = await tx.select().from(earnProducts).where(eq(earnProducts.id, o.productId));
+    const first = addDays(o.startDay, o.paidDays + 1);
+    const last = addDays(o.startDay, due);
+    const published = new Map<string, string>();
+    if (p && !new MoneyDecimal(p.rateMin).equals(p.rateMax)) {
+      const rows = await tx
+        .select({ day: earnDailyRates.day, rate: earnDailyRates.rate })
+        .from(earnDailyRates)
+        .where(and(eq(earnDailyRates.productId, o.productId), between(earnDailyRates.day, first, last)))
+        .orderBy(asc(earnDailyRates.day), asc(earnDailyRates.id));
+      for (const r of rows) {
+        published.set(r.day, r.rate);
+      }
+    }
+    const entries: EntryInput[] = [];
+    const days: (typeof earnYieldDays.$inferInsert)[] = [];
+    let profit = new MoneyDecimal(0);
+    for (let k = o.paidDays + 1; k <= due; k++) {
+      const day = addDays(o.startDay, k);
+      const rate = published.get(day) ?? o.dailyRate;
+      const amount = dayYield(o.amount, rate);
+      days.push({ orderId: o.id, productId: o.productId, day, rate, amount });
+      if (new MoneyDecimal(amount).isZero()) {
+        continue;
+      }
+      profit = profit.plus(amount);
+      entries.push({
+        idempotencyKey: `earn:order:${o.id}:yield:${day}`,
+        kind: "earn.yield",
+        reference: { type: "earn_order", id: o.id },
+        postings: [
+          { account: { system: "earn_yield", book: "real", currency: o.currency }, amount: `-${amount}` },
+          { account: { userId: o.userId, book: "real", wallet: "exchange", currency: o.currency }, amount },
+        ],
+      });
+    }
+    await postEntries(tx, entries);
+    await tx.insert(earnYieldDays).values(days).onConflictDoNothing();
+    await tx
+      .update(earnOrders)
+      .set({ paidDays: due, profit: sql`${earnOrders.profit} + ${profit.toFixed()}`, updatedAt: now })
+      .where(eq(earnOrders.id, o.id));
+    paid = due - o.paidDays;
+  }
+  if (due === o.cycleDays) {
+    await postEntry(tx, {
+      idempotencyKey: `earn:order:${o.id}:mature`,
+      kind: "earn.mature",
+      reference: { type: "earn_order", id: o.id },
+      postings: [
+        { account: { system: "earn_custody", book: "real", currency: o.currency }, amount: `-${o.amount}` },
+        {
+          account: { userId: o.userId, book: "real", wallet: "exchange", currency: o.currency },
+          amount: o.amount,
+        },
+      ],
+    });
+    await transition(tx, {
+      machine: earnOrderMachine,
+      table: earnOrders,
+      id: o.id,
+      from: o.status,
+      to: "completed",
+      by: "system",
+      set: { closedAt: now, updatedAt: now },
+    });
+  }
+  return paid;
+}
+
+/** Pays what one order is due (the daily job's unit of work); safe to run any number of times. */
+export async function settleOrder(db: Db, orderId: number, now = new Date()): Promise<number> {
+  return db.transaction(async (tx) => payDue(tx, await lockOrder(tx, orderId), now));
+}
+
+/**
+ * The daily job: every order in custody with a yield day or maturity due by `now`, each in its own
+ * transaction, in id order, `batch` at a time. A job that did not run for days pays every missed day
+ * (each once); delivered twice, the second run finds nothing due.
+ */
+export async function runDailyYield(db: Db, now = new Date(), batch = 500) {
+  const today = utcDay(now);
+  let orders = 0;
+  let days = 0;
+  let after = 0;
+  for (;;) {
+    const due = await db
+      .select({ id: earnOrders.id })
+      .from(earnOrders)
+      .where(
+        and(
+          inArray(earnOrders.status, [...EARN_CUSTODY_STATUSES]),
+          gt(earnOrders.id, after),
+          sql`(${earnOrders.paidDays} < least(${earnOrders.cycleDays}, ${today}::date - ${earnOrders.startDay}))`,
+        ),
+      )
+      .orderBy(asc(earnOrders.id))
+      .limit(batch);
+    for (const { id } of due) {
+      const paid = await settleOrder(db, id, now);
+      orders += paid > 0 ? 1 : 0;
+      days += paid;
+      after = id;
+    }
+    if (due.length < batch) {
+      return { orders, days, day: today };
+    }
+  }
+}
+
+type Review = { orderId: number; operatorId: number; actor: string };
+
+/** Settles a redemption: pays the yield due, then the principal minus the penalty; the penalty to fees. */
+async function settleRedemption(tx: DbOrTx, o: EarnOrder, by: "operator" | "system", now: Date) {
+  await payDue(tx, o, now);
+  const [after] = await tx.select().from(earnOrders).where(eq(earnOrders.id, o.id));
+  if (after?.status !== "redeeming") {
+    // Matured while waiting: the principal came back whole.
+    return after;
+  }
+  const [p] = await tx.select().from(earnProducts).where(eq(earnProducts.id, o.productId));
+  const quote = await redemptionQuote(tx, after, p?.redemptionRule ?? "percent", now);
+  const postings = [
+    {
+      account: { system: "earn_custody" as const, book: "real" as const, currency: o.currency },
+      amount: `-${o.amount}`,
+    },
+    {
+      account: { userId: o.userId, book: "real" as const, wallet: "exchange" as const, currency: o.currency },
+      amount: quote.returned,
+    },
+    {
+      account: { system: "fees" as const, book: "real" as const, currency: o.currency },
+      amount: quote.penalty,
+    },
+  ].filter((posting) => !new MoneyDecimal(posting.amount).isZero());
+  await postEntry(tx, {
+    idempotencyKey: `earn:order:${o.id}:redeem`,
+    kind: "earn.redeem",
+    reference: { type: "earn_order", id: o.id },
+    postings,
+  });
+  await transition(tx, {
+    machine: earnOrderMachine,
+    table: earnOrders,
+    id: o.id,
+    from: "redeeming",
+    to: "redeemed",
+    by,
+    set: { penalty: quote.penalty, closedAt: now, updatedAt: now },
+  });
+  const [done] = await tx.select().from(earnOrders).where(eq(earnOrders.id, o.id));
+  return done;
+}
+
+/**
+ * The user asks to redeem early (or re-applies after a rejection). Without review by policy it
+ * settles at once; otherwise it waits in the operators' queue as `redeeming`.
+ */
+export async function requestRedemption(db: Db, user: User, orderId: number, now = new Date()) {
+  return db.transaction(async (tx) => {
+    const o = await lockOrder(tx, orderId, user.id);
+    if (o.status !== "holding" && o.status !== "redemption_rejected") {
+      throw new AppError("EARN_NOT_REDEEMABLE");
+    }
+    if (daysDue(o.startDay, o.cycleDays, now) >= o.cycleDays) {
+      // Matured: the daily job returns it whole.
+      throw new AppError("EARN_NOT_REDEEMABLE");
+    }
+    await transition(tx, {
+      machine: earnOrderMachine,
+      table: earnOrders,
+      id: o.id,
+      from: o.status,
+      to: "redeeming",
+      by: "user",
+      set: { redeemRequestedAt: now, rejectReason: null, updatedAt: now },
+    });
+    const redeeming = { ...o, status: "redeeming" as const };
+    if (await getPolicy(tx, "earn.redemption.review")) {
+      return { status: "redeeming" as const };
+    }
+    const done = await settleRedemption(tx, redeeming, "system", now);
+    return { status: done?.status ?? "redeeming", penalty: done?.penalty ?? null };
+  });
+}
+
+export async function approveRedemption(db: Db, params: Review, now = new Date()) {
+  return db.transaction(async (tx) => {
+    const o = await lockOrder(tx, params.orderId);
+    if (o.status !== "redeeming") {
+      throw new AppError("ALREADY_REVIEWED");
+    }
+    const done = await settleRedemption(tx, o, "operator", now);
+    await recordAudit(tx, {
+      actor: params.actor,
+      action: "earn.redemption.approve",
+      subject: String(o.id),
+      details: { penalty: done?.penalty ?? null },
+    });
+    return done;
+  });
+}
+
+export async function rejectRedemption(db: Db, params: Review & { reason: string }, now = new Date()) {
+  return db.transaction(async (tx) => {
+    const o = await lockOrder(tx, params.orderId);
+    const ok =
+      o.status === "redeeming" &&
+      (await transition(tx, {
+        machine: earnOrderMachine,
+        table: earnOrders,
+        id: o.id,
+        from: "redeeming",
+        to: "redemption_rejected",
+        by: "operator",
+        set: { rejectReason: params.reason, reviewedBy: params.operatorId, updatedAt: now },
+      }));
+    if (!ok) {
+      throw new AppError("ALREADY_REVIEWED");
+    }
+    await recordAudit(tx, {
+      actor: params.actor,
+      action: "earn.redemption.reject",
+      subject: String(o.id),
+      details: { reason: params.reason },
+    });
+  });
+}
+
+/** Orders for the back office, optionally of one status, latest first. */
+export async function listOrdersForReview(
+  db: DbOrTx,
+  statuses: string[] | undefined,
+  page: number,
+  pageSize: number,
+) {
+  return db
+    .select()
+    .from(earnOrders)
+    .where(statuses?.length ? inArray(earnOrders.status, statuses as never) : undefined)
+    .orderBy(sql`${earnOrders.createdAt} desc`, sql`${earnOrders.id} desc`)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+}

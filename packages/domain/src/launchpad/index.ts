@@ -1,0 +1,2 @@
+export * from "./launchpad.table.ts";
+export * from "./offerings.ts";

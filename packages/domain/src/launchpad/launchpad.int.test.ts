@@ -1,0 +1,215 @@
+import { randomBytes } from "node:crypto";
+import type { TLaunchpadOfferingInput } from "@northstar/shared/contracts/launchpad";
+import { translate } from "@northstar/shared/i18n";
+import { MoneyDecimal } from "@northstar/shared/money";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import { type User, users } from "../identity/index.ts";
+import { getUserBalances, postEntry, reconcileLedger } from "../ledger/index.ts";
+import { setPolicy } from "../policy/index.ts";
+import { seedDatabase } from "../setup/index.ts";
+import { createTestDatabase } from "../test-support/index.ts";
+import {
+  allocateOffering,
+  createOffering,
+  failIssuance,
+  listUserSubscriptions,
+  releaseUnlocked,
+  subscribe,
+} from "./index.ts";
+
+/** New-coin subscription against a real database; instants are arguments (a test clock). */
+let db: Db;
+let teardown: () => Promise<void>;
+beforeAll(async () => {
+  const database = await createTestDatabase();
+  const conn = createDb(database.url, { max: 10 });
+  conn.pool.on("error", () => {});
+  db = conn.db;
+  await seedDatabase(db);
+  teardown = async () => {
+    await conn.close();
+    await database.drop();
+  };
+});
+afterAll(async () => {
+  await teardown?.();
+});
+
+const at = (iso: string) => new Date(iso);
+const OPEN = at("2026-07-01T12:00:00Z");
+const CLOSED = at("2026-07-08T00:00:00Z");
+
+async function fundedUser(funds: string): Promise<User> {
+  const uid = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
+  const [user] = await db
+    .insert(users)
+    .values({
+      uid,
+      passwordHash: "x",
+      nationality: "GB",
+      inviteCode: `L${randomBytes(4).toString("hex")}`,
+      nickname: uid,
+    })
+    .returning();
+  if (!user) {
+    throw new Error("insert failed");
+  }
+  await postEntry(db, {
+    idempotencyKey: `grant:${user.id}`,
+    kind: "test.grant",
+    reference: { type: "test", id: user.id },
+    postings: [
+      { account: { system: "deposit_clearing:test", book: "real", currency: "USDT" }, amount: `-${funds}` },
+      { account: { userId: user.id, book: "real", wallet: "exchange", currency: "USDT" }, amount: funds },
+    ],
+  });
+  return user;
+}
+
+const offering = (over: Partial<TLaunchpadOfferingInput> = {}) =>
+  createOffering(
+    db,
+    {
+      coin: `N${randomBytes(2).toString("hex").toUpperCase()}`,
+      name: "New coin",
+      pay_currency: "USDT",
+      issue_price: "0.6",
+      subscribe_price: "0.5",
+      total_quantity: "1000",
+      min_quantity: "10",
+      max_quantity: "1000",
+      starts_at: at("2026-07-01T00:00:00Z"),
+      ends_at: at("2026-07-07T00:00:00Z"),
+      lock_days: 30,
+      listing_day: "2026-07-10",
+      circulation: "100000000",
+      ...over,
+    },
+    "test",
+  );
+
+async function balance(userId: number, currency: string) {
+  const row = (await getUserBalances(db, userId, "real")).find(
+    (b) => b.wallet === "exchange" && b.currency === currency,
+  );
+  return {
+    available: new MoneyDecimal(row?.available ?? 0).toFixed(),
+    held: new MoneyDecimal(row?.held ?? 0).toFixed(),
+  };
+}
+async function refusal(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+describe("new-coin subscription", () => {
+  it("refuses outside the window, outside the quantity range and a second subscription; nothing frozen", async () => {
+    const o = await offering();
+    const u = await fundedUser("1000");
+    const sub = (q: string, when = OPEN) => subscribe(db, u, { offering_id: o.id, quantity: q }, when);
+    expect((await refusal(sub("100", at("2026-06-30T23:59:59Z")))).code).toBe("LAUNCHPAD_NOT_OPEN");
+    expect((await refusal(sub("100", at("2026-07-07T00:00:00Z")))).code).toBe("LAUNCHPAD_NOT_OPEN");
+    const range = await refusal(sub("9.99"));
+    expect(translate("en", `errors.${range.code}`, range.params)).toBe(
+      "The quantity must be between 10 and 1000",
+    );
+    expect((await refusal(sub("5000"))).code).toBe("LAUNCHPAD_QUANTITY_RANGE");
+    expect((await refusal(sub("2001"))).code).toBe("LAUNCHPAD_QUANTITY_RANGE");
+    expect(await balance(u.id, "USDT")).toEqual({ available: "1000", held: "0" });
+    await sub("100");
+    expect((await refusal(sub("100"))).code).toBe("LAUNCHPAD_ALREADY_SUBSCRIBED");
+    expect(await balance(u.id, "USDT")).toEqual({ available: "950", held: "50" });
+    const poor = await fundedUser("1");
+    expect((await refusal(subscribe(db, poor, { offering_id: o.id, quantity: "10" }, OPEN))).code).toBe(
+      "INSUFFICIENT_BALANCE",
+    );
+    expect((await listUserSubscriptions(db, poor.id, 1, 20)).length).toBe(0);
+  });
+
+  it("allocates pro rata when oversubscribed, never more than the total, charges the fee on what passed and refunds the rest exactly", async () => {
+    await setPolicy(db, "launchpad.feeRate", "0.01", "test");
+    try {
+      const o = await offering();
+      const [a, b, c] = await Promise.all([fundedUser("1000"), fundedUser("1000"), fundedUser("1000")]);
+      for (const [u, q] of [
+        [a, "300"],
+        [b, "500"],
+        [c, "700"],
+      ] as const) {
+        await subscribe(db, u as User, { offering_id: o.id, quantity: q }, OPEN);
+      }
+      expect((await refusal(allocateOffering(db, o.id, "test", at("2026-07-06T23:00:00Z")))).code).toBe(
+        "LAUNCHPAD_NOT_CLOSED",
+      );
+      const result = await allocateOffering(db, o.id, "test", CLOSED);
+      expect(result).toEqual({ subscriptions: 3, requested: "1500", allocated: "999.99999999" });
+      expect((await refusal(allocateOffering(db, o.id, "test", CLOSED))).code).toBe("ALREADY_REVIEWED");
+      // a: 200 passed, cost 100, fee 1, refund 50 - 1 = 49 of the 150 frozen
+      expect(await balance(a.id, "USDT")).toEqual({ available: "899", held: "0" });
+      expect(await balance(a.id, o.coin)).toEqual({ available: "0", held: "200" });
+      // b: 333.33333333 passed, cost 166.666666665, fee 1.66666666, refund 81.666666675
+      expect(await balance(b.id, "USDT")).toEqual({ available: "831.666666675", held: "0" });
+      expect(await balance(b.id, o.coin)).toEqual({ available: "0", held: "333.33333333" });
+      // c: 466.66666666 passed, cost 233.33333333, fee 2.33333333, refund 114.33333334
+      expect(await balance(c.id, "USDT")).toEqual({ available: "764.33333334", held: "0" });
+      const [record] = await listUserSubscriptions(db, c.id, 1, 20);
+      expect(record).toMatchObject({
+        status: "passed",
+        quantity: "700",
+        passedQuantity: "466.66666666",
+        remainingQuantity: "233.33333334",
+        subscribedAmount: "350",
+        frozen: "0",
+        fee: "2.33333333",
+        refunded: "114.33333334",
+        unlocked: false,
+      });
+      // The lock-up ends 30 days after the close: released once, even when the job runs twice.
+      expect(await releaseUnlocked(db, at("2026-08-06T00:00:00Z"))).toEqual({ released: 0 });
+      await Promise.all([
+        releaseUnlocked(db, at("2026-08-07T00:00:00Z")),
+        releaseUnlocked(db, at("2026-08-07T00:00:00Z")),
+      ]);
+      await releaseUnlocked(db, at("2026-08-08T00:00:00Z"));
+      expect(await balance(a.id, o.coin)).toEqual({ available: "200", held: "0" });
+      expect(await balance(c.id, o.coin)).toEqual({ available: "466.66666666", held: "0" });
+      expect((await reconcileLedger(db)).ok).toBe(true);
+    } finally {
+      await setPolicy(db, "launchpad.feeRate", "0", "test");
+    }
+  });
+
+  it("a subscription that gets nothing is sold out and refunded in full", async () => {
+    const o = await offering({ total_quantity: "0.00000002", min_quantity: "1", max_quantity: "10" });
+    const users3 = await Promise.all([fundedUser("100"), fundedUser("100"), fundedUser("100")]);
+    for (const u of users3) {
+      await subscribe(db, u, { offering_id: o.id, quantity: "1" }, OPEN);
+    }
+    await allocateOffering(db, o.id, "test", CLOSED);
+    for (const u of users3) {
+      const [r] = await listUserSubscriptions(db, u.id, 1, 20);
+      expect(r).toMatchObject({ status: "sold_out", passedQuantity: "0", refunded: "0.5" });
+      expect(await balance(u.id, "USDT")).toEqual({ available: "100", held: "0" });
+    }
+    expect((await reconcileLedger(db)).ok).toBe(true);
+  });
+
+  it("a failed issuance refunds everything; the records show the reason", async () => {
+    const o = await offering();
+    const u = await fundedUser("500");
+    await subscribe(db, u, { offering_id: o.id, quantity: "400" }, OPEN);
+    expect(await balance(u.id, "USDT")).toEqual({ available: "300", held: "200" });
+    await failIssuance(db, o.id, "project withdrawn", "test");
+    expect(await balance(u.id, "USDT")).toEqual({ available: "500", held: "0" });
+    const [r] = await listUserSubscriptions(db, u.id, 1, 20);
+    expect(r).toMatchObject({ status: "refunded", failReason: "project withdrawn", refunded: "200" });
+    expect((await refusal(allocateOffering(db, o.id, "test", CLOSED))).code).toBe("ALREADY_REVIEWED");
+    expect((await reconcileLedger(db)).ok).toBe(true);
+  });
+});
