@@ -23,6 +23,7 @@ const LADDER = [
   "markets",
   "funding",
   "spot",
+  "options",
   "admin",
   "setup",
 ];

@@ -118,6 +118,9 @@ export const ERROR_CODES = {
   ORDER_NOT_FOUND: ResponseCode.Refused,
   ORDER_NOT_OPEN: ResponseCode.Refused,
   REQUEST_ERROR: ResponseCode.ServerError,
+  OPTION_NOT_AVAILABLE: ResponseCode.Refused,
+  OPTION_AMOUNT_BELOW_MINIMUM: ResponseCode.Refused,
+  OPTION_AMOUNT_ABOVE_MAXIMUM: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

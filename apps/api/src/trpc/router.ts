@@ -12,6 +12,7 @@ import {
 } from "./routers/funding/router.ts";
 import { identityRouter } from "./routers/identity/router.ts";
 import { marketRouter } from "./routers/markets/router.ts";
+import { optionsAdminRouter, optionsRouter } from "./routers/options/router.ts";
 import { policyRouter } from "./routers/policy/router.ts";
 import { spotRouter } from "./routers/spot/router.ts";
 
@@ -29,6 +30,8 @@ export const appRouter = router({
   market: marketRouter,
   spot: spotRouter,
   admin: adminRouter,
+  options: optionsRouter,
+  optionsAdmin: optionsAdminRouter,
 });
 
 /** Imported as a type only by the web app. */

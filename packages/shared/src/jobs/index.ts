@@ -2,9 +2,9 @@ import { z } from "zod";
 import { LANGUAGES } from "../languages.ts";
 
 /** Queue and job names, and the payload each job carries. The API enqueues typed payloads. */
-export const QUEUES = { notifications: "notifications" } as const;
+export const QUEUES = { notifications: "notifications", optionSettlement: "option-settlement" } as const;
 
-export const JOBS = { sendCode: "send-code" } as const;
+export const JOBS = { sendCode: "send-code", settleOption: "settle-option" } as const;
 
 export const ZSendCodeJobSchema = z.object({
   channel: z.enum(["email", "phone"]),
@@ -16,3 +16,7 @@ export const ZSendCodeJobSchema = z.object({
   ttlMinutes: z.number().int().positive(),
 });
 export type TSendCodeJob = z.infer<typeof ZSendCodeJobSchema>;
+
+/** Settles one options order at its expiry; the order id is the business key. */
+export const ZSettleOptionJobSchema = z.object({ orderId: z.number().int().positive() });
+export type TSettleOptionJob = z.infer<typeof ZSettleOptionJobSchema>;
