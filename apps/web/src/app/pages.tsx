@@ -126,6 +126,14 @@ const SpotRecord = page(
   () => import("../features/spot/spot-record-page.tsx"),
   (m) => m.SpotRecordPage,
 );
+const OptionsTrade = page(
+  () => import("../features/options/options-trade-page.tsx"),
+  (m) => m.OptionsTradePage,
+);
+const OptionsRecord = page(
+  () => import("../features/options/options-record-page.tsx"),
+  (m) => m.OptionsRecordPage,
+);
 
 export const PAGES: Record<string, Page> = {
   "/": Home,
@@ -176,4 +184,6 @@ export const PAGES: Record<string, Page> = {
   "/currencyTrade": SpotTrade,
   "/exchange": SpotTrade,
   "/currencyRecord": SpotRecord,
+  "/options": OptionsTrade,
+  "/optionsRecord": OptionsRecord,
 };

@@ -1,6 +1,7 @@
 export * from "./back-office.ts";
 export * from "./buy-option.ts";
 export * from "./list-orders.ts";
+export * from "./option-balance.ts";
 export * from "./options.table.ts";
 export * from "./order-view.ts";
 export * from "./products.ts";

@@ -1,5 +1,6 @@
 import {
   buyOption,
+  getOptionBalance,
   getOptionOrder,
   listOptionOrders,
   listOptionProducts,
@@ -20,6 +21,7 @@ import { authedProcedure, operatorProcedure, publicProcedure, router } from "../
 /** Options: the products, buying, the user's open orders and delivery record; each calls one service. */
 export const optionsRouter = router({
   products: publicProcedure.query(({ ctx }) => listOptionProducts(ctx.deps.db)),
+  balance: authedProcedure.query(({ ctx }) => getOptionBalance(ctx.deps.db, ctx.auth.user)),
   /** A money action: sent with an Idempotency-Key, a resend answers the first order. */
   buy: authedProcedure
     .input(ZBuyOptionRequestSchema)
