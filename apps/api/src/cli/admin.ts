@@ -28,12 +28,14 @@ const USAGE = `usage: pnpm admin <command>
   user <uid|email|phone>              balances and recent ledger lines
   reconcile                           recompute balances from postings; exits 0 only when the ledger balances
   totp:rotate-key [--reencrypt-only]  move every Google Authenticator secret to the current key, in one
-      transaction; with the key file (no TOTP_ENCRYPTION_KEY) a new key is generated into it first`;
+      transaction; with the key file (no TOTP_ENCRYPTION_KEY) a new key is generated into it first
+  options:products | options:set-products <json>   the options products (policy options.products, audited)
+  options:exposure | options:house | options:settled [page]   open exposure, house result, settled orders`;
 
 const [command, ...args] = process.argv.slice(2);
 const env = loadEnv();
 const deps = createDeps(env);
-const admin = createCallerFactory(appRouter)({
+const caller = createCallerFactory(appRouter)({
   deps,
   lang: "en",
   token: undefined,
@@ -41,7 +43,9 @@ const admin = createCallerFactory(appRouter)({
   ip: "127.0.0.1",
   userAgent: "cli",
   cliOperator: { id: 0, username: "cli", role: "admin", status: "active" },
-}).admin;
+});
+const admin = caller.admin;
+const optionsAdmin = caller.optionsAdmin;
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 const id = () => Number(args[0]);
 
@@ -171,6 +175,22 @@ async function main(): Promise<number> {
       console.log(`${changed} of ${total} secrets re-encrypted; current key ${keyring.currentId}`);
       return 0;
     }
+    case "options:products":
+      print(await optionsAdmin.products());
+      return 0;
+    case "options:set-products":
+      await admin.setPolicy({ key: "options.products", value: JSON.parse(args[0] ?? "null") });
+      console.log("options.products saved");
+      return 0;
+    case "options:exposure":
+      print(await optionsAdmin.exposure());
+      return 0;
+    case "options:house":
+      print(await optionsAdmin.houseResult());
+      return 0;
+    case "options:settled":
+      print(await optionsAdmin.settled({ page: Number(args[0] ?? 1), page_size: 50 }));
+      return 0;
     default:
       console.error(USAGE);
       return command ? 2 : 0;

@@ -1,9 +1,12 @@
 import type { TOptionOrderView } from "@northstar/shared/contracts/options";
+import { MoneyDecimal } from "@northstar/shared/money";
 import { count, desc, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
 import type { Book } from "../ledger/index.ts";
 import { optionOrders } from "./options.table.ts";
 import { toOptionView } from "./order-view.ts";
+
+const plain = (v: string) => new MoneyDecimal(v).toFixed();
 
 export interface OptionExposure {
   book: Book;
@@ -30,7 +33,13 @@ export async function optionExposure(db: DbOrTx): Promise<OptionExposure[]> {
     from option_orders where status = 'open'
     group by book, symbol, period_seconds
     order by book, symbol, period_seconds`);
-  return rows.rows.map((r) => ({ ...r, period_seconds: Number(r.period_seconds), orders: Number(r.orders) }));
+  return rows.rows.map((r) => ({
+    ...r,
+    period_seconds: Number(r.period_seconds),
+    orders: Number(r.orders),
+    up_amount: plain(r.up_amount),
+    down_amount: plain(r.down_amount),
+  }));
 }
 
 export type OptionHouseResult = {
@@ -51,7 +60,14 @@ export async function optionHouseResult(db: DbOrTx): Promise<OptionHouseResult[]
       (-coalesce(sum(profit), 0))::text as result
     from option_orders where status <> 'open'
     group by book order by book`);
-  return rows.rows.map((r) => ({ ...r, orders: Number(r.orders) }));
+  return rows.rows.map((r) => ({
+    ...r,
+    orders: Number(r.orders),
+    amount: plain(r.amount),
+    fees: plain(r.fees),
+    payouts: plain(r.payouts),
+    result: plain(r.result),
+  }));
 }
 
 /** Settled orders, newest settlement first, with the buyer's id, for the back office. */

@@ -76,7 +76,6 @@ export function OptionBuyForm({ product }: { product: OptionProduct }) {
                 <Radio.Button
                   key={p.seconds}
                   value={p.seconds}
-                  data-testid={`option-period-${p.seconds}`}
                   style={{
                     height: "auto",
                     lineHeight: 1.4,
@@ -85,7 +84,9 @@ export function OptionBuyForm({ product }: { product: OptionProduct }) {
                     borderRadius: 6,
                   }}
                 >
-                  <div style={{ fontWeight: 600 }}>{t(`options.${parts.unit}`, { n: parts.n })}</div>
+                  <div style={{ fontWeight: 600 }} data-testid={`option-period-${p.seconds}`}>
+                    {t(`options.${parts.unit}`, { n: parts.n })}
+                  </div>
                   <div style={{ fontSize: 12 }}>
                     {t("options.payoutRate")} {percent(p.payout_rate)}%
                   </div>
