@@ -125,12 +125,22 @@ describe("options in the browser", () => {
     // An open option with a long expiry, so the screen shows a countdown.
     const out = join(ROOT, "docs/screenshots/options");
     mkdirSync(out, { recursive: true });
-    await trpcMutation(platform, token, "options.buy", {
-      symbol: "BTCUSDT",
-      direction: "down",
-      amount: "20",
-      period_seconds: 300,
-    });
+    // A purchase needs a tick recorded in the last 5 s: on a busy machine the first try may miss it.
+    await expect
+      .poll(
+        () =>
+          trpcMutation(platform, token, "options.buy", {
+            symbol: "BTCUSDT",
+            direction: "down",
+            amount: "20",
+            period_seconds: 300,
+          }).then(
+            () => "bought",
+            (error: Error) => error.message,
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe("bought");
     for (const lang of ["en", "zh", "ty"]) {
       for (const theme of ["light", "dark"]) {
         for (const size of [
@@ -149,10 +159,7 @@ describe("options in the browser", () => {
           const page = await context.newPage();
           await page.goto("/options?symbol=BTCUSDT");
           await page.getByTestId("option-countdown").first().waitFor({ timeout: 30_000 });
-          await page.screenshot({
-            path: join(out, `trade-${lang}-${theme}-${size.name}.png`),
-            fullPage: true,
-          });
+          await page.screenshot({ path: join(out, `trade-${lang}-${theme}-${size.name}.png`) });
           if (theme === "light") {
             await page.goto("/optionsRecord");
             await page.getByTestId("option-record").waitFor({ timeout: 30_000 });

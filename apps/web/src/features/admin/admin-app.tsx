@@ -14,6 +14,7 @@ import { InstrumentsPage } from "./instruments-page.tsx";
 import { LedgerPage } from "./ledger-page.tsx";
 import { AdminLoginPage } from "./login-page.tsx";
 import { operatorTokenStore, useOperatorToken } from "./operator-session.ts";
+import { OptionsAdminPage } from "./options-page.tsx";
 import { PolicyPage } from "./policy-page.tsx";
 import { UsersPage } from "./users-page.tsx";
 import { WithdrawalsPage } from "./withdrawals-page.tsx";
@@ -62,6 +63,7 @@ export function AdminApp() {
             <Route path="ledger" element={<RoleGate page="ledger" element={<LedgerPage />} />} />
             <Route path="policy" element={<RoleGate page="policy" element={<PolicyPage />} />} />
             <Route path="audit" element={<RoleGate page="audit" element={<AuditPage />} />} />
+            <Route path="options" element={<RoleGate page="options" element={<OptionsAdminPage />} />} />
             <Route path="*" element={<AdminNotFound />} />
           </Route>
         </Routes>

@@ -44,6 +44,7 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   ledger: <AccountBookOutlined />,
   policy: <ControlOutlined />,
   audit: <AuditOutlined />,
+  options: <FundOutlined />,
 };
 
 /** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */

@@ -14,6 +14,7 @@ export const ADMIN_PAGES = [
   { key: "ledger", roles: ["admin", "finance"] },
   { key: "policy", roles: ["admin", "finance"] },
   { key: "audit", roles: ["admin"] },
+  { key: "options", roles: ["admin", "finance"] },
 ] as const satisfies readonly { key: string; roles: readonly OperatorRole[] }[];
 
 export type AdminPageKey = (typeof ADMIN_PAGES)[number]["key"];

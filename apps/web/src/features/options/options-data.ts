@@ -3,7 +3,7 @@ import type { TOptionOrderView } from "@northstar/shared/contracts/options";
 import { channel } from "@northstar/shared/markets";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
-import { useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { marketSocket } from "../../lib/market-socket.ts";
 import { useRequestIntent, withRequestKey } from "../../lib/request-key.ts";
 import { useIsLoggedIn, useToken } from "../../lib/session.ts";
@@ -71,30 +71,70 @@ export function useBuyOption() {
 }
 
 /**
- * While mounted and signed in: listens to the `user` channel and, when one of the user's options
- * settles, reads the lists again and hands the settled order to `onSettled` (the result toast).
+ * While mounted and signed in: announces each of the user's options once when it settles. The
+ * socket's `user` channel brings the event at once; `watchOpen` covers a missed event (a reconnect,
+ * a gap): an order that leaves the open list is read and announced if it has settled.
  */
-export function useOptionLiveUpdates(onSettled: (order: TOptionOrderView) => void) {
+export function useOptionResults(onSettled: (order: TOptionOrderView) => void) {
   const token = useToken();
-  const refresh = useRefreshOptions();
-  const latest = useRef({ onSettled, refresh });
-  latest.current = { onSettled, refresh };
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const queryClient = useQueryClient();
+  const announced = useRef(new Set<number>());
+  const latest = useRef(onSettled);
+  latest.current = onSettled;
+  const announce = useCallback(
+    (order: TOptionOrderView) => {
+      if (order.status === "open" || announced.current.has(order.id)) {
+        return;
+      }
+      announced.current.add(order.id);
+      void queryClient.invalidateQueries(trpc.options.orders.pathFilter());
+      void queryClient.invalidateQueries(trpc.options.balance.pathFilter());
+      void queryClient.invalidateQueries(trpc.asset.pathFilter());
+      latest.current(order);
+    },
+    [queryClient, trpc],
+  );
   useEffect(() => {
     if (!token) {
       return;
     }
+    let first = true;
     return marketSocket().subscribe<unknown>(channel.user(), (event) => {
       if (event.snapshot) {
+        // A later snapshot follows a reconnect or a gap: read the open list again.
+        if (!first) {
+          void queryClient.invalidateQueries(trpc.options.orders.pathFilter());
+        }
+        first = false;
         return;
       }
       const list = Array.isArray(event.data) ? event.data : [event.data];
       for (const item of list) {
         const e = item as { type?: unknown; order?: TOptionOrderView };
         if (e?.type === "option.order" && e.order) {
-          latest.current.refresh();
-          latest.current.onSettled(e.order);
+          announce(e.order);
         }
       }
     });
-  }, [token]);
+  }, [token, announce, queryClient, trpc]);
+
+  const seen = useRef<Set<number> | null>(null);
+  const watchOpen = useCallback(
+    (open: TOptionOrderView[] | undefined) => {
+      if (!open) {
+        return;
+      }
+      const now = new Set(open.map((o) => o.id));
+      for (const id of seen.current ?? []) {
+        if (!now.has(id) && !announced.current.has(id)) {
+          void client.options.order.query({ id }).then(announce, () => undefined);
+        }
+      }
+      seen.current = now;
+    },
+    [client, announce],
+  );
+  return { watchOpen };
 }

@@ -1,6 +1,6 @@
 import type { TOptionOrderView } from "@northstar/shared/contracts/options";
 import { Alert, Button, Card, Col, Flex, Result, Row, Select, theme } from "antd";
-import { useCallback } from "react";
+import { useCallback, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { feedback } from "../../lib/feedback.ts";
@@ -12,12 +12,7 @@ import { CandleChart } from "../markets/candle-chart.tsx";
 import { InstrumentHeader, InstrumentLoader } from "../markets/instrument-page.tsx";
 import { OptionBuyForm } from "./option-buy-form.tsx";
 import { OptionOrderCard } from "./option-order-card.tsx";
-import {
-  type OptionProduct,
-  useOptionLiveUpdates,
-  useOptionOrders,
-  useOptionProducts,
-} from "./options-data.ts";
+import { type OptionProduct, useOptionOrders, useOptionProducts, useOptionResults } from "./options-data.ts";
 import { useNow } from "./use-now.ts";
 
 /**
@@ -43,7 +38,7 @@ export function OptionsTradePage() {
     },
     [t, format],
   );
-  useOptionLiveUpdates(onSettled);
+  const { watchOpen } = useOptionResults(onSettled);
 
   if (products.isPending) {
     return <LoadingState rows={10} />;
@@ -74,6 +69,7 @@ export function OptionsTradePage() {
           key={product.symbol}
           product={product}
           header={<InstrumentHeader instrument={instrument} title={picker} />}
+          watchOpen={watchOpen}
         >
           <CandleChart instrument={instrument} />
         </TradeView>
@@ -85,9 +81,11 @@ export function OptionsTradePage() {
 function TradeView({
   product,
   header,
+  watchOpen,
   children,
 }: {
   product: OptionProduct;
+  watchOpen: (open: TOptionOrderView[] | undefined) => void;
   header: React.ReactNode;
   children: React.ReactNode;
 }) {
@@ -106,17 +104,18 @@ function TradeView({
           <OptionBuyForm product={product} />
         </Col>
       </Row>
-      <OpenOptions />
+      <OpenOptions watchOpen={watchOpen} />
       <Alert type="info" showIcon title={t("options.honest")} data-testid="options-honest" />
     </Flex>
   );
 }
 
-function OpenOptions() {
+function OpenOptions({ watchOpen }: { watchOpen: (open: TOptionOrderView[] | undefined) => void }) {
   const { t } = useTranslation();
   const loggedIn = useIsLoggedIn();
   const open = useOptionOrders("open");
   const now = useNow(loggedIn);
+  useEffect(() => watchOpen(open.data?.items), [open.data, watchOpen]);
   if (!loggedIn) {
     return null;
   }
