@@ -24,6 +24,7 @@ const LADDER = [
   "markets",
   "funding",
   "spot",
+  "options",
   "earn",
   "launchpad",
   "admin",

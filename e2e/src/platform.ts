@@ -128,6 +128,8 @@ export async function startPlatform() {
 
     return {
       baseUrl,
+      /** The platform's own database, for tests that drive what the worker would record. */
+      databaseUrl: env.DATABASE_URL,
       mailbox,
       operatorPassword,
       browser,

@@ -7,6 +7,7 @@ import { startMarketData } from "./market-data.ts";
 import { startCustodyYieldWorker } from "./queues/custody-yield.ts";
 import { startLaunchpadUnlockWorker } from "./queues/launchpad-unlock.ts";
 import { startNotificationsWorker } from "./queues/notifications.ts";
+import { startOptionSettlement } from "./queues/option-settlement.ts";
 import { startSpot } from "./spot.ts";
 
 /** The worker process: runs every queue's processors until SIGINT/SIGTERM, then drains and exits. */
@@ -45,9 +46,12 @@ const marketData = env.WORKER_ROLES.has("market-feed")
   ? startMarketData(db, connection, env, log)
   : { close: async () => {} };
 const spot = startSpot(db, connection, env, log);
+const options = env.WORKER_ROLES.has("option-settlement")
+  ? startOptionSettlement({ db, connection, prefix: env.REDIS_PREFIX, log })
+  : { close: async () => {} };
 
 const shutdown = async () => {
-  await Promise.all([...workers.map((w) => w.close()), marketData.close(), spot.close()]);
+  await Promise.all([...workers.map((w) => w.close()), marketData.close(), spot.close(), options.close()]);
   connection.disconnect();
   await close();
   process.exit(0);

@@ -1,5 +1,6 @@
 import type { Db } from "@northstar/domain/db";
 import { createFeed, MarketDataService } from "@northstar/domain/market-feed";
+import { OptionTickRecorder } from "@northstar/domain/options";
 import type { Redis } from "ioredis";
 import type { env as loadEnv } from "./env.ts";
 import { runUnderLease } from "./leased.ts";
@@ -19,8 +20,26 @@ export function startMarketData(
       exchange: env.FEED_EXCHANGE,
       intervalMs: env.FEED_INTERVAL_MS,
     });
-    const service = new MarketDataService({ db, redis, prefix: env.REDIS_PREFIX, feed, log });
+    // Options settle by recorded prices: the ticks of instruments with options products are stored.
+    const ticks = new OptionTickRecorder(db, log);
+    const recorded = {
+      name: feed.name,
+      history: feed.history.bind(feed),
+      start: (instruments: Parameters<typeof feed.start>[0], onTick: Parameters<typeof feed.start>[1]) =>
+        feed.start(instruments, (tick) => {
+          onTick(tick);
+          ticks.onTick(tick);
+        }),
+      stop: () => feed.stop(),
+    };
+    const service = new MarketDataService({ db, redis, prefix: env.REDIS_PREFIX, feed: recorded, log });
+    ticks.start();
     await service.start();
-    return service;
+    return {
+      async stop() {
+        await service.stop();
+        await ticks.stop();
+      },
+    };
   });
 }

@@ -140,6 +140,9 @@ export const ERROR_CODES = {
   LAUNCHPAD_QUANTITY_RANGE: ResponseCode.Refused,
   LAUNCHPAD_ALREADY_SUBSCRIBED: ResponseCode.Refused,
   LAUNCHPAD_NOT_CLOSED: ResponseCode.Refused,
+  OPTION_NOT_AVAILABLE: ResponseCode.Refused,
+  OPTION_AMOUNT_BELOW_MINIMUM: ResponseCode.Refused,
+  OPTION_AMOUNT_ABOVE_MAXIMUM: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -22,7 +22,8 @@ export type RouteFeature =
   | "rewards"
   | "messages"
   | "help"
-  | "other";
+  | "other"
+  | "options";
 
 export interface RouteEntry {
   path: string;
@@ -147,6 +148,9 @@ export const ROUTES: readonly RouteEntry[] = [
   r("/bps", "other", "bps"),
   r("/404", "other", "notFound"),
   r("/agreement", "content", "agreement"),
+  // Options
+  r("/options", "options", "options"),
+  r("/optionsRecord", "options", "optionsRecord"),
 ];
 
 export const PUBLIC_PATHS: ReadonlySet<string> = new Set(ROUTES.filter((x) => x.public).map((x) => x.path));

@@ -36,7 +36,9 @@ const USAGE = `usage: pnpm admin <command>
   earn:products | earn:product:create <json> | earn:product:on <id> | earn:product:off <id>
   earn:orders [status] | earn:redemptions | earn:redemption:approve <id> | earn:redemption:reject <id> <reason>
   earn:rates <productId> | earn:rate:publish <productId> <YYYY-MM-DD> <rate> | earn:yield | earn:yield:run
-  launchpad:list | launchpad:create <json> | launchpad:allocate <id> | launchpad:fail <id> <reason> | launchpad:unlock`;
+  launchpad:list | launchpad:create <json> | launchpad:allocate <id> | launchpad:fail <id> <reason> | launchpad:unlock
+  options:products | options:set-products <json>   the options products (policy options.products, audited)
+  options:exposure | options:house | options:settled [page]   open exposure, house result, settled orders`;
 
 const [command, ...args] = process.argv.slice(2);
 const env = loadEnv();
@@ -53,6 +55,7 @@ const caller = createCallerFactory(appRouter)({
 const admin = caller.admin;
 const adminEarn = caller.adminEarn;
 const adminLaunchpad = caller.adminLaunchpad;
+const optionsAdmin = caller.optionsAdmin;
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 const id = () => Number(args[0]);
 
@@ -257,6 +260,22 @@ async function main(): Promise<number> {
       return 0;
     case "launchpad:unlock":
       print(await adminLaunchpad.unlock());
+      return 0;
+    case "options:products":
+      print(await optionsAdmin.products());
+      return 0;
+    case "options:set-products":
+      await admin.setPolicy({ key: "options.products", value: JSON.parse(args[0] ?? "null") });
+      console.log("options.products saved");
+      return 0;
+    case "options:exposure":
+      print(await optionsAdmin.exposure());
+      return 0;
+    case "options:house":
+      print(await optionsAdmin.houseResult());
+      return 0;
+    case "options:settled":
+      print(await optionsAdmin.settled({ page: Number(args[0] ?? 1), page_size: 50 }));
       return 0;
     default:
       console.error(USAGE);

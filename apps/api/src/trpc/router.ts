@@ -15,6 +15,7 @@ import { identityRouter } from "./routers/identity/router.ts";
 import { kycRouter } from "./routers/kyc/router.ts";
 import { adminLaunchpadRouter, launchpadRouter } from "./routers/launchpad/router.ts";
 import { marketRouter } from "./routers/markets/router.ts";
+import { optionsAdminRouter, optionsRouter } from "./routers/options/router.ts";
 import { policyRouter } from "./routers/policy/router.ts";
 import { spotRouter } from "./routers/spot/router.ts";
 
@@ -37,6 +38,8 @@ export const appRouter = router({
   adminEarn: adminEarnRouter,
   launchpad: launchpadRouter,
   adminLaunchpad: adminLaunchpadRouter,
+  options: optionsRouter,
+  optionsAdmin: optionsAdminRouter,
 });
 
 /** Imported as a type only by the web app. */

@@ -13,6 +13,7 @@ export const NAV = [
   { key: "/profit_index", label: "nav.earn", match: ["/profit_index", "/vip_index", "/etflow_buy"] },
   { key: "/table1", label: "nav.assets", match: ["/table1", "/table2", "/record", "/transfer", "/address"] },
   { key: "/setting", label: "nav.me", match: ["/setting", "/security", "/info", "/username"] },
+  { key: "/options", label: "nav.options", match: ["/options", "/optionsRecord"] },
 ] as const;
 
 export type NavKey = (typeof NAV)[number]["key"];

@@ -176,6 +176,14 @@ const Credit = page(
 const kycAlias = (
   pick: (m: typeof import("../features/kyc/kyc-redirects.tsx")) => ComponentType<Record<string, never>>,
 ) => page(() => import("../features/kyc/kyc-redirects.tsx"), pick);
+const OptionsTrade = page(
+  () => import("../features/options/options-trade-page.tsx"),
+  (m) => m.OptionsTradePage,
+);
+const OptionsRecord = page(
+  () => import("../features/options/options-record-page.tsx"),
+  (m) => m.OptionsRecordPage,
+);
 
 export const PAGES: Record<string, Page> = {
   "/": Home,
@@ -247,4 +255,6 @@ export const PAGES: Record<string, Page> = {
   "/subscription": Launchpad,
   "/subscriptionBuy": Launchpad,
   "/subscriptionRecord": SubscriptionRecords,
+  "/options": OptionsTrade,
+  "/optionsRecord": OptionsRecord,
 };

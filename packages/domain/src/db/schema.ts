@@ -12,6 +12,7 @@ export * from "../kyc/kyc.table.ts";
 export * from "../launchpad/launchpad.table.ts";
 export * from "../ledger/ledger.table.ts";
 export * from "../markets/markets.table.ts";
+export * from "../options/options.table.ts";
 export * from "../policy/policy.table.ts";
 export * from "../spot/spot.table.ts";
 export * from "../uploads/uploads.table.ts";

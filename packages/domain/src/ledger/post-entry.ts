@@ -12,6 +12,7 @@ export type SystemCode =
   | "loan_principal"
   | "demo_faucet"
   | "market_maker"
+  | "options_house"
   | `deposit_clearing:${string}`
   | `withdrawal_clearing:${string}`
   | "earn_custody"

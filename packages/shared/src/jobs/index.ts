@@ -6,12 +6,14 @@ export const QUEUES = {
   notifications: "notifications",
   custodyYield: "custody-yield",
   launchpadUnlock: "launchpad-unlock",
+  optionSettlement: "option-settlement",
 } as const;
 
 export const JOBS = {
   sendCode: "send-code",
   dailyYield: "daily-yield",
   unlockCoins: "unlock-coins",
+  settleOption: "settle-option",
 } as const;
 
 export const ZSendCodeJobSchema = z.object({
@@ -24,3 +26,7 @@ export const ZSendCodeJobSchema = z.object({
   ttlMinutes: z.number().int().positive(),
 });
 export type TSendCodeJob = z.infer<typeof ZSendCodeJobSchema>;
+
+/** Settles one options order at its expiry; the order id is the business key. */
+export const ZSettleOptionJobSchema = z.object({ orderId: z.number().int().positive() });
+export type TSettleOptionJob = z.infer<typeof ZSettleOptionJobSchema>;

@@ -269,6 +269,62 @@ export const POLICY = {
   "earn.redemption.review": { schema: z.boolean(), default: false, public: true },
   /** New-coin subscription fee, a share of the amount allocated, taken at allocation. */
   "launchpad.feeRate": { schema: zRate, default: "0", public: true },
+
+  // Options (issue 13): fixed-expiry up/down options, paid in USDT from the `option` wallet.
+  /**
+   * The products per instrument: each expiry period with its payout rate (profit on a win as a share
+   * of the amount), fee rate (paid on top of the amount), minimum and maximum amount in USDT; and
+   * what a tie (settlement price equal to the purchase price) pays: the amount back, or nothing.
+   */
+  "options.products": {
+    schema: z.record(
+      z.string().regex(/^[A-Z0-9][A-Z0-9._-]{0,31}$/),
+      z.object({
+        periods: z
+          .array(
+            z.object({
+              seconds: z
+                .number()
+                .int()
+                .min(10)
+                .max(7 * 86_400),
+              payoutRate: zPositive,
+              feeRate: zRate,
+              min: zPositive,
+              max: zPositive,
+            }),
+          )
+          .min(1)
+          .max(12),
+        tie: z.enum(["refund", "loss"]),
+      }),
+    ),
+    default: Object.fromEntries(
+      ["BTCUSDT", "ETHUSDT", "BNBUSDT", "SOLUSDT", "XRPUSDT", "EURUSD", "XAUUSD"].map((symbol) => [
+        symbol,
+        {
+          periods: [
+            { seconds: 30, payoutRate: "0.8", feeRate: "0.01", min: "10", max: "10000" },
+            { seconds: 60, payoutRate: "0.82", feeRate: "0.01", min: "10", max: "20000" },
+            { seconds: 120, payoutRate: "0.85", feeRate: "0.01", min: "10", max: "20000" },
+            { seconds: 300, payoutRate: "0.88", feeRate: "0.01", min: "10", max: "50000" },
+            { seconds: 3600, payoutRate: "0.9", feeRate: "0.01", min: "10", max: "50000" },
+            { seconds: 86_400, payoutRate: "0.92", feeRate: "0.01", min: "10", max: "100000" },
+          ],
+          tie: "refund" as "refund" | "loss",
+        },
+      ]),
+    ) as Record<
+      string,
+      {
+        periods: { seconds: number; payoutRate: string; feeRate: string; min: string; max: string }[];
+        tie: "refund" | "loss";
+      }
+    >,
+    public: true,
+  },
+  /** A purchase takes the latest recorded tick; one older than this means the feed is stale: refused. */
+  "options.maxTickAgeMs": { schema: z.number().int().min(500).max(60_000), default: 5000, public: true },
 } as const;
 
 export type PolicyKey = keyof typeof POLICY;

@@ -200,3 +200,20 @@ export const launchpadOfferingMachine = defineMachine({
     { from: "open", to: "issuance_failed", by: ["operator"] },
   ],
 });
+
+/**
+ * Options orders: bought `open` with the amount and fee paid; the settlement job (system) closes it
+ * at expiry with the first recorded tick at or after the expiry instant: `won`, `lost` or `tied`.
+ * No user or operator transition exists, so nobody can choose an outcome.
+ */
+export const optionOrderMachine = defineMachine({
+  name: "option-order",
+  states: ["open", "won", "lost", "tied"],
+  initial: "open",
+  transitions: [
+    { from: "open", to: "won", by: ["system"] },
+    { from: "open", to: "lost", by: ["system"] },
+    { from: "open", to: "tied", by: ["system"] },
+  ],
+});
+export type OptionOrderStatus = (typeof optionOrderMachine.states)[number];

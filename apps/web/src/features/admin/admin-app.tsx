@@ -17,6 +17,7 @@ import { LaunchpadAdminPage } from "./launchpad-admin-page.tsx";
 import { LedgerPage } from "./ledger-page.tsx";
 import { AdminLoginPage } from "./login-page.tsx";
 import { operatorTokenStore, useOperatorToken } from "./operator-session.ts";
+import { OptionsAdminPage } from "./options-page.tsx";
 import { PolicyPage } from "./policy-page.tsx";
 import { UsersPage } from "./users-page.tsx";
 import { WithdrawalsPage } from "./withdrawals-page.tsx";
@@ -80,6 +81,7 @@ function AdminRoutes() {
               path="launchpad"
               element={<RoleGate page="launchpad" element={<LaunchpadAdminPage />} />}
             />
+            <Route path="options" element={<RoleGate page="options" element={<OptionsAdminPage />} />} />
             <Route path="*" element={<AdminNotFound />} />
           </Route>
         </Routes>

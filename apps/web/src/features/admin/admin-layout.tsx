@@ -50,6 +50,7 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   kyc: <IdcardOutlined />,
   earn: <RiseOutlined />,
   launchpad: <RocketOutlined />,
+  options: <FundOutlined />,
 };
 
 /** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */

@@ -1,0 +1,31 @@
+/** How an expiry period reads: the largest whole unit ("30 s", "5 min", "1 h", "1 d"). */
+export function periodParts(seconds: number): { unit: "seconds" | "minutes" | "hours" | "days"; n: number } {
+  if (seconds % 86_400 === 0) {
+    return { unit: "days", n: seconds / 86_400 };
+  }
+  if (seconds % 3600 === 0) {
+    return { unit: "hours", n: seconds / 3600 };
+  }
+  if (seconds % 60 === 0 && seconds >= 60) {
+    return { unit: "minutes", n: seconds / 60 };
+  }
+  return { unit: "seconds", n: seconds };
+}
+
+/** Time left until `expiresAt` at `now`, as "m:ss" (or "h:mm:ss"); "0:00" once expired. */
+export function countdown(expiresAt: string, now: number): string {
+  const left = Math.max(0, Math.ceil((new Date(expiresAt).getTime() - now) / 1000));
+  const h = Math.floor(left / 3600);
+  const m = Math.floor((left % 3600) / 60);
+  const s = String(left % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+/** A rate as a percentage without float arithmetic: "0.825" → "82.5". */
+export function percent(rate: string): string {
+  const [int = "0", frac = ""] = rate.split(".");
+  const digits = `${int}${frac.padEnd(2, "0")}`;
+  const whole = digits.slice(0, int.length + 2).replace(/^0+(?=\d)/, "");
+  const rest = digits.slice(int.length + 2).replace(/0+$/, "");
+  return rest ? `${whole}.${rest}` : whole;
+}

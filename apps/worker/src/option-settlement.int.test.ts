@@ -1,0 +1,177 @@
+import { randomBytes } from "node:crypto";
+import { createDb, type Db } from "@northstar/domain/db";
+import { type User, users } from "@northstar/domain/identity";
+import { getUserBalances, postEntry, reconcileLedger } from "@northstar/domain/ledger";
+import { buyOption, createSettlementScheduler, getOptionOrder, recordTicks } from "@northstar/domain/options";
+import { seedDatabase } from "@northstar/domain/seed";
+import { JOBS, QUEUES } from "@northstar/shared/jobs";
+import { MoneyDecimal } from "@northstar/shared/money";
+import { Queue, QueueEvents } from "bullmq";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
+import { startOptionSettlement } from "./queues/option-settlement.ts";
+
+/**
+ * The option-settlement worker against real PostgreSQL and Redis: a job delivered twice pays once,
+ * and orders that expired while the worker was stopped are settled when it starts again, with the
+ * first tick at or after their expiry. Time is a test clock the test moves; nothing sleeps.
+ */
+let db: Db;
+let pool: ReturnType<typeof createDb>["pool"];
+let teardown: () => Promise<void>;
+const connection = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
+const prefix = `test:options:${randomBytes(3).toString("hex")}`;
+let queue: Queue;
+let events: QueueEvents;
+const clock = { now: new Date(Date.UTC(2026, 0, 7, 12, 0, 0)) };
+const now = () => clock.now;
+
+beforeAll(async () => {
+  const database = await createTestDatabase();
+  const conn = createDb(database.url, { max: 10 });
+  conn.pool.on("error", () => {});
+  db = conn.db;
+  pool = conn.pool;
+  await seedDatabase(db);
+  queue = new Queue(QUEUES.optionSettlement, { connection, prefix });
+  events = new QueueEvents(QUEUES.optionSettlement, { connection: connection.duplicate(), prefix });
+  await events.waitUntilReady();
+  teardown = async () => {
+    await events.close();
+    await queue.close();
+    const keys = await connection.keys(`${prefix}*`);
+    if (keys.length) {
+      await connection.del(...keys);
+    }
+    connection.disconnect();
+    await conn.close();
+    await database.drop();
+  };
+});
+afterAll(async () => {
+  await teardown?.();
+});
+
+async function newUser(funds: string): Promise<User> {
+  const uid = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
+  const [user] = await db
+    .insert(users)
+    .values({
+      uid,
+      passwordHash: "x",
+      nationality: "GB",
+      inviteCode: `W${randomBytes(5).toString("hex")}`,
+      nickname: `U${uid}`,
+    })
+    .returning();
+  if (!user) {
+    throw new Error("insert failed");
+  }
+  await postEntry(db, {
+    idempotencyKey: `grant:${user.id}`,
+    kind: "test.grant",
+    reference: { type: "test", id: user.id },
+    postings: [
+      { account: { system: "deposit_clearing:test", book: "real", currency: "USDT" }, amount: `-${funds}` },
+      { account: { userId: user.id, book: "real", wallet: "option", currency: "USDT" }, amount: funds },
+    ],
+  });
+  return user;
+}
+
+const at = (ms: number) => new Date(clock.now.getTime() + ms);
+const tick = (symbol: string, price: string, time: Date) =>
+  recordTicks(db, [{ symbol, price, time: time.getTime() }]);
+async function optionBalance(userId: number) {
+  const row = (await getUserBalances(db, userId, "real")).find((b) => b.wallet === "option");
+  return new MoneyDecimal(row?.available ?? 0).toFixed();
+}
+const settleEntries = async (orderId: number) =>
+  (
+    await pool.query<{ n: number }>(
+      "select count(*)::int as n from journal_entries where idempotency_key = $1",
+      [`option.settle:${orderId}`],
+    )
+  ).rows[0]?.n;
+
+describe("the option-settlement worker", () => {
+  it("pays once when the settlement job of an order is delivered twice", async () => {
+    const worker = startOptionSettlement({ db, connection, prefix, now, sweepIntervalMs: 3_600_000 });
+    await worker.started;
+    try {
+      const user = await newUser("1000");
+      await tick("BTCUSDT", "90000", at(-100));
+      const order = await buyOption({ db, now }, user, {
+        symbol: "BTCUSDT",
+        direction: "up",
+        amount: "100",
+        period_seconds: 30,
+      });
+      await tick("BTCUSDT", "90010", at(30_020));
+      clock.now = at(31_000);
+      const jobs = await Promise.all(
+        ["a", "b"].map((copy) =>
+          queue.add(JOBS.settleOption, { orderId: order.id }, { jobId: `twice-${order.id}-${copy}` }),
+        ),
+      );
+      const results = await Promise.all(jobs.map((job) => job.waitUntilFinished(events, 30_000)));
+      expect(results.sort()).toEqual(["already", "settled"]);
+      expect(await getOptionOrder(db, user.id, order.id)).toMatchObject({
+        status: "won",
+        settlement_price: "90010",
+        payout: "180",
+      });
+      expect(await optionBalance(user.id)).toBe("1079");
+      expect(await settleEntries(order.id)).toBe(1);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("settles on start, with the first tick at or after expiry, the orders that expired while it was stopped", async () => {
+    // No worker runs: orders are bought and their jobs scheduled; the feed's ticks keep being recorded.
+    const scheduler = createSettlementScheduler(connection, prefix);
+    const user = await newUser("1000");
+    await tick("ETHUSDT", "3000", at(-100));
+    await tick("XRPUSDT", "2.1", at(-100));
+    const buy = (symbol: string, direction: "up" | "down") =>
+      buyOption({ db, now, scheduler }, user, { symbol, direction, amount: "50", period_seconds: 30 });
+    const up = await buy("ETHUSDT", "up");
+    const down = await buy("XRPUSDT", "down");
+    const expiry = at(30_000);
+    await tick("ETHUSDT", "3100", at(29_999));
+    await tick("ETHUSDT", "2999", at(30_000));
+    await tick("ETHUSDT", "3200", at(45_000));
+    await tick("XRPUSDT", "2.05", at(30_700));
+    await tick("XRPUSDT", "2.5", at(50_000));
+    // The worker comes back two minutes after the expiry.
+    clock.now = at(150_000);
+    const worker = startOptionSettlement({ db, connection, prefix, now, sweepIntervalMs: 3_600_000 });
+    try {
+      await worker.started;
+      expect(await getOptionOrder(db, user.id, up.id)).toMatchObject({
+        status: "lost",
+        settlement_price: "2999",
+        settlement_tick_time: expiry.toISOString(),
+      });
+      expect(await getOptionOrder(db, user.id, down.id)).toMatchObject({
+        status: "won",
+        settlement_price: "2.05",
+        payout: "90",
+      });
+      // 1000 − 2 × 50.5 + 90
+      expect(await optionBalance(user.id)).toBe("989");
+      expect(await settleEntries(down.id)).toBe(1);
+      expect(await settleEntries(up.id)).toBe(0);
+      // The delayed jobs still arrive later: they change nothing.
+      const job = await queue.add(JOBS.settleOption, { orderId: down.id }, { jobId: `late-${down.id}` });
+      expect(await job.waitUntilFinished(events, 30_000)).toBe("already");
+      expect(await optionBalance(user.id)).toBe("989");
+      expect((await reconcileLedger(db)).ok).toBe(true);
+    } finally {
+      await worker.close();
+      await scheduler.close();
+    }
+  });
+});

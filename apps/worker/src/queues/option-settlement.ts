@@ -1,0 +1,82 @@
+import type { Db } from "@northstar/domain/db";
+import { ChannelPublisher, userChannel } from "@northstar/domain/markets";
+import { settleDueOptions } from "@northstar/domain/options";
+import type { TOptionOrderView } from "@northstar/shared/contracts/options";
+import { JOBS, QUEUES } from "@northstar/shared/jobs";
+import { channel } from "@northstar/shared/markets";
+import { UnrecoverableError, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import { processSettleOption } from "../processors/options/settle-option.ts";
+import {
+  OPTION_SWEEP_INTERVAL_MS,
+  OPTION_TICK_RETRY_MS,
+  optionSettlementWorkerOptions,
+} from "./option-settlement.config.ts";
+
+export interface OptionSettlementOptions {
+  db: Db;
+  connection: Redis;
+  prefix: string;
+  log?: (line: string) => void;
+  /** The clock for "has it expired"; tests pass a test clock. */
+  now?: () => Date;
+  sweepIntervalMs?: number;
+}
+
+/**
+ * The `option-settlement` queue's worker and its sweeper. Each order's delayed job settles it at its
+ * expiry; the sweeper settles on start (and every few seconds) whatever expired while no worker ran,
+ * so orders are caught up after downtime. A settled order is announced on the buyer's `user` channel.
+ */
+export function startOptionSettlement(options: OptionSettlementOptions) {
+  const { db, connection, prefix } = options;
+  const log = options.log ?? (() => {});
+  const now = options.now ?? (() => new Date());
+  const publisher = new ChannelPublisher(connection, prefix);
+  const onSettled = (order: TOptionOrderView, userId: number) => {
+    publisher.publish(channel.user(), { type: "option.order", order }, null, {
+      route: userChannel(userId),
+    });
+    void publisher.flush().catch(() => {});
+  };
+  const worker = new Worker(
+    QUEUES.optionSettlement,
+    async (job, token) => {
+      switch (job.name) {
+        case JOBS.settleOption:
+          return processSettleOption(job, token, { db, now, retryMs: OPTION_TICK_RETRY_MS, onSettled });
+        default:
+          throw new UnrecoverableError(`unknown job ${job.name}`);
+      }
+    },
+    { ...optionSettlementWorkerOptions, connection, prefix },
+  );
+  worker.on("failed", (job, err) => log(`option settlement ${job?.id ?? "?"} failed: ${err.message}`));
+  let sweeping: Promise<void> = Promise.resolve();
+  const sweep = () => {
+    sweeping = sweeping.then(async () => {
+      try {
+        const { settled, waiting } = await settleDueOptions(db, now(), onSettled);
+        if (settled > 0 || waiting > 0) {
+          log(`option sweeper: ${settled} settled, ${waiting} waiting for a tick`);
+        }
+      } catch (error) {
+        log(`option sweeper failed: ${error instanceof Error ? error.message : error}`);
+      }
+    });
+    return sweeping;
+  };
+  const started = sweep();
+  const timer = setInterval(() => void sweep(), options.sweepIntervalMs ?? OPTION_SWEEP_INTERVAL_MS);
+  return {
+    worker,
+    /** Resolves when the sweep run at start has finished. */
+    started,
+    sweep,
+    async close() {
+      clearInterval(timer);
+      await worker.close();
+      await sweeping;
+    },
+  };
+}

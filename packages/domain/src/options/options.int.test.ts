@@ -1,0 +1,378 @@
+import { randomBytes } from "node:crypto";
+import { ZBuyOptionRequestSchema } from "@northstar/shared/contracts/options";
+import { MoneyDecimal } from "@northstar/shared/money";
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import { type User, users } from "../identity/index.ts";
+import { type Book, getUserBalances, postEntry, reconcileLedger } from "../ledger/index.ts";
+import { setPolicy } from "../policy/index.ts";
+import { seedDatabase } from "../setup/index.ts";
+import { createTestDatabase } from "../test-support/index.ts";
+import { buyOption } from "./buy-option.ts";
+import { getOptionOrder, listOptionOrders } from "./list-orders.ts";
+import { optionOrders } from "./options.table.ts";
+import { settleDueOptions, settleOption } from "./settle-option.ts";
+import { recordTicks } from "./ticks.ts";
+
+/**
+ * Buying and settling options against a real database, with the clock an argument: every instant is
+ * chosen by the test, and every price is a tick the test records, as the worker would from the feed.
+ */
+let db: Db;
+let teardown: () => Promise<void>;
+beforeAll(async () => {
+  const database = await createTestDatabase();
+  const conn = createDb(database.url, { max: 30 });
+  conn.pool.on("error", () => {});
+  db = conn.db;
+  await seedDatabase(db);
+  teardown = async () => {
+    await conn.close();
+    await database.drop();
+  };
+});
+afterAll(async () => {
+  await teardown?.();
+});
+
+/** Each test trades in its own hour, so its ticks never meet another test's. A Wednesday. */
+let hour = 0;
+const slot = () => new Date(Date.UTC(2026, 0, 7, 0, 0, 0) + ++hour * 3_600_000);
+const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
+
+async function newUser(funds: string, kind: Book = "real"): Promise<User> {
+  const uid = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
+  const [user] = await db
+    .insert(users)
+    .values({
+      uid,
+      kind,
+      passwordHash: "x",
+      nationality: "GB",
+      inviteCode: `O${randomBytes(5).toString("hex")}`,
+      nickname: `U${uid}`,
+    })
+    .returning();
+  if (!user) {
+    throw new Error("insert failed");
+  }
+  if (funds !== "0") {
+    await postEntry(db, {
+      idempotencyKey: `grant:${user.id}`,
+      kind: "test.grant",
+      reference: { type: "test", id: user.id },
+      postings: [
+        { account: { system: "deposit_clearing:test", book: kind, currency: "USDT" }, amount: `-${funds}` },
+        { account: { userId: user.id, book: kind, wallet: "option", currency: "USDT" }, amount: funds },
+      ],
+    });
+  }
+  return user;
+}
+
+const norm = (v: string | null | undefined) => new MoneyDecimal(v ?? 0).toFixed();
+async function optionBalance(userId: number, book: Book = "real") {
+  const row = (await getUserBalances(db, userId, book)).find(
+    (b) => b.wallet === "option" && b.currency === "USDT",
+  );
+  return norm(row?.available);
+}
+async function houseBalance(book: Book = "real") {
+  const rows = await db.execute<{ balance: string }>(
+    sql`select balance::text from ledger_accounts where system_code = 'options_house' and book = ${book}`,
+  );
+  return norm(rows.rows[0]?.balance);
+}
+
+const buy = (user: User, now: Date, input: Record<string, unknown>) =>
+  buyOption(
+    { db, now: () => now },
+    user,
+    ZBuyOptionRequestSchema.parse({
+      symbol: "BTCUSDT",
+      direction: "up",
+      amount: "100",
+      period_seconds: 60,
+      ...input,
+    }),
+  );
+
+async function refusal(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+const tick = (symbol: string, price: string, time: Date) =>
+  recordTicks(db, [{ symbol, price, time: time.getTime() }]);
+
+describe("buying an option", () => {
+  it("takes the tick current at acceptance and moves exactly amount + fee to the options house", async () => {
+    const t0 = slot();
+    const user = await newUser("1000");
+    await tick("BTCUSDT", "90000.10", at(t0, -3000));
+    const [current] = await tick("BTCUSDT", "90001.25", at(t0, -400));
+    // A tick after the acceptance instant is not the current one.
+    await tick("BTCUSDT", "95000", at(t0, 200));
+    const houseBefore = await houseBalance();
+
+    const order = await buy(user, t0, { amount: "100", period_seconds: 60 });
+    expect(order).toMatchObject({
+      status: "open",
+      direction: "up",
+      amount: "100",
+      fee: "1",
+      fee_rate: "0.01",
+      payout_rate: "0.82",
+      purchase_price: "90001.25",
+      purchase_tick_time: at(t0, -400).toISOString(),
+      purchased_at: t0.toISOString(),
+      expires_at: at(t0, 60_000).toISOString(),
+      settlement_price: null,
+      profit: null,
+    });
+    const [row] = await db.select().from(optionOrders).where(eq(optionOrders.id, order.id));
+    expect(row?.purchaseTickId).toBe(current?.id);
+
+    expect(await optionBalance(user.id)).toBe("899");
+    expect(norm(new MoneyDecimal(await houseBalance()).minus(houseBefore).toFixed())).toBe("101");
+    const postings = await db.execute<{
+      kind: string;
+      amount: string;
+      user_id: string | null;
+      system_code: string | null;
+    }>(sql`
+      select e.kind, p.amount::text, a.user_id, a.system_code from journal_entries e
+      join postings p on p.entry_id = e.id join ledger_accounts a on a.id = p.account_id
+      where e.reference_type = 'option_order' and e.reference_id = ${String(order.id)}
+      order by p.id`);
+    expect(
+      postings.rows.map((p) => [p.kind, norm(p.amount), p.user_id === null ? p.system_code : "user"]),
+    ).toEqual([
+      ["option.buy", "-101", "user"],
+      ["option.buy", "101", "options_house"],
+    ]);
+  });
+
+  it("refuses and changes nothing: insufficient balance, closed market, outside limits, zero or negative, stale price", async () => {
+    const t0 = slot();
+    const user = await newUser("50");
+    await tick("BTCUSDT", "90000", at(t0, -100));
+    const before = await optionBalance(user.id);
+    const houseBefore = await houseBalance();
+
+    expect((await refusal(buy(user, t0, { amount: "50" }))).code).toBe("INSUFFICIENT_BALANCE");
+    expect((await refusal(buy(user, t0, { amount: "9.99" }))).code).toBe("OPTION_AMOUNT_BELOW_MINIMUM");
+    const above = await refusal(buy(user, t0, { amount: "20000.01" }));
+    expect([above.code, above.params]).toEqual(["OPTION_AMOUNT_ABOVE_MAXIMUM", { max: "20000" }]);
+    expect((await refusal(buy(user, t0, { period_seconds: 45 }))).code).toBe("OPTION_NOT_AVAILABLE");
+    expect((await refusal(buy(user, t0, { symbol: "DOGEUSDT" }))).code).toBe("OPTION_NOT_AVAILABLE");
+    // EURUSD trades on weekdays only: a Saturday is closed.
+    const saturday = new Date("2026-01-10T12:00:00Z");
+    await tick("EURUSD", "1.1", at(saturday, -100));
+    expect((await refusal(buy(user, saturday, { symbol: "EURUSD", amount: "10" }))).code).toBe(
+      "MARKET_CLOSED",
+    );
+    // The latest recorded tick is 6 s old (the policy allows 5 s): no price, not an invented one.
+    expect((await refusal(buy(user, at(t0, 6000), { amount: "10" }))).code).toBe("PRICE_UNAVAILABLE");
+    for (const amount of ["0", "0.000", "-5"]) {
+      const parsed = ZBuyOptionRequestSchema.safeParse({
+        symbol: "BTCUSDT",
+        direction: "up",
+        amount,
+        period_seconds: 60,
+      });
+      expect(parsed.error?.issues[0]?.message, amount).toBe("INVESTMENT_NOT_POSITIVE");
+      const direct = await refusal(
+        buyOption({ db, now: () => t0 }, user, {
+          symbol: "BTCUSDT",
+          direction: "up",
+          amount,
+          period_seconds: 60,
+        }),
+      );
+      expect(direct.code).toBe("INVESTMENT_NOT_POSITIVE");
+    }
+
+    expect(await optionBalance(user.id)).toBe(before);
+    expect(await houseBalance()).toBe(houseBefore);
+    expect((await listOptionOrders(db, user.id, { scope: "open", page: 1, pageSize: 20 })).total).toBe(0);
+  });
+
+  it("refuses an amount above the user's risk level (the verification module's cap) and changes nothing", async () => {
+    const t0 = slot();
+    const user = await newUser("500");
+    await tick("BTCUSDT", "90000", at(t0, -100));
+    const caps = { notAssessed: "1000", conservative: "10000", balanced: "100000", aggressive: "1000000" };
+    await setPolicy(db, "kyc.risk.maxPerOrderUsdt", { ...caps, notAssessed: "50" }, "test");
+    try {
+      const e = await refusal(buy(user, t0, { amount: "50.01" }));
+      expect([e.code, e.params]).toEqual(["RISK_LIMIT_EXCEEDED", { max: "50" }]);
+      expect(await optionBalance(user.id)).toBe("500");
+      expect((await listOptionOrders(db, user.id, { scope: "open", page: 1, pageSize: 20 })).total).toBe(0);
+      // Exactly the cap is allowed.
+      await buy(user, t0, { amount: "50" });
+      expect((await listOptionOrders(db, user.id, { scope: "open", page: 1, pageSize: 20 })).total).toBe(1);
+    } finally {
+      await setPolicy(db, "kyc.risk.maxPerOrderUsdt", caps, "test");
+    }
+  });
+
+  it("trades a demo account in the demo book", async () => {
+    const t0 = slot();
+    const user = await newUser("500", "demo");
+    await tick("BTCUSDT", "90000", at(t0, -100));
+    const demoHouse = await houseBalance("demo");
+    await buy(user, t0, { amount: "10", period_seconds: 30 });
+    expect(await optionBalance(user.id, "demo")).toBe("489.9");
+    expect(norm(new MoneyDecimal(await houseBalance("demo")).minus(demoHouse).toFixed())).toBe("10.1");
+    const [row] = await db.select().from(optionOrders).where(eq(optionOrders.userId, user.id));
+    expect(row?.book).toBe("demo");
+  });
+
+  it("another user's order id reaches nothing", async () => {
+    const t0 = slot();
+    const owner = await newUser("100");
+    const other = await newUser("100");
+    await tick("BTCUSDT", "90000", at(t0, -100));
+    const order = await buy(owner, t0, { amount: "10" });
+    expect((await getOptionOrder(db, owner.id, order.id)).id).toBe(order.id);
+    expect((await refusal(getOptionOrder(db, other.id, order.id))).code).toBe("ORDER_NOT_FOUND");
+    expect((await listOptionOrders(db, other.id, { scope: "open", page: 1, pageSize: 20 })).items).toEqual(
+      [],
+    );
+  });
+});
+
+describe("settling an option with the first recorded tick at or after its expiry", () => {
+  /** An order bought at t0 at 100 and priced at expiry by the ticks given (ms after the expiry). */
+  async function scenario(direction: "up" | "down", afterExpiry: [number, string][], symbol = "ETHUSDT") {
+    const t0 = slot();
+    const user = await newUser("1000");
+    await tick(symbol, "100", at(t0, -100));
+    const order = await buy(user, t0, { symbol, direction, amount: "200", period_seconds: 30 });
+    const expiry = at(t0, 30_000);
+    // The last tick before the expiry never settles an order.
+    await tick(symbol, direction === "up" ? "150" : "50", at(expiry, -1));
+    const recorded = [];
+    for (const [ms, price] of afterExpiry) {
+      recorded.push(...(await tick(symbol, price, at(expiry, ms))));
+    }
+    return { user, order, expiry, recorded };
+  }
+
+  it("a win pays amount + amount × payout rate (200 + 160 at 0.8), with the tick at the expiry instant", async () => {
+    const { user, order, expiry, recorded } = await scenario("up", [
+      [0, "100.01"],
+      [400, "90"],
+    ]);
+    expect(await optionBalance(user.id)).toBe("798");
+    const house = await houseBalance();
+    const result = await settleOption(db, order.id, at(expiry, 1000));
+    expect(result.state).toBe("settled");
+    const settled = await getOptionOrder(db, user.id, order.id);
+    expect(settled).toMatchObject({
+      status: "won",
+      settlement_price: "100.01",
+      settlement_tick_time: expiry.toISOString(),
+      payout: "360",
+      profit: "158",
+      settled_at: at(expiry, 1000).toISOString(),
+    });
+    const [row] = await db.select().from(optionOrders).where(eq(optionOrders.id, order.id));
+    expect(row?.settlementTickId).toBe(recorded[0]?.id);
+    expect(await optionBalance(user.id)).toBe("1158");
+    expect(norm(new MoneyDecimal(house).minus(await houseBalance()).toFixed())).toBe("360");
+  });
+
+  it("a loss pays nothing: down, settled 1 ms after expiry at a higher price", async () => {
+    const { user, order, expiry } = await scenario("down", [
+      [1, "100.5"],
+      [900, "10"],
+    ]);
+    const house = await houseBalance();
+    expect((await settleOption(db, order.id, at(expiry, 2000))).state).toBe("settled");
+    expect(await getOptionOrder(db, user.id, order.id)).toMatchObject({
+      status: "lost",
+      settlement_price: "100.5",
+      payout: "0",
+      profit: "-202",
+    });
+    expect(await optionBalance(user.id)).toBe("798");
+    expect(await houseBalance()).toBe(house);
+  });
+
+  it("a tie refunds the amount, not the fee (policy default)", async () => {
+    const { user, order, expiry } = await scenario("up", [[250, "100.000"]]);
+    expect((await settleOption(db, order.id, at(expiry, 300))).state).toBe("settled");
+    expect(await getOptionOrder(db, user.id, order.id)).toMatchObject({
+      status: "tied",
+      payout: "200",
+      profit: "-2",
+    });
+    expect(await optionBalance(user.id)).toBe("998");
+  });
+
+  it("waits, and changes nothing, while no tick at or after the expiry is recorded; not before expiry either", async () => {
+    const { user, order, expiry } = await scenario("up", []);
+    expect((await settleOption(db, order.id, at(expiry, -10))).state).toBe("not_due");
+    expect((await settleOption(db, order.id, at(expiry, 5000))).state).toBe("waiting");
+    expect(await getOptionOrder(db, user.id, order.id)).toMatchObject({
+      status: "open",
+      settlement_price: null,
+    });
+    expect(await optionBalance(user.id)).toBe("798");
+    await tick("ETHUSDT", "101", at(expiry, 6000));
+    expect((await settleOption(db, order.id, at(expiry, 7000))).state).toBe("settled");
+    expect(await getOptionOrder(db, user.id, order.id)).toMatchObject({
+      status: "won",
+      settlement_price: "101",
+    });
+  });
+
+  it("pays once when settled many times at once (a job delivered twice, the sweeper racing it)", async () => {
+    const { user, order, expiry } = await scenario("up", [[10, "120"]], "BNBUSDT");
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => settleOption(db, order.id, at(expiry, 100))),
+    );
+    expect(results.filter((r) => r.state === "settled")).toHaveLength(1);
+    expect(results.filter((r) => r.state === "already")).toHaveLength(7);
+    expect((await settleOption(db, order.id, at(expiry, 60_000))).state).toBe("already");
+    expect(await optionBalance(user.id)).toBe("1158");
+    const entries = await db.execute<{ n: number }>(
+      sql`select count(*)::int as n from journal_entries where reference_type = 'option_order' and reference_id = ${String(order.id)}`,
+    );
+    expect(entries.rows[0]?.n).toBe(2);
+  });
+
+  it("the sweeper settles every order overdue at `now` with its own first tick, and leaves the others open", async () => {
+    const t0 = slot();
+    const user = await newUser("1000");
+    await tick("SOLUSDT", "100", at(t0, -100));
+    const short = await buy(user, t0, { symbol: "SOLUSDT", amount: "10", period_seconds: 30 });
+    const long = await buy(user, t0, { symbol: "SOLUSDT", amount: "10", period_seconds: 300 });
+    await tick("SOLUSDT", "99", at(t0, 30_500));
+    await tick("SOLUSDT", "105", at(t0, 45_000));
+    const { settled } = await settleDueOptions(db, at(t0, 60_000));
+    expect(settled).toBeGreaterThanOrEqual(1);
+    expect(await getOptionOrder(db, user.id, short.id)).toMatchObject({
+      status: "lost",
+      settlement_price: "99",
+    });
+    expect(await getOptionOrder(db, user.id, long.id)).toMatchObject({ status: "open" });
+    const open = await db
+      .select()
+      .from(optionOrders)
+      .where(and(eq(optionOrders.userId, user.id), eq(optionOrders.status, "open")));
+    expect(open.map((o) => o.id)).toEqual([long.id]);
+  });
+
+  it("the ledger reconciles after all of it", async () => {
+    expect((await reconcileLedger(db)).ok).toBe(true);
+  });
+});
