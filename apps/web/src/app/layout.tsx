@@ -1,7 +1,7 @@
 import { LogoutOutlined, SafetyOutlined, UserOutlined } from "@ant-design/icons";
 import { headerName } from "@northstar/shared/display";
 import { CONTENT_PAGE } from "@northstar/shared/routes";
-import { Avatar, Button, Flex, Layout, Space, theme } from "antd";
+import { Avatar, Button, Flex, Space, theme } from "antd";
 import { lazy, type ReactNode, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
@@ -30,9 +30,20 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const selected = navKeyOf(location.pathname);
 
   return (
-    <Layout style={{ minHeight: "100vh" }} className="ns-shell">
-      <Layout.Header
+    // Plain elements in antd's layout measures (its Layout would add a sider and its styles to
+    // every first load).
+    <div
+      className="ns-shell"
+      style={{
+        minHeight: "100vh",
+        display: "flex",
+        flexDirection: "column",
+        background: token.colorBgLayout,
+      }}
+    >
+      <header
         style={{
+          height: 64,
           position: "sticky",
           top: 0,
           zIndex: 10,
@@ -66,14 +77,14 @@ export function AppLayout({ children }: { children: ReactNode }) {
         {/* On phones the menu gives way to the tab bar; this keeps the tools at the end. */}
         <div className="ns-header-spacer" />
         <HeaderTools />
-      </Layout.Header>
+      </header>
       {session.data?.account_kind === "demo" ? (
         <Suspense fallback={null}>
           <DemoBanner />
         </Suspense>
       ) : null}
-      <Layout.Content>{children}</Layout.Content>
-      <Layout.Footer style={{ textAlign: "center" }}>
+      <main style={{ flex: "auto" }}>{children}</main>
+      <footer style={{ textAlign: "center", padding: "24px 50px", color: token.colorText }}>
         <Space separator="·" wrap style={{ justifyContent: "center" }}>
           <AppLink to={`/text?id=${CONTENT_PAGE.companyProfile}`}>{t("nav.about")}</AppLink>
           <AppLink to={`/text?id=${CONTENT_PAGE.userAgreement}`}>{t("nav.agreement")}</AppLink>
@@ -83,9 +94,9 @@ export function AppLayout({ children }: { children: ReactNode }) {
         <Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
           © {new Date().getFullYear()} {site.data?.name ?? "Northstar"} · {t("common.riskWarning")}
         </Paragraph>
-      </Layout.Footer>
+      </footer>
       <TabBar />
-    </Layout>
+    </div>
   );
 }
 

@@ -135,54 +135,66 @@ const SpotRecord = page(
 const EarnProducts = page(
   () => import("../features/earn/earn-products-page.tsx"),
   (m) => m.EarnProductsPage,
+  ["earn"],
 );
 const EarnOrders = page(
   () => import("../features/earn/earn-orders-page.tsx"),
   (m) => m.EarnOrdersPage,
+  ["earn"],
 );
 const Launchpad = page(
   () => import("../features/launchpad/launchpad-page.tsx"),
   (m) => m.LaunchpadPage,
+  ["launchpad"],
 );
 const SubscriptionRecords = page(
   () => import("../features/launchpad/subscription-records-page.tsx"),
   (m) => m.SubscriptionRecordsPage,
+  ["launchpad"],
 );
 
 const Verification = page(
   () => import("../features/kyc/verification-page.tsx"),
   (m) => m.VerificationPage,
+  ["kyc"],
 );
 const PrimaryKyc = page(
   () => import("../features/kyc/primary-kyc-page.tsx"),
   (m) => m.PrimaryKycPage,
+  ["kyc"],
 );
 const AdvancedKyc = page(
   () => import("../features/kyc/advanced-kyc-page.tsx"),
   (m) => m.AdvancedKycPage,
+  ["kyc"],
 );
 const AddressProof = page(
   () => import("../features/kyc/address-proof-page.tsx"),
   (m) => m.AddressProofPage,
+  ["kyc"],
 );
 const Questionnaire = page(
   () => import("../features/kyc/questionnaire-page.tsx"),
   (m) => m.QuestionnairePage,
+  ["kyc"],
 );
 const Credit = page(
   () => import("../features/kyc/credit-page.tsx"),
   (m) => m.CreditPage,
+  ["kyc"],
 );
 const kycAlias = (
   pick: (m: typeof import("../features/kyc/kyc-redirects.tsx")) => ComponentType<Record<string, never>>,
-) => page(() => import("../features/kyc/kyc-redirects.tsx"), pick);
+) => page(() => import("../features/kyc/kyc-redirects.tsx"), pick, ["kyc"]);
 const OptionsTrade = page(
   () => import("../features/options/options-trade-page.tsx"),
   (m) => m.OptionsTradePage,
+  ["options"],
 );
 const OptionsRecord = page(
   () => import("../features/options/options-record-page.tsx"),
   (m) => m.OptionsRecordPage,
+  ["options"],
 );
 
 export const PAGES: Record<string, Page> = {

@@ -12,7 +12,11 @@ import { PAGES } from "./pages.tsx";
 
 // The back office is its own app under /admin, loaded only by operators.
 const AdminApp = lazy(() =>
-  Promise.all([import("../features/admin/admin-app.tsx"), loadNamespace("admin")]).then(([m]) => ({
+  Promise.all([
+    import("../features/admin/admin-app.tsx"),
+    // The back office reviews and runs every module's business: their texts come with it.
+    ...(["admin", "earn", "kyc", "launchpad", "options"] as const).map(loadNamespace),
+  ]).then(([m]) => ({
     default: m.AdminApp,
   })),
 );

@@ -4,11 +4,11 @@ import { byNamespace, type LanguagePack } from "./pack.ts";
 
 export default {
   catalog: byNamespace(
-    // The back office's texts load with the back office (PAGE_NAMESPACES in ../index.ts).
+    // Texts of pages few visits open load with those pages (PAGE_NAMESPACES in ../index.ts).
     import.meta.glob(
       [
         "../../../../../packages/shared/src/i18n/ft/*.json",
-        "!../../../../../packages/shared/src/i18n/ft/admin.json",
+        "!../../../../../packages/shared/src/i18n/ft/{admin,earn,kyc,launchpad,options}.json",
       ],
       {
         eager: true,
