@@ -1,6 +1,6 @@
 /**
- * The main sections: the header menu on wide screens; below 768 px the first five form the bottom tab
- * bar and "me" stays in the header's user menu. `match` lists the routes that light each one up.
+ * The main sections: the header menu on wide screens; below 768 px the tab bar (tab-bar.tsx) shows
+ * five of them and "me" stays in the header's user menu. `match` lists the routes that light each one up.
  */
 export const NAV = [
   { key: "/", label: "nav.home", match: ["/", "/index"] },
@@ -10,10 +10,10 @@ export const NAV = [
     label: "nav.trade",
     match: ["/currency", "/currencyTrade", "/exchange", "/currencyRecord", "/preciousMetal"],
   },
+  { key: "/options", label: "nav.options", match: ["/options", "/optionsRecord"] },
   { key: "/profit_index", label: "nav.earn", match: ["/profit_index", "/vip_index", "/etflow_buy"] },
   { key: "/table1", label: "nav.assets", match: ["/table1", "/table2", "/record", "/transfer", "/address"] },
   { key: "/setting", label: "nav.me", match: ["/setting", "/security", "/info", "/username"] },
-  { key: "/options", label: "nav.options", match: ["/options", "/optionsRecord"] },
 ] as const;
 
 export type NavKey = (typeof NAV)[number]["key"];
