@@ -19,7 +19,7 @@ import { appRouter } from "../trpc/router.ts";
  * office (with the operator "cli"), so every change is checked and audited the same way.
  */
 const USAGE = `usage: pnpm admin <command>
-  operator:password <username> [--role admin|finance|support|content] [--stdin]
+  operator:password <username> [--role admin|finance|support|content|compliance] [--stdin]
       create the operator or set a new password (generated and printed once, or read from stdin)
   policy:list | policy:set <key> <json-value>
   deposits:list [pending|success|failed] | deposits:confirm <id> | deposits:reject <id> <reason>

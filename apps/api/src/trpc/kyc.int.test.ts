@@ -15,7 +15,7 @@ let h: Harness;
 let op: string;
 beforeAll(async () => {
   h = await createHarness({ logStream: { write: (line) => logLines.push(line) } });
-  op = await operatorToken(h, "support");
+  op = await operatorToken(h, "compliance");
 });
 afterAll(async () => {
   await h?.close();
@@ -311,10 +311,16 @@ describe("photos", () => {
       headers: { "x-operator-token": op },
     });
     expect(asOperator.statusCode).toBe(200);
-    // The queue of another user's applications is for operators only.
+    // The queue of another user's applications is for operators only, and of those for compliance
+    // and administrators: identity documents are not for finance, support or content operators.
     expectTrpcRefusal(await admin(h, "kyc.queue", {}, undefined, "query"), "LOGIN_REQUIRED", {
       responseCode: 2000,
     });
+    for (const role of ["finance", "support", "content"] as const) {
+      const other = await operatorToken(h, role);
+      expectTrpcRefusal(await admin(h, "kyc.queue", {}, other, "query"), "FORBIDDEN");
+      expectTrpcRefusal(await admin(h, "kyc.approve", { id: 1 }, other), "FORBIDDEN");
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { bigint, bigserial, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
-export const OPERATOR_ROLES = ["admin", "finance", "support", "content"] as const;
+export const OPERATOR_ROLES = ["admin", "finance", "support", "content", "compliance"] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
 export const operators = pgTable("operators", {

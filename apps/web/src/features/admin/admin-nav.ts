@@ -14,8 +14,7 @@ export const ADMIN_PAGES = [
   { key: "ledger", roles: ["admin", "finance"] },
   { key: "policy", roles: ["admin", "finance"] },
   { key: "audit", roles: ["admin"] },
-  // Until compliance roles exist, any operator reviews verification (see routers/kyc/admin-router.ts).
-  { key: "kyc", roles: ["admin", "finance", "support", "content"] },
+  { key: "kyc", roles: ["admin", "compliance"] },
   { key: "earn", roles: ["admin", "finance"] },
   { key: "launchpad", roles: ["admin", "finance"] },
   { key: "options", roles: ["admin", "finance"] },

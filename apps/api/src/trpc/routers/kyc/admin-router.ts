@@ -17,7 +17,8 @@ import { operatorProcedure, router } from "../../init.ts";
  * signed-in operator may review. Every review procedure uses this one definition, so the role check
  * is added here alone.
  */
-const kycReviewer = operatorProcedure(["admin", "finance", "support", "content"]);
+// Identity documents and their photos are for compliance (and administrators) only.
+const kycReviewer = operatorProcedure(["admin", "compliance"]);
 const actor = (op: { id: number }) => (op.id === 0 ? "cli" : `operator:${op.id}`);
 
 /** The back office's verification queue (mounted as `admin.kyc`); every decision is audited. */
