@@ -66,6 +66,20 @@ describe("the shell on a phone", () => {
     await expect(page.getByTestId("instrument-details").textContent()).resolves.not.toMatch(/leverage/i);
     await context.close();
   });
+
+  it("reaches options from the trade screen (the tab bar has one Trade entry) and comes back to spot", async () => {
+    const page = await phone.newPage();
+    await page.goto("/currency?symbol=BTCUSDT");
+    const kinds = page.getByTestId("trade-kinds");
+    await kinds.locator('a[aria-current="page"]', { hasText: "Spot" }).waitFor();
+    await kinds.locator("a", { hasText: "Options" }).click();
+    await page.waitForURL(/\/options/);
+    await page.getByTestId("options-trade-page").waitFor();
+    await expect(page.locator('[data-testid="tab-trade"][aria-current="page"]').count()).resolves.toBe(1);
+    await page.getByTestId("trade-kinds").locator("a", { hasText: "Spot" }).click();
+    await page.getByTestId("spot-trade-page").waitFor();
+    await page.close();
+  });
 });
 
 describe("the shell on a desktop", () => {

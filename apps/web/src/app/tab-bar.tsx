@@ -28,7 +28,9 @@ const TABS: { key: NavKey; label: string; icon: ReactNode; testId: string }[] = 
 export function TabBar() {
   const { t } = useTranslation();
   const { token } = theme.useToken();
-  const current = navKeyOf(useLocation().pathname);
+  const section = navKeyOf(useLocation().pathname);
+  // The bar has one Trade entry for spot and options (the trade screens switch between them).
+  const current = section === "/options" ? "/currency" : section;
   const go = useAppNavigate();
   return (
     <nav

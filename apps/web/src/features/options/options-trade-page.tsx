@@ -8,6 +8,7 @@ import { AppLink } from "../../lib/navigation.tsx";
 import { useIsLoggedIn } from "../../lib/session.ts";
 import { useMoneyFormat } from "../assets/assets-format.ts";
 import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
+import { TradeKindSwitch } from "../common/trade-kind-switch.tsx";
 import { CandleChart } from "../markets/candle-chart.tsx";
 import { InstrumentHeader, InstrumentLoader } from "../markets/instrument-page.tsx";
 import { OptionBuyForm } from "./option-buy-form.tsx";
@@ -93,6 +94,7 @@ function TradeView({
   const { token } = theme.useToken();
   return (
     <Flex vertical gap={token.marginSM} data-testid="options-trade-page">
+      <TradeKindSwitch current="options" />
       {header}
       <Row gutter={[token.marginSM, token.marginSM]}>
         <Col xs={24} lg={15}>

@@ -6,6 +6,7 @@ import { useAppNavigate } from "../../lib/navigation.tsx";
 import { useIsLoggedIn } from "../../lib/session.ts";
 import { ErrorState } from "../common/page-states.tsx";
 import { StatusMessage } from "../common/status-message.tsx";
+import { TradeKindSwitch } from "../common/trade-kind-switch.tsx";
 import {
   InstrumentDetails,
   InstrumentHeader,
@@ -103,6 +104,7 @@ function TradeView({ instrument }: { instrument: MarketRow }) {
   if (phone) {
     return (
       <Flex vertical gap={12} data-testid="spot-trade-page">
+        <TradeKindSwitch current="spot" />
         <InstrumentHeader instrument={instrument} title={<MarketPicker instrument={instrument} />} />
         {chart}
         <PhoneTabs book={book} instrument={instrument} hasSpot={hasSpot} />
@@ -134,6 +136,7 @@ function TradeView({ instrument }: { instrument: MarketRow }) {
 
   return (
     <Flex vertical gap={12} data-testid="spot-trade-page">
+      <TradeKindSwitch current="spot" />
       <InstrumentHeader instrument={instrument} title={<MarketPicker instrument={instrument} />} />
       <div className="ns-trade-grid">
         <div className="ns-area-chart">{chart}</div>
