@@ -1,6 +1,7 @@
 import { authenticateOperator } from "@northstar/domain/admin";
 import { AppError } from "@northstar/domain/errors";
 import { authenticate, type User, updateAvatar } from "@northstar/domain/identity";
+import { isVerificationPhoto } from "@northstar/domain/kyc";
 import { getPolicy } from "@northstar/domain/policy";
 import { readUpload, storeUpload } from "@northstar/domain/uploads";
 import { toLanguage } from "@northstar/shared/languages";
@@ -67,6 +68,12 @@ export function registerUploadRoutes(app: FastifyInstance, deps: AppDeps): void 
     try {
       const operator =
         typeof operatorToken === "string" ? await authenticateOperator(deps.db, operatorToken) : null;
+      // Identity documents (verification photos) are for compliance and administrators only.
+      if (operator && !["admin", "compliance"].includes(operator.role)) {
+        if (await isVerificationPhoto(deps.db, request.params.id)) {
+          return reply.status(404).send({ code: 404, message: "not found" });
+        }
+      }
       const viewer = operator
         ? { operatorId: operator.id }
         : { userId: (await authenticate(deps.db, readToken(request))).user.id };

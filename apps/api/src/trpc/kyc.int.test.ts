@@ -311,6 +311,25 @@ describe("photos", () => {
       headers: { "x-operator-token": op },
     });
     expect(asOperator.statusCode).toBe(200);
+    // Once it is an application's photo (an identity document), only compliance operators and
+    // administrators may open it; a finance operator, who sees deposit proofs, gets nothing.
+    dataOf<App>(await applyPrimary(owner, await primaryInput(owner, { handheld_upload_id: ownerPhoto })));
+    const finance = await operatorToken(h, "finance");
+    const photoAs = (token: string) =>
+      h.app.inject({ method: "GET", url: `/uploads/${ownerPhoto}`, headers: { "x-operator-token": token } });
+    expect((await photoAs(finance)).statusCode).toBe(404);
+    expect((await photoAs(op)).statusCode).toBe(200);
+    expect((await photoAs(await operatorToken(h, "admin"))).statusCode).toBe(200);
+    const proof = await uploadProof(h, owner.token);
+    expect(
+      (
+        await h.app.inject({
+          method: "GET",
+          url: `/uploads/${proof}`,
+          headers: { "x-operator-token": finance },
+        })
+      ).statusCode,
+    ).toBe(200);
     // The queue of another user's applications is for operators only, and of those for compliance
     // and administrators: identity documents are not for finance, support or content operators.
     expectTrpcRefusal(await admin(h, "kyc.queue", {}, undefined, "query"), "LOGIN_REQUIRED", {

@@ -1,7 +1,7 @@
 import type { RejectReason, VerificationLevel } from "@northstar/shared/kyc";
 import type { KycApplicationStatus } from "@northstar/shared/state-machines";
 import { kycApplicationMachine } from "@northstar/shared/state-machines";
-import { and, desc, eq, ne, type SQL } from "drizzle-orm";
+import { and, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -145,4 +145,17 @@ export function listKycDecisions(db: DbOrTx, limit = QUEUE_LIMIT) {
     .where(ne(kycApplications.status, "under_review"))
     .orderBy(desc(kycApplications.reviewedAt), desc(kycApplications.id))
     .limit(limit);
+}
+
+/**
+ * Whether an upload is one of a verification application's photos (identity documents and the
+ * like): such files are for their owner and for compliance operators and administrators only.
+ */
+export async function isVerificationPhoto(db: DbOrTx, uploadId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: kycApplications.id })
+    .from(kycApplications)
+    .where(sql`${kycApplications.photos} @> ${JSON.stringify([{ uploadId }])}::jsonb`)
+    .limit(1);
+  return rows.length > 0;
 }
