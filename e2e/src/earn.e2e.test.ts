@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, ROOT, startPlatform } from "./platform.ts";
+import { shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
 import { registerUser } from "./users.ts";
 
@@ -75,40 +76,28 @@ describe("managed earning in the browser", () => {
   });
 
   it("takes screenshots of the product and order pages", async () => {
-    const out = join(ROOT, "docs/screenshots/earn");
-    mkdirSync(out, { recursive: true });
-    for (const lang of ["en", "zh", "ty"]) {
-      for (const theme of ["light", "dark"]) {
-        for (const size of [
-          { name: "phone", width: 390, height: 844 },
-          { name: "desktop", width: 1280, height: 800 },
-        ]) {
-          const context = await platform.newContext(size);
-          await context.addInitScript(
-            ([l, th, t]) => {
-              localStorage.setItem("lang", l);
-              localStorage.setItem("theme", th);
-              localStorage.setItem("token", t);
-            },
-            [lang, theme, token] as const,
-          );
-          const page = await context.newPage();
-          for (const [name, path, ready] of [
-            ["products", "/profit_index", "earn-product"],
-            ["orders", "/profit_wdtg", "earn-order"],
-          ] as const) {
-            await page.goto(path);
-            await page.getByTestId(ready).first().waitFor();
+    await shootMatrix(platform, {
+      folder: "earn",
+      token,
+      pages: [
+        {
+          name: "products",
+          path: "/profit_index",
+          ready: async (page) => {
+            await page.getByTestId("earn-product").first().waitFor();
             await page.getByTestId("earn-total-principal").waitFor();
-            await page.screenshot({
-              path: join(out, `${name}-${lang}-${theme}-${size.name}.png`),
-              fullPage: false,
-            });
-          }
-          await context.close();
-        }
-      }
-    }
+          },
+        },
+        {
+          name: "orders",
+          path: "/profit_wdtg",
+          ready: async (page) => {
+            await page.getByTestId("earn-order").first().waitFor();
+            await page.getByTestId("earn-total-principal").waitFor();
+          },
+        },
+      ],
+    });
   });
 
   it("redeems early: the penalty is shown first, then the order is redeemed", async () => {

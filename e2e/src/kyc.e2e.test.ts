@@ -1,8 +1,7 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Platform, ROOT, startPlatform } from "./platform.ts";
+import { type Platform, startPlatform } from "./platform.ts";
+import { shootMatrix } from "./screenshot-matrix.ts";
 import { registerUser } from "./users.ts";
 
 // A 1×1 PNG, the smallest photo the server accepts by content.
@@ -133,38 +132,17 @@ describe("verification in the browser", () => {
   });
 
   it("writes screenshots of the verification centre and the credit score (phone, desktop, light, dark, en, zh, ty)", async () => {
-    const out = join(ROOT, "docs/screenshots/kyc");
-    mkdirSync(out, { recursive: true });
-    for (const lang of ["en", "zh", "ty"]) {
-      for (const theme of ["light", "dark"]) {
-        for (const size of [
-          { name: "phone", width: 390, height: 844 },
-          { name: "desktop", width: 1280, height: 800 },
-        ]) {
-          const context = await platform.newContext({ width: size.width, height: size.height });
-          await context.addInitScript(
-            ([l, th, tok]) => {
-              localStorage.setItem("lang", l);
-              localStorage.setItem("theme", th);
-              localStorage.setItem("token", tok);
-            },
-            [lang, theme, token] as const,
-          );
-          const page = await context.newPage();
-          for (const [name, path, ready] of [
-            ["verification", "/authentication", "kyc-risk-level"],
-            ["credit", "/credit", "kyc-credit-score"],
-          ] as const) {
-            await page.goto(path);
-            await page.getByTestId(ready).waitFor({ timeout: 30_000 });
-            await page.waitForFunction(() => document.documentElement.lang !== "", undefined, {
-              timeout: 5_000,
-            });
-            await page.screenshot({ path: join(out, `${name}-${lang}-${theme}-${size.name}.png`) });
-          }
-          await context.close();
-        }
-      }
-    }
+    const ready = (testId: string) => async (page: Page) => {
+      await page.getByTestId(testId).waitFor({ timeout: 30_000 });
+      await page.waitForFunction(() => document.documentElement.lang !== "", undefined, { timeout: 5_000 });
+    };
+    await shootMatrix(platform, {
+      folder: "kyc",
+      token,
+      pages: [
+        { name: "verification", path: "/authentication", ready: ready("kyc-risk-level") },
+        { name: "credit", path: "/credit", ready: ready("kyc-credit-score") },
+      ],
+    });
   });
 });

@@ -1,8 +1,7 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Platform, ROOT, startPlatform } from "./platform.ts";
+import { type Platform, startPlatform } from "./platform.ts";
+import { shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
 import { registerUser } from "./users.ts";
 
@@ -90,35 +89,14 @@ describe("new-coin subscription in the browser", () => {
   });
 
   it("takes screenshots of the subscription pages", async () => {
-    const out = join(ROOT, "docs/screenshots/launchpad");
-    mkdirSync(out, { recursive: true });
-    for (const lang of ["en", "zh", "ty"]) {
-      for (const theme of ["light", "dark"]) {
-        for (const size of [
-          { name: "phone", width: 390, height: 844 },
-          { name: "desktop", width: 1280, height: 800 },
-        ]) {
-          const context = await platform.newContext(size);
-          await context.addInitScript(
-            ([l, th, t]) => {
-              localStorage.setItem("lang", l);
-              localStorage.setItem("theme", th);
-              localStorage.setItem("token", t);
-            },
-            [lang, theme, token] as const,
-          );
-          const page = await context.newPage();
-          for (const [name, path, ready] of [
-            ["subscription", "/subscription", "launchpad-offering"],
-            ["records", "/subscriptionRecord", "launchpad-record"],
-          ] as const) {
-            await page.goto(path);
-            await page.getByTestId(ready).first().waitFor();
-            await page.screenshot({ path: join(out, `${name}-${lang}-${theme}-${size.name}.png`) });
-          }
-          await context.close();
-        }
-      }
-    }
+    const first = (testId: string) => (page: Page) => page.getByTestId(testId).first().waitFor();
+    await shootMatrix(platform, {
+      folder: "launchpad",
+      token,
+      pages: [
+        { name: "subscription", path: "/subscription", ready: first("launchpad-offering") },
+        { name: "records", path: "/subscriptionRecord", ready: first("launchpad-record") },
+      ],
+    });
   });
 });
