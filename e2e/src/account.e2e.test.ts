@@ -138,14 +138,14 @@ describe("accounts in the browser", () => {
 
   it("switches to dark mode and keeps it after a reload", async () => {
     const lightBg = await page.evaluate(
-      () => getComputedStyle(document.querySelector(".ant-layout") as Element).backgroundColor,
+      () => getComputedStyle(document.querySelector(".ns-shell") as Element).backgroundColor,
     );
     await page.getByTestId("theme-toggle").click();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
     await page.reload();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
     const darkBg = await page.evaluate(
-      () => getComputedStyle(document.querySelector(".ant-layout") as Element).backgroundColor,
+      () => getComputedStyle(document.querySelector(".ns-shell") as Element).backgroundColor,
     );
     expect(darkBg).not.toBe(lightBg);
   });
