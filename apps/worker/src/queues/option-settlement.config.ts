@@ -10,5 +10,7 @@ export const optionSettlementWorkerOptions: Omit<WorkerOptions, "connection" | "
 
 /** The sweeper looks for overdue open orders on start and then this often. */
 export const OPTION_SWEEP_INTERVAL_MS = 5000;
+/** Old recorded ticks are pruned (policy `options.tickRetentionHours`) at most this often. */
+export const OPTION_TICK_PRUNE_INTERVAL_MS = 10 * 60_000;
 /** A job that finds no tick at or after its expiry yet looks again this much later. */
 export const OPTION_TICK_RETRY_MS = 500;

@@ -1,6 +1,6 @@
 import type { Db } from "@northstar/domain/db";
 import { ChannelPublisher, userChannel } from "@northstar/domain/markets";
-import { settleDueOptions } from "@northstar/domain/options";
+import { pruneOldTicks, settleDueOptions } from "@northstar/domain/options";
 import type { TOptionOrderView } from "@northstar/shared/contracts/options";
 import { JOBS, QUEUES } from "@northstar/shared/jobs";
 import { channel } from "@northstar/shared/markets";
@@ -9,6 +9,7 @@ import type { Redis } from "ioredis";
 import { processSettleOption } from "../processors/options/settle-option.ts";
 import {
   OPTION_SWEEP_INTERVAL_MS,
+  OPTION_TICK_PRUNE_INTERVAL_MS,
   OPTION_TICK_RETRY_MS,
   optionSettlementWorkerOptions,
 } from "./option-settlement.config.ts";
@@ -53,12 +54,21 @@ export function startOptionSettlement(options: OptionSettlementOptions) {
   );
   worker.on("failed", (job, err) => log(`option settlement ${job?.id ?? "?"} failed: ${err.message}`));
   let sweeping: Promise<void> = Promise.resolve();
+  let prunedAt = Number.NEGATIVE_INFINITY;
   const sweep = () => {
     sweeping = sweeping.then(async () => {
       try {
         const { settled, waiting } = await settleDueOptions(db, now(), onSettled);
         if (settled > 0 || waiting > 0) {
           log(`option sweeper: ${settled} settled, ${waiting} waiting for a tick`);
+        }
+        // The recorder stores a tick per instrument every 200 ms: old ones nothing needs are pruned.
+        if (now().getTime() - prunedAt >= OPTION_TICK_PRUNE_INTERVAL_MS) {
+          prunedAt = now().getTime();
+          const pruned = await pruneOldTicks(db, now());
+          if (pruned > 0) {
+            log(`option sweeper: ${pruned} old ticks pruned`);
+          }
         }
       } catch (error) {
         log(`option sweeper failed: ${error instanceof Error ? error.message : error}`);

@@ -14,7 +14,7 @@ import { buyOption } from "./buy-option.ts";
 import { getOptionOrder, listOptionOrders } from "./list-orders.ts";
 import { optionOrders } from "./options.table.ts";
 import { settleDueOptions, settleOption } from "./settle-option.ts";
-import { recordTicks } from "./ticks.ts";
+import { pruneTicks, recordTicks } from "./ticks.ts";
 
 /**
  * Buying and settling options against a real database, with the clock an argument: every instant is
@@ -370,6 +370,33 @@ describe("settling an option with the first recorded tick at or after its expiry
       .from(optionOrders)
       .where(and(eq(optionOrders.userId, user.id), eq(optionOrders.status, "open")));
     expect(open.map((o) => o.id)).toEqual([long.id]);
+  });
+
+  it("prunes old ticks nothing needs, keeping orders' purchase ticks and those an open order may settle on", async () => {
+    const t0 = slot();
+    const user = await newUser("500");
+    // Symbols no other test here trades, so no order of theirs stands in the way.
+    const [stray] = await tick("XRPUSDT", "2.1", at(t0, -60_000));
+    const [other] = await tick("BNBUSDT", "600", at(t0, -60_000));
+    const [bought] = await tick("XRPUSDT", "2.2", at(t0, -100));
+    await buy(user, t0, { symbol: "XRPUSDT", amount: "10", period_seconds: 60 });
+    // After the open order's expiry: it may settle on this one.
+    const [afterExpiry] = await tick("XRPUSDT", "2.3", at(t0, 61_000));
+    const ids = [stray, other, bought, afterExpiry].map((t) => t?.id ?? 0);
+    const kept = async () =>
+      (
+        await db.execute<{ id: string }>(
+          sql`select id from option_ticks where id in ${sql.raw(`(${ids.join(",")})`)}`,
+        )
+      ).rows
+        .map((r) => Number(r.id))
+        .sort((a, b) => a - b);
+
+    // A cut before them leaves all four (older ticks of the tests above may go).
+    await pruneTicks(db, at(t0, -120_000));
+    expect(await kept()).toEqual([...ids].sort((a, b) => a - b));
+    await pruneTicks(db, at(t0, 3_600_000));
+    expect(await kept()).toEqual([bought?.id, afterExpiry?.id].map(Number).sort((a, b) => a - b));
   });
 
   it("the ledger reconciles after all of it", async () => {

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, lte, sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
+import { getPolicy } from "../policy/index.ts";
 import { optionTicks } from "./options.table.ts";
 
 export interface RecordedTick {
@@ -60,10 +61,27 @@ export async function firstTickAtOrAfter(db: DbOrTx, symbol: string, at: Date): 
   return row ?? null;
 }
 
-/** Deletes ticks older than `before` that no open order can still need; returns how many. */
+/**
+ * Deletes ticks recorded before `before` that nothing needs: not an order's purchase or settlement
+ * tick (the delivery record points at them), and not at or after the expiry of an open order of the
+ * same symbol (it may settle on one). Returns how many went.
+ */
 export async function pruneTicks(db: DbOrTx, before: Date): Promise<number> {
   const deleted = await db.execute(sql`
-    delete from option_ticks t where t.time < ${before.toISOString()}::timestamptz
-      and not exists (select 1 from option_orders o where o.status = 'open' and o.symbol = t.symbol)`);
+    delete from option_ticks t
+    where t.time < ${before.toISOString()}::timestamptz
+      and t.id not in (
+        select purchase_tick_id from option_orders
+        union all
+        select settlement_tick_id from option_orders where settlement_tick_id is not null)
+      and not exists (
+        select 1 from option_orders o
+        where o.status = 'open' and o.symbol = t.symbol and o.expires_at <= t.time)`);
   return deleted.rowCount ?? 0;
+}
+
+/** Deletes the ticks older than the policy's retention (`options.tickRetentionHours`) that nothing needs. */
+export async function pruneOldTicks(db: DbOrTx, now: Date): Promise<number> {
+  const hours = await getPolicy(db, "options.tickRetentionHours");
+  return pruneTicks(db, new Date(now.getTime() - hours * 3_600_000));
 }

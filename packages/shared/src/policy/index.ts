@@ -325,6 +325,19 @@ export const POLICY = {
   },
   /** A purchase takes the latest recorded tick; one older than this means the feed is stale: refused. */
   "options.maxTickAgeMs": { schema: z.number().int().min(500).max(60_000), default: 5000, public: true },
+  /**
+   * Recorded ticks are kept this long; older ones are deleted unless an order names them (its
+   * purchase or settlement tick) or an open order may still settle on them.
+   */
+  "options.tickRetentionHours": {
+    schema: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 90),
+    default: 48,
+    public: false,
+  },
 } as const;
 
 export type PolicyKey = keyof typeof POLICY;
