@@ -68,7 +68,10 @@ describe("the shell on a phone", () => {
   });
 
   it("reaches options from the trade screen (the tab bar has one Trade entry) and comes back to spot", async () => {
-    const page = await phone.newPage();
+    const token = await registerUser(platform, `options-${email}`, "Secret123");
+    const context = await platform.newContext({ width: 390, height: 844 });
+    await context.addInitScript((t) => localStorage.setItem("token", t), token);
+    const page = await context.newPage();
     await page.goto("/currency?symbol=BTCUSDT");
     const kinds = page.getByTestId("trade-kinds");
     await kinds.locator('a[aria-current="page"]', { hasText: "Spot" }).waitFor();
@@ -78,7 +81,7 @@ describe("the shell on a phone", () => {
     await expect(page.locator('[data-testid="tab-trade"][aria-current="page"]').count()).resolves.toBe(1);
     await page.getByTestId("trade-kinds").locator("a", { hasText: "Spot" }).click();
     await page.getByTestId("spot-trade-page").waitFor();
-    await page.close();
+    await context.close();
   });
 });
 
