@@ -1,13 +1,13 @@
-import { randomBytes } from "node:crypto";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
-import { type User, users } from "../identity/index.ts";
-import { postEntry, reconcileLedger } from "../ledger/index.ts";
+import type { User } from "../identity/index.ts";
+import { reconcileLedger } from "../ledger/index.ts";
 import { createFixedPriceProvider } from "../markets/index.ts";
 import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
+import { createTrader } from "../spot/testing.ts";
 import { createTestDatabase } from "../test-support/index.ts";
 import { addDays } from "./days.ts";
 import { buyProduct, createProduct, publishRate, runDailyYield } from "./index.ts";
@@ -48,32 +48,8 @@ const ORDERS = 1000;
 const USERS = 10;
 const START = "2026-01-01";
 
-async function fundedUser(funds: string): Promise<User> {
-  const uid = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
-  const [user] = await db
-    .insert(users)
-    .values({
-      uid,
-      passwordHash: "x",
-      nationality: "GB",
-      inviteCode: `Y${randomBytes(4).toString("hex")}`,
-      nickname: uid,
-    })
-    .returning();
-  if (!user) {
-    throw new Error("insert failed");
-  }
-  await postEntry(db, {
-    idempotencyKey: `grant:${user.id}`,
-    kind: "test.grant",
-    reference: { type: "test", id: user.id },
-    postings: [
-      { account: { system: "deposit_clearing:test", book: "real", currency: "USDT" }, amount: `-${funds}` },
-      { account: { userId: user.id, book: "real", wallet: "exchange", currency: "USDT" }, amount: funds },
-    ],
-  });
-  return user;
-}
+/** A user with `funds` USDT in the exchange wallet. */
+const fundedUser = (funds: string): Promise<User> => createTrader(db, { USDT: funds });
 
 describe("a year of daily yield over 1,000 orders", () => {
   it("pays exactly the published rates × principal, once per order and day, then every principal", async () => {

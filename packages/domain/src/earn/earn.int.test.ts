@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { TEarnProductInput } from "@northstar/shared/contracts/earn";
 import { translate } from "@northstar/shared/i18n";
 import { MoneyDecimal } from "@northstar/shared/money";
@@ -7,11 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { runOnce } from "../idempotency/index.ts";
-import { type User, users } from "../identity/index.ts";
-import { getUserBalances, postEntry, reconcileLedger } from "../ledger/index.ts";
+import type { User } from "../identity/index.ts";
+import { getUserBalances, reconcileLedger } from "../ledger/index.ts";
 import { createFixedPriceProvider } from "../markets/index.ts";
 import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
+import { createTrader } from "../spot/testing.ts";
 import { createTestDatabase } from "../test-support/index.ts";
 import { earnOrders, earnProducts } from "./earn.table.ts";
 import {
@@ -52,33 +52,8 @@ const RISK_CAPS = { notAssessed: "1000", conservative: "10000", balanced: "10000
 const at = (iso: string) => new Date(iso);
 const D0 = "2026-03-01T10:00:00Z";
 
-async function fundedUser(funds: string): Promise<User> {
-  const uid = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
-  const [user] = await db
-    .insert(users)
-    .values({
-      uid,
-      passwordHash: "x",
-      nationality: "GB",
-      inviteCode: `E${randomBytes(4).toString("hex")}`,
-      nickname: `U${uid}`,
-    })
-    .returning();
-  if (!user) {
-    throw new Error("insert failed");
-  }
-  const key = `grant:${user.id}`;
-  await postEntry(db, {
-    idempotencyKey: key,
-    kind: "test.grant",
-    reference: { type: "test", id: key },
-    postings: [
-      { account: { system: "deposit_clearing:test", book: "real", currency: "USDT" }, amount: `-${funds}` },
-      { account: { userId: user.id, book: "real", wallet: "exchange", currency: "USDT" }, amount: funds },
-    ],
-  });
-  return user;
-}
+/** A user with `funds` USDT in the exchange wallet. */
+const fundedUser = (funds: string): Promise<User> => createTrader(db, { USDT: funds });
 
 const base: TEarnProductInput = {
   family: "ai",

@@ -5,10 +5,11 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { type User, users } from "../identity/index.ts";
-import { getUserBalances, postEntry, reconcileLedger } from "../ledger/index.ts";
+import type { User } from "../identity/index.ts";
+import { getUserBalances, reconcileLedger } from "../ledger/index.ts";
 import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
+import { createTrader } from "../spot/testing.ts";
 import { createTestDatabase } from "../test-support/index.ts";
 import {
   allocateOffering,
@@ -41,32 +42,8 @@ const at = (iso: string) => new Date(iso);
 const OPEN = at("2026-07-01T12:00:00Z");
 const CLOSED = at("2026-07-08T00:00:00Z");
 
-async function fundedUser(funds: string): Promise<User> {
-  const uid = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
-  const [user] = await db
-    .insert(users)
-    .values({
-      uid,
-      passwordHash: "x",
-      nationality: "GB",
-      inviteCode: `L${randomBytes(4).toString("hex")}`,
-      nickname: uid,
-    })
-    .returning();
-  if (!user) {
-    throw new Error("insert failed");
-  }
-  await postEntry(db, {
-    idempotencyKey: `grant:${user.id}`,
-    kind: "test.grant",
-    reference: { type: "test", id: user.id },
-    postings: [
-      { account: { system: "deposit_clearing:test", book: "real", currency: "USDT" }, amount: `-${funds}` },
-      { account: { userId: user.id, book: "real", wallet: "exchange", currency: "USDT" }, amount: funds },
-    ],
-  });
-  return user;
-}
+/** A user with `funds` USDT in the exchange wallet. */
+const fundedUser = (funds: string): Promise<User> => createTrader(db, { USDT: funds });
 
 const offering = (over: Partial<TLaunchpadOfferingInput> = {}) =>
   createOffering(
