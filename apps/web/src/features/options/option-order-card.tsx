@@ -36,7 +36,11 @@ export function OptionOrderCard({ order, now }: { order: TOptionOrderView; now?:
         </Flex>
         {order.status === "open" ? (
           <Typography.Text strong style={NUMERIC_STYLE} data-testid="option-countdown">
-            {now === undefined ? null : expired ? t("options.settling") : countdown(order.expires_at, now)}
+            {now === undefined
+              ? null
+              : expired
+                ? t("options.settling")
+                : countdown(order.expires_at, now, order.period_seconds)}
           </Typography.Text>
         ) : (
           <Tag color={STATUS_COLOR[order.status]} data-testid="option-status">

@@ -17,6 +17,8 @@ describe("options period and countdown texts", () => {
     expect(countdown(expires, at("2026-01-01T00:00:30.500Z"))).toBe("0:30");
     expect(countdown(expires, at("2026-01-01T00:02:00.000Z"))).toBe("0:00");
     expect(countdown("2026-01-01T02:00:05.000Z", at("2026-01-01T00:00:00.000Z"))).toBe("2:00:05");
+    // A clock reading from before the purchase shows the period, not more.
+    expect(countdown("2026-01-01T00:00:10.000Z", at("2025-12-31T23:59:59.200Z"), 10)).toBe("0:10");
   });
 
   it("writes rates as percentages exactly", () => {

@@ -13,8 +13,13 @@ export function periodParts(seconds: number): { unit: "seconds" | "minutes" | "h
 }
 
 /** Time left until `expiresAt` at `now`, as "m:ss" (or "h:mm:ss"); "0:00" once expired. */
-export function countdown(expiresAt: string, now: number): string {
-  const left = Math.max(0, Math.ceil((new Date(expiresAt).getTime() - now) / 1000));
+export function countdown(expiresAt: string, now: number, periodSeconds?: number): string {
+  // The ticking clock can be up to a second older than the order (a card drawn right after buying):
+  // never show more time left than the option's period.
+  const left = Math.min(
+    periodSeconds ?? Number.POSITIVE_INFINITY,
+    Math.max(0, Math.ceil((new Date(expiresAt).getTime() - now) / 1000)),
+  );
   const h = Math.floor(left / 3600);
   const m = Math.floor((left % 3600) / 60);
   const s = String(left % 60).padStart(2, "0");
