@@ -1,14 +1,26 @@
 import { randomBytes } from "node:crypto";
 import { createDb, type Db } from "@northstar/domain/db";
 import { type User, users } from "@northstar/domain/identity";
-import { getUserBalances, postEntry, reconcileLedger } from "@northstar/domain/ledger";
-import { buyOption, createSettlementScheduler, getOptionOrder, recordTicks } from "@northstar/domain/options";
+import {
+  type EntryInput,
+  getUserBalances,
+  postEntries,
+  postEntry,
+  reconcileLedger,
+} from "@northstar/domain/ledger";
+import {
+  buyOption,
+  createSettlementScheduler,
+  getOptionOrder,
+  optionOrders,
+  recordTicks,
+} from "@northstar/domain/options";
 import { seedDatabase } from "@northstar/domain/seed";
 import { JOBS, QUEUES } from "@northstar/shared/jobs";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
 import { startOptionSettlement } from "./queues/option-settlement.ts";
 
@@ -110,13 +122,15 @@ describe("the option-settlement worker", () => {
       });
       await tick("BTCUSDT", "90010", at(30_020));
       clock.now = at(31_000);
+      const dueAt = new Date(order.expires_at).getTime();
       const jobs = await Promise.all(
         ["a", "b"].map((copy) =>
-          queue.add(JOBS.settleOption, { orderId: order.id }, { jobId: `twice-${order.id}-${copy}` }),
+          queue.add(JOBS.settleOptionsDue, { dueAt }, { jobId: `twice-${order.id}-${copy}` }),
         ),
       );
       const results = await Promise.all(jobs.map((job) => job.waitUntilFinished(events, 30_000)));
-      expect(results.sort()).toEqual(["already", "settled"]);
+      // Side by side, the second copy skips the row the first holds, then finds it settled.
+      expect(results.sort()).toEqual([0, 1]);
       expect(await getOptionOrder(db, user.id, order.id)).toMatchObject({
         status: "won",
         settlement_price: "90010",
@@ -165,8 +179,12 @@ describe("the option-settlement worker", () => {
       expect(await settleEntries(down.id)).toBe(1);
       expect(await settleEntries(up.id)).toBe(0);
       // The delayed jobs still arrive later: they change nothing.
-      const job = await queue.add(JOBS.settleOption, { orderId: down.id }, { jobId: `late-${down.id}` });
-      expect(await job.waitUntilFinished(events, 30_000)).toBe("already");
+      const job = await queue.add(
+        JOBS.settleOptionsDue,
+        { dueAt: expiry.getTime() },
+        { jobId: `late-${down.id}` },
+      );
+      expect(await job.waitUntilFinished(events, 30_000)).toBe(0);
       expect(await optionBalance(user.id)).toBe("989");
       expect((await reconcileLedger(db)).ok).toBe(true);
     } finally {
@@ -174,4 +192,129 @@ describe("the option-settlement worker", () => {
       await scheduler.close();
     }
   });
+
+  it("settles a burst of 10,000 orders expiring in the same second through their slot jobs, each paid once", async () => {
+    const worker = startOptionSettlement({ db, connection, prefix, now, sweepIntervalMs: 3_600_000 });
+    await worker.started;
+    const scheduler = createSettlementScheduler(connection, prefix);
+    try {
+      const base = at(3_600_000);
+      const buyers = await Promise.all(Array.from({ length: 200 }, () => newUser("100000")));
+      // The orders are written in bulk, as 10,000 purchases would leave them: the stake and fee
+      // moved to the house by the purchase's ledger entry, the purchase tick recorded.
+      const [purchaseTick] = await recordTicks(db, [
+        { symbol: "BTCUSDT", price: "100", time: base.getTime() },
+      ]);
+      const [ethTick] = await recordTicks(db, [{ symbol: "ETHUSDT", price: "50", time: base.getTime() }]);
+      if (!purchaseTick || !ethTick) {
+        throw new Error("no tick");
+      }
+      const expiry = at(3_600_000 + 60_000);
+      const rows = Array.from({ length: 10_000 }, (_, i) => {
+        const buyer = buyers[i % buyers.length] as User;
+        const btc = i % 5 !== 0;
+        const amount = `${1 + (i % 97)}.${String(i % 100).padStart(2, "0")}`;
+        return {
+          userId: buyer.id,
+          book: "real" as const,
+          symbol: btc ? "BTCUSDT" : "ETHUSDT",
+          direction: (i % 3 === 0 ? "down" : "up") as "up" | "down",
+          periodSeconds: 60,
+          amount,
+          fee: new MoneyDecimal(amount).times("0.01").toFixed(),
+          feeRate: "0.01",
+          payoutRate: "0.8",
+          tieRule: "refund" as const,
+          purchaseTickId: (btc ? purchaseTick : ethTick).id,
+          purchasePrice: btc ? "100" : "50",
+          purchaseTickTime: base,
+          purchasedAt: base,
+          // Spread over one second.
+          expiresAt: new Date(expiry.getTime() + (i % 1000)),
+        };
+      });
+      const orders = [];
+      for (let i = 0; i < rows.length; i += 2000) {
+        orders.push(
+          ...(await db
+            .insert(optionOrders)
+            .values(rows.slice(i, i + 2000))
+            .returning()),
+        );
+      }
+      const purchases: EntryInput[] = orders.map((o) => {
+        const cost = new MoneyDecimal(o.amount).plus(o.fee).toFixed();
+        return {
+          idempotencyKey: `option.buy:${o.id}`,
+          kind: "option.buy",
+          reference: { type: "option_order", id: o.id },
+          postings: [
+            {
+              account: { userId: o.userId, book: "real", wallet: "option", currency: "USDT" },
+              amount: `-${cost}`,
+            },
+            { account: { system: "options_house", book: "real", currency: "USDT" }, amount: cost },
+          ],
+        };
+      });
+      for (let i = 0; i < purchases.length; i += 2000) {
+        await postEntries(db, purchases.slice(i, i + 2000));
+      }
+      // BTC closes above its purchase price (up wins), ETH exactly on it (a tie refunds the amount).
+      await tick("BTCUSDT", "100.5", new Date(expiry.getTime() + 1000));
+      await tick("ETHUSDT", "50", new Date(expiry.getTime() + 1000));
+      clock.now = new Date(expiry.getTime() + 1100);
+      const started = performance.now();
+      // Every purchase schedules its 100 ms slot's job: 10 slots for the second (a slot's job added
+      // again after it has run finds nothing left to settle).
+      await Promise.all(orders.map((o) => scheduler.schedule(new Date(o.expiresAt.getTime()), clock.now)));
+      const [left] = await pool
+        .query<{ n: number }>("select count(*)::int as n from option_orders where status = 'open'")
+        .then((r) => r.rows);
+      // Wait for the state (every order settled), polling the database.
+      await vi.waitFor(
+        async () => {
+          const open = await pool.query<{ n: number }>(
+            "select count(*)::int as n from option_orders where status = 'open'",
+          );
+          expect(open.rows[0]?.n).toBe(0);
+        },
+        { timeout: 60_000, interval: 50 },
+      );
+      console.log(`burst: ${left?.n} open orders settled in ${Math.round(performance.now() - started)} ms`);
+      const byStatus = await pool.query<{ status: string; n: number; payout: string }>(
+        "select status, count(*)::int as n, sum(payout)::text as payout from option_orders where id = any($1) group by status order by status",
+        [orders.map((o) => o.id)],
+      );
+      // Independent of the settlement code: up on BTC wins 1.8 × amount, down on BTC loses, ETH ties.
+      let won = new MoneyDecimal(0);
+      let tied = new MoneyDecimal(0);
+      let counts = { won: 0, lost: 0, tied: 0 };
+      for (const o of orders) {
+        if (o.symbol === "ETHUSDT") {
+          tied = tied.plus(o.amount);
+          counts = { ...counts, tied: counts.tied + 1 };
+        } else if (o.direction === "up") {
+          won = won.plus(new MoneyDecimal(o.amount).times("1.8"));
+          counts = { ...counts, won: counts.won + 1 };
+        } else {
+          counts = { ...counts, lost: counts.lost + 1 };
+        }
+      }
+      expect(byStatus.rows.map((r) => [r.status, r.n, new MoneyDecimal(r.payout).toFixed()])).toEqual([
+        ["lost", counts.lost, "0"],
+        ["tied", counts.tied, tied.toFixed()],
+        ["won", counts.won, won.toFixed()],
+      ]);
+      const paid = await pool.query<{ n: number }>(
+        "select count(*)::int as n from journal_entries where idempotency_key like 'option.settle:%' and reference_id = any($1)",
+        [orders.map((o) => String(o.id))],
+      );
+      expect(paid.rows[0]?.n).toBe(counts.won + counts.tied);
+      expect((await reconcileLedger(db)).ok).toBe(true);
+    } finally {
+      await scheduler.close();
+      await worker.close();
+    }
+  }, 120_000);
 });

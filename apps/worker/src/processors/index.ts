@@ -4,4 +4,4 @@ export { startNotificationsWorker } from "../queues/notifications.ts";
 export { startOptionSettlement } from "../queues/option-settlement.ts";
 export type { DailyYieldDeps } from "./earn/daily-yield.ts";
 export type { SendCodeDeps } from "./notifications/send-code.ts";
-export type { SettleOptionDeps } from "./options/settle-option.ts";
+export type { SettleOptionsDeps } from "./options/settle-option.ts";

@@ -1,14 +1,14 @@
 import type { Db } from "@northstar/domain/db";
 import { ChannelPublisher, userChannel } from "@northstar/domain/markets";
-import { pruneOldTicks, settleDueOptions } from "@northstar/domain/options";
-import type { TOptionOrderView } from "@northstar/shared/contracts/options";
+import { pruneOldTicks, type SettledOption, settleDueOptions } from "@northstar/domain/options";
 import { JOBS, QUEUES } from "@northstar/shared/jobs";
 import { channel } from "@northstar/shared/markets";
 import { UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
-import { processSettleOption } from "../processors/options/settle-option.ts";
+import { processSettleOptionsDue } from "../processors/options/settle-option.ts";
 import {
   OPTION_SWEEP_INTERVAL_MS,
+  OPTION_TICK_GIVE_UP_MS,
   OPTION_TICK_PRUNE_INTERVAL_MS,
   OPTION_TICK_RETRY_MS,
   optionSettlementWorkerOptions,
@@ -25,27 +25,36 @@ export interface OptionSettlementOptions {
 }
 
 /**
- * The `option-settlement` queue's worker and its sweeper. Each order's delayed job settles it at its
- * expiry; the sweeper settles on start (and every few seconds) whatever expired while no worker ran,
- * so orders are caught up after downtime. A settled order is announced on the buyer's `user` channel.
+ * The `option-settlement` queue's worker and its sweeper. A delayed job per 100 ms slot of expiries
+ * settles, set-based, every order due at its instant; the sweeper settles on start (and every few
+ * seconds) whatever expired while no worker ran, so orders are caught up after downtime. Each settled
+ * order is announced on its buyer's `user` channel, a batch in one round trip to Redis.
  */
 export function startOptionSettlement(options: OptionSettlementOptions) {
   const { db, connection, prefix } = options;
   const log = options.log ?? (() => {});
   const now = options.now ?? (() => new Date());
   const publisher = new ChannelPublisher(connection, prefix);
-  const onSettled = (order: TOptionOrderView, userId: number) => {
-    publisher.publish(channel.user(), { type: "option.order", order }, null, {
-      route: userChannel(userId),
-    });
+  const onSettled = (batch: SettledOption[]) => {
+    for (const { order, userId } of batch) {
+      publisher.publish(channel.user(), { type: "option.order", order }, null, {
+        route: userChannel(userId),
+      });
+    }
     void publisher.flush().catch(() => {});
   };
   const worker = new Worker(
     QUEUES.optionSettlement,
     async (job, token) => {
       switch (job.name) {
-        case JOBS.settleOption:
-          return processSettleOption(job, token, { db, now, retryMs: OPTION_TICK_RETRY_MS, onSettled });
+        case JOBS.settleOptionsDue:
+          return processSettleOptionsDue(job, token, {
+            db,
+            now,
+            retryMs: OPTION_TICK_RETRY_MS,
+            giveUpMs: OPTION_TICK_GIVE_UP_MS,
+            onSettled,
+          });
         default:
           throw new UnrecoverableError(`unknown job ${job.name}`);
       }

@@ -5,9 +5,15 @@ import { recordAudit } from "../audit/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { User } from "../identity/index.ts";
-import { type EntryInput, postEntries, postEntry } from "../ledger/index.ts";
+import {
+  type AccountIdCache,
+  accountIdCache,
+  type EntryInput,
+  postEntries,
+  postEntry,
+} from "../ledger/index.ts";
 import { getPolicy } from "../policy/index.ts";
-import { transition } from "../state/index.ts";
+import { transition, transitionMany } from "../state/index.ts";
 import { addDays, daysDue, utcDay } from "./days.ts";
 import { earnDailyRates, earnOrders, earnProducts, earnYieldDays } from "./earn.table.ts";
 import { dayYield, type EarnOrder, redemptionQuote } from "./orders.ts";
@@ -25,123 +31,167 @@ async function lockOrder(tx: DbOrTx, id: number, userId?: number): Promise<EarnO
 }
 
 /**
- * Pays an order's yield days that are due by `now` and not yet paid, each once (ledger key per order
- * and day), from the `earn_yield` expense account to the user's exchange wallet; then, at maturity,
- * returns the principal and completes the order. Runs inside the caller's transaction on a locked
- * order. A range product pays each day's published rate (its lower end if none was published).
- * Returns the days paid.
+ * Pays the yield days of locked orders that are due by `now` and not yet paid, each once (ledger key
+ * per order and day), from the `earn_yield` expense account to the user's exchange wallet; then, at
+ * maturity, returns the principal and completes the order. Set-based: whatever the number of orders,
+ * a fixed number of statements (products, published rates, one ledger write, the yield days, one
+ * update of the orders, the maturities), so the daily job keeps up with a million orders. Runs inside
+ * the caller's transaction. A range product pays each day's published rate (its lower end if none
+ * was published). Returns the days paid per order.
  */
-async function payDue(tx: DbOrTx, o: EarnOrder, now: Date): Promise<number> {
-  if (!(EARN_CUSTODY_STATUSES as readonly string[]).includes(o.status)) {
-    return 0;
-  }
-  const due = daysDue(o.startDay, o.cycleDays, now);
-  let paid = 0;
-  if (due > o.paidDays) {
-    const [p] = await tx.select().from(earnProducts).where(eq(earnProducts.id, o.productId));
-    const first = addDays(o.startDay, o.paidDays + 1);
-    const last = addDays(o.startDay, due);
+async function payDueMany(
+  tx: DbOrTx,
+  locked: EarnOrder[],
+  now: Date,
+  cache?: AccountIdCache,
+): Promise<Map<number, number>> {
+  const paidDays = new Map<number, number>();
+  const orders = locked.filter((o) => (EARN_CUSTODY_STATUSES as readonly string[]).includes(o.status));
+  const owing = orders
+    .map((o) => ({ o, due: daysDue(o.startDay, o.cycleDays, now) }))
+    .filter(({ o, due }) => due > o.paidDays);
+  if (owing.length > 0) {
+    const productIds = [...new Set(owing.map(({ o }) => o.productId))];
+    const products = await tx.select().from(earnProducts).where(inArray(earnProducts.id, productIds));
+    const ranged = products.filter((p) => !new MoneyDecimal(p.rateMin).equals(p.rateMax)).map((p) => p.id);
     const published = new Map<string, string>();
-    if (p && !new MoneyDecimal(p.rateMin).equals(p.rateMax)) {
+    if (ranged.length > 0) {
+      const firsts = owing.map(({ o }) => addDays(o.startDay, o.paidDays + 1)).sort();
+      const lasts = owing.map(({ o, due }) => addDays(o.startDay, due)).sort();
       const rows = await tx
-        .select({ day: earnDailyRates.day, rate: earnDailyRates.rate })
+        .select({ productId: earnDailyRates.productId, day: earnDailyRates.day, rate: earnDailyRates.rate })
         .from(earnDailyRates)
-        .where(and(eq(earnDailyRates.productId, o.productId), between(earnDailyRates.day, first, last)))
-        .orderBy(asc(earnDailyRates.day), asc(earnDailyRates.id));
+        .where(
+          and(
+            inArray(earnDailyRates.productId, ranged),
+            between(earnDailyRates.day, firsts[0] as string, lasts.at(-1) as string),
+          ),
+        )
+        .orderBy(asc(earnDailyRates.productId), asc(earnDailyRates.day), asc(earnDailyRates.id));
       for (const r of rows) {
-        published.set(r.day, r.rate);
+        published.set(`${r.productId}|${r.day}`, r.rate);
       }
     }
     const entries: EntryInput[] = [];
     const days: (typeof earnYieldDays.$inferInsert)[] = [];
-    let profit = new MoneyDecimal(0);
-    for (let k = o.paidDays + 1; k <= due; k++) {
-      const day = addDays(o.startDay, k);
-      const rate = published.get(day) ?? o.dailyRate;
-      const amount = dayYield(o.amount, rate);
-      days.push({ orderId: o.id, productId: o.productId, day, rate, amount });
-      if (new MoneyDecimal(amount).isZero()) {
-        continue;
+    const updates: { id: number; paid_days: number; profit: string }[] = [];
+    for (const { o, due } of owing) {
+      let profit = new MoneyDecimal(0);
+      for (let k = o.paidDays + 1; k <= due; k++) {
+        const day = addDays(o.startDay, k);
+        const rate = published.get(`${o.productId}|${day}`) ?? o.dailyRate;
+        const amount = dayYield(o.amount, rate);
+        days.push({ orderId: o.id, productId: o.productId, day, rate, amount });
+        if (new MoneyDecimal(amount).isZero()) {
+          continue;
+        }
+        profit = profit.plus(amount);
+        entries.push({
+          idempotencyKey: `earn:order:${o.id}:yield:${day}`,
+          kind: "earn.yield",
+          reference: { type: "earn_order", id: o.id },
+          postings: [
+            { account: { system: "earn_yield", book: "real", currency: o.currency }, amount: `-${amount}` },
+            { account: { userId: o.userId, book: "real", wallet: "exchange", currency: o.currency }, amount },
+          ],
+        });
       }
-      profit = profit.plus(amount);
-      entries.push({
-        idempotencyKey: `earn:order:${o.id}:yield:${day}`,
-        kind: "earn.yield",
+      updates.push({ id: o.id, paid_days: due, profit: profit.toFixed() });
+      paidDays.set(o.id, due - o.paidDays);
+    }
+    await postEntries(tx, entries, cache);
+    // Bounded statements: a parameter per value, at most 65,535 in one.
+    for (let i = 0; i < days.length; i += YIELD_DAY_ROWS) {
+      await tx
+        .insert(earnYieldDays)
+        .values(days.slice(i, i + YIELD_DAY_ROWS))
+        .onConflictDoNothing();
+    }
+    await tx.execute(sql`
+      update earn_orders o set paid_days = v.paid_days, profit = o.profit + v.profit, updated_at = ${now.toISOString()}::timestamptz
+      from jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) as v(id bigint, paid_days int, profit numeric)
+      where o.id = v.id`);
+  }
+  const matured = orders.filter((o) => daysDue(o.startDay, o.cycleDays, now) === o.cycleDays);
+  if (matured.length > 0) {
+    await postEntries(
+      tx,
+      matured.map((o) => ({
+        idempotencyKey: `earn:order:${o.id}:mature`,
+        kind: "earn.mature",
         reference: { type: "earn_order", id: o.id },
         postings: [
-          { account: { system: "earn_yield", book: "real", currency: o.currency }, amount: `-${amount}` },
-          { account: { userId: o.userId, book: "real", wallet: "exchange", currency: o.currency }, amount },
+          { account: { system: "earn_custody", book: "real", currency: o.currency }, amount: `-${o.amount}` },
+          {
+            account: { userId: o.userId, book: "real", wallet: "exchange", currency: o.currency },
+            amount: o.amount,
+          },
         ],
-      });
-    }
-    await postEntries(tx, entries);
-    await tx.insert(earnYieldDays).values(days).onConflictDoNothing();
-    await tx
-      .update(earnOrders)
-      .set({ paidDays: due, profit: sql`${earnOrders.profit} + ${profit.toFixed()}`, updatedAt: now })
-      .where(eq(earnOrders.id, o.id));
-    paid = due - o.paidDays;
-  }
-  if (due === o.cycleDays) {
-    await postEntry(tx, {
-      idempotencyKey: `earn:order:${o.id}:mature`,
-      kind: "earn.mature",
-      reference: { type: "earn_order", id: o.id },
-      postings: [
-        { account: { system: "earn_custody", book: "real", currency: o.currency }, amount: `-${o.amount}` },
-        {
-          account: { userId: o.userId, book: "real", wallet: "exchange", currency: o.currency },
-          amount: o.amount,
-        },
-      ],
-    });
-    await transition(tx, {
+      })),
+      cache,
+    );
+    await transitionMany(tx, {
       machine: earnOrderMachine,
-      table: earnOrders,
-      id: o.id,
-      from: o.status,
-      to: "completed",
+      table: "earn_orders",
       by: "system",
-      set: { closedAt: now, updatedAt: now },
+      columns: { closed_at: "timestamptz" },
+      rows: matured.map((o) => ({
+        id: o.id,
+        from: o.status,
+        to: "completed" as const,
+        values: { closed_at: now.toISOString() },
+      })),
     });
   }
-  return paid;
+  return paidDays;
 }
 
-/** Pays what one order is due (the daily job's unit of work); safe to run any number of times. */
+/** Yield-day rows per insert statement (5 parameters each). */
+const YIELD_DAY_ROWS = 10_000;
+
+async function payDue(tx: DbOrTx, o: EarnOrder, now: Date): Promise<number> {
+  return (await payDueMany(tx, [o], now)).get(o.id) ?? 0;
+}
+
+/** Pays what one order is due; safe to run any number of times. */
 export async function settleOrder(db: Db, orderId: number, now = new Date()): Promise<number> {
   return db.transaction(async (tx) => payDue(tx, await lockOrder(tx, orderId), now));
 }
 
 /**
- * The daily job: every order in custody with a yield day or maturity due by `now`, each in its own
- * transaction, in id order, `batch` at a time. A job that did not run for days pays every missed day
- * (each once); delivered twice, the second run finds nothing due.
+ * The daily job: every order in custody with a yield day or maturity due by `now`, in id order,
+ * `batch` orders per transaction (locked, then paid set-based). A job that did not run for days pays
+ * every missed day (each once); delivered twice, the second run finds nothing due.
  */
-export async function runDailyYield(db: Db, now = new Date(), batch = 500) {
+export async function runDailyYield(db: Db, now = new Date(), batch = 2000) {
   const today = utcDay(now);
+  const cache = accountIdCache(db);
   let orders = 0;
   let days = 0;
   let after = 0;
   for (;;) {
-    const due = await db
-      .select({ id: earnOrders.id })
-      .from(earnOrders)
-      .where(
-        and(
-          inArray(earnOrders.status, [...EARN_CUSTODY_STATUSES]),
-          gt(earnOrders.id, after),
-          sql`(${earnOrders.paidDays} < least(${earnOrders.cycleDays}, ${today}::date - ${earnOrders.startDay}))`,
-        ),
-      )
-      .orderBy(asc(earnOrders.id))
-      .limit(batch);
-    for (const { id } of due) {
-      const paid = await settleOrder(db, id, now);
-      orders += paid > 0 ? 1 : 0;
-      days += paid;
-      after = id;
-    }
+    const due = await db.transaction(async (tx) => {
+      const locked = await tx
+        .select()
+        .from(earnOrders)
+        .where(
+          and(
+            inArray(earnOrders.status, [...EARN_CUSTODY_STATUSES]),
+            gt(earnOrders.id, after),
+            sql`(${earnOrders.paidDays} < least(${earnOrders.cycleDays}, ${today}::date - ${earnOrders.startDay}))`,
+          ),
+        )
+        .orderBy(asc(earnOrders.id))
+        .limit(batch)
+        .for("update");
+      const paid = await payDueMany(tx, locked, now, cache);
+      for (const n of paid.values()) {
+        orders += n > 0 ? 1 : 0;
+        days += n;
+      }
+      return locked;
+    });
+    after = due.at(-1)?.id ?? after;
     if (due.length < batch) {
       return { orders, days, day: today };
     }

@@ -105,6 +105,6 @@ export async function buyOption(
     await once?.record(tx, result);
     return result;
   });
-  await deps.scheduler?.schedule(view.id, new Date(view.expires_at), now);
+  await deps.scheduler?.schedule(new Date(view.expires_at), now);
   return view;
 }

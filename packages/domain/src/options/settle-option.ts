@@ -2,18 +2,24 @@ import type { TOptionOrderView } from "@northstar/shared/contracts/options";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { optionOutcome } from "@northstar/shared/options";
 import { optionOrderMachine } from "@northstar/shared/state-machines";
-import { and, asc, eq, lte } from "drizzle-orm";
+import { and, asc, count, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { postEntry } from "../ledger/index.ts";
-import { transition } from "../state/index.ts";
+import { accountIdCache, type EntryInput, postEntries, postEntry } from "../ledger/index.ts";
+import { transition, transitionMany } from "../state/index.ts";
 import { OPTION_CURRENCY } from "./buy-option.ts";
-import { optionOrders } from "./options.table.ts";
+import { type OptionOrderRow, optionOrders, optionTicks } from "./options.table.ts";
 import { toOptionView } from "./order-view.ts";
-import { firstTickAtOrAfter } from "./ticks.ts";
+import { firstTickAtOrAfter, type RecordedTick } from "./ticks.ts";
+
+/** An order settled now, as it ends, and its buyer (for the buyer's socket). */
+export interface SettledOption {
+  order: TOptionOrderView;
+  userId: number;
+}
 
 export type SettleResult =
   /** Settled now: the order as it ends. */
-  | { state: "settled"; order: TOptionOrderView; userId: number }
+  | ({ state: "settled" } & SettledOption)
   /** Settled before (a repeated job): nothing changed. */
   | { state: "already"; order: TOptionOrderView }
   /** Not expired yet at `now`. */
@@ -23,10 +29,54 @@ export type SettleResult =
   | { state: "missing" };
 
 /**
+ * The settlement of one order on its tick: the outcome, the columns it sets, and the payout's ledger
+ * entry (none when nothing is paid). The entry's key is the order's, so an order is paid once.
+ */
+function settlementOf(order: OptionOrderRow, tick: RecordedTick, now: Date) {
+  const outcome = optionOutcome(
+    {
+      direction: order.direction,
+      amount: order.amount,
+      fee: order.fee,
+      payoutRate: order.payoutRate,
+      tie: order.tieRule,
+    },
+    order.purchasePrice,
+    tick.price,
+  );
+  const values = {
+    settlementTickId: tick.id,
+    settlementPrice: tick.price,
+    settlementTickTime: tick.time,
+    settledAt: new Date(Math.max(now.getTime(), tick.time.getTime())),
+    payout: outcome.payout,
+    profit: outcome.profit,
+  };
+  const entry: EntryInput | null = new MoneyDecimal(outcome.payout).gt(0)
+    ? {
+        idempotencyKey: `option.settle:${order.id}`,
+        kind: `option.${outcome.status}`,
+        reference: { type: "option_order", id: order.id },
+        postings: [
+          {
+            account: { system: "options_house", book: order.book, currency: OPTION_CURRENCY },
+            amount: `-${outcome.payout}`,
+          },
+          {
+            account: { userId: order.userId, book: order.book, wallet: "option", currency: OPTION_CURRENCY },
+            amount: outcome.payout,
+          },
+        ],
+      }
+    : null;
+  return { status: outcome.status, values, entry };
+}
+
+/**
  * Settles one order with the first recorded tick at or after its expiry instant, never a later or an
  * invented price: pays the outcome through the ledger and records the tick's id, time and price.
  * The row is locked and its state compared-and-set, and the payout's ledger key is the order's, so
- * a job delivered twice (or a sweeper racing it) pays once.
+ * a repeated call (or a batch racing it) pays once.
  */
 export async function settleOption(db: Db, orderId: number, now = new Date()): Promise<SettleResult> {
   return db.transaction(async (tx) => {
@@ -44,94 +94,149 @@ export async function settleOption(db: Db, orderId: number, now = new Date()): P
     if (!tick) {
       return { state: "waiting" };
     }
-    const outcome = optionOutcome(
-      {
-        direction: order.direction,
-        amount: order.amount,
-        fee: order.fee,
-        payoutRate: order.payoutRate,
-        tie: order.tieRule,
-      },
-      order.purchasePrice,
-      tick.price,
-    );
-    const settledAt = new Date(Math.max(now.getTime(), tick.time.getTime()));
-    const values = {
-      settlementTickId: tick.id,
-      settlementPrice: tick.price,
-      settlementTickTime: tick.time,
-      settledAt,
-      payout: outcome.payout,
-      profit: outcome.profit,
-      updatedAt: new Date(),
-    };
+    const { status, values, entry } = settlementOf(order, tick, now);
     const moved = await transition(tx, {
       machine: optionOrderMachine,
       table: optionOrders,
       id: order.id,
       from: "open",
-      to: outcome.status,
+      to: status,
       by: "system",
-      set: values,
+      set: { ...values, updatedAt: new Date() },
     });
     if (!moved) {
       return { state: "already", order: toOptionView(order) };
     }
-    if (new MoneyDecimal(outcome.payout).gt(0)) {
-      await postEntry(tx, {
-        idempotencyKey: `option.settle:${order.id}`,
-        kind: `option.${outcome.status}`,
-        reference: { type: "option_order", id: order.id },
-        postings: [
-          {
-            account: { system: "options_house", book: order.book, currency: OPTION_CURRENCY },
-            amount: `-${outcome.payout}`,
-          },
-          {
-            account: { userId: order.userId, book: order.book, wallet: "option", currency: OPTION_CURRENCY },
-            amount: outcome.payout,
-          },
-        ],
-      });
+    if (entry) {
+      await postEntry(tx, entry);
     }
-    return {
-      state: "settled",
-      order: toOptionView({ ...order, ...values, status: outcome.status }),
-      userId: order.userId,
-    };
+    return { state: "settled", order: toOptionView({ ...order, ...values, status }), userId: order.userId };
   });
 }
 
-/** Open orders whose expiry has passed at `now`, oldest expiry first (at most `limit`). */
-export async function dueOptionIds(db: Db, now = new Date(), limit = 1000): Promise<number[]> {
-  const rows = await db
-    .select({ id: optionOrders.id })
-    .from(optionOrders)
-    .where(and(eq(optionOrders.status, "open"), lte(optionOrders.expiresAt, now)))
-    .orderBy(asc(optionOrders.expiresAt), asc(optionOrders.id))
-    .limit(limit);
-  return rows.map((r) => r.id);
+/**
+ * One batch of the set-based settlement: up to `limit` open orders that expired by `now` and whose
+ * first tick at or after the expiry is recorded, oldest expiry first, settled in one transaction with
+ * a fixed number of statements (one read of the orders, one of their ticks, one compare-and-set
+ * update of their states, one ledger write of their payouts). Rows another settler holds are
+ * skipped, not waited for, so settlers running side by side share the work; each row is still
+ * compared-and-set and each payout keyed by its order, so nothing is settled or paid twice.
+ */
+export async function settleDueBatch(db: Db, now: Date, limit: number): Promise<SettledOption[]> {
+  return db.transaction(async (tx) => {
+    const orders = await tx
+      .select()
+      .from(optionOrders)
+      .where(
+        and(
+          eq(optionOrders.status, "open"),
+          lte(optionOrders.expiresAt, now),
+          sql`exists (select 1 from ${optionTicks} t
+            where t.symbol = ${optionOrders.symbol} and t.time >= ${optionOrders.expiresAt})`,
+        ),
+      )
+      .orderBy(asc(optionOrders.expiresAt), asc(optionOrders.id))
+      .limit(limit)
+      .for("update", { skipLocked: true });
+    if (orders.length === 0) {
+      return [];
+    }
+    // The first tick at or after each distinct (instrument, expiry): a burst shares few of them.
+    const wanted = new Map<string, { symbol: string; at: string }>();
+    for (const o of orders) {
+      wanted.set(`${o.symbol}|${o.expiresAt.toISOString()}`, {
+        symbol: o.symbol,
+        at: o.expiresAt.toISOString(),
+      });
+    }
+    const found = await tx.execute<{ symbol: string; at: string; id: string; price: string; time: Date }>(sql`
+      select v.symbol, v.at, t.id, t.price, t.time
+      from jsonb_to_recordset(${JSON.stringify([...wanted.values()])}::jsonb) as v(symbol text, at text)
+      cross join lateral (
+        select id, price, time from option_ticks
+        where symbol = v.symbol and time >= v.at::timestamptz
+        order by time, id limit 1) t
+      order by v.symbol, v.at`);
+    const ticks = new Map<string, RecordedTick>();
+    for (const row of found.rows) {
+      ticks.set(`${row.symbol}|${row.at}`, {
+        id: Number(row.id),
+        symbol: row.symbol,
+        price: String(row.price),
+        time: new Date(row.time),
+      });
+    }
+    const settled = orders.flatMap((order) => {
+      const tick = ticks.get(`${order.symbol}|${order.expiresAt.toISOString()}`);
+      return tick ? [{ order, ...settlementOf(order, tick, now) }] : [];
+    });
+    const moved = await transitionMany(tx, {
+      machine: optionOrderMachine,
+      table: "option_orders",
+      by: "system",
+      columns: {
+        settlement_tick_id: "bigint",
+        settlement_price: "numeric",
+        settlement_tick_time: "timestamptz",
+        settled_at: "timestamptz",
+        payout: "numeric",
+        profit: "numeric",
+      },
+      rows: settled.map(({ order, status, values }) => ({
+        id: order.id,
+        from: "open" as const,
+        to: status,
+        values: {
+          settlement_tick_id: values.settlementTickId,
+          settlement_price: values.settlementPrice,
+          settlement_tick_time: values.settlementTickTime.toISOString(),
+          settled_at: values.settledAt.toISOString(),
+          payout: values.payout,
+          profit: values.profit,
+        },
+      })),
+    });
+    const done = settled.filter((s) => moved.has(s.order.id));
+    await postEntries(
+      tx,
+      done.flatMap((s) => (s.entry ? [s.entry] : [])),
+      accountIdCache(db),
+    );
+    return done.map(({ order, status, values }) => ({
+      order: toOptionView({ ...order, ...values, status }),
+      userId: order.userId,
+    }));
+  });
 }
 
+/** Orders settled per transaction by `settleDueOptions`. */
+export const SETTLEMENT_BATCH = 2000;
+
 /**
- * The sweeper: settles every order that expired while no job ran (a worker down at expiry, a job
- * never enqueued). Each is settled like the job would, so running both is harmless.
+ * Settles every order that has expired by `now` and has its settlement tick recorded, batch after
+ * batch; `onSettled` hears of each batch once it has committed. Returns how many it settled and how
+ * many expired orders remain open (no tick at or after their expiry yet, or held by another settler).
  */
 export async function settleDueOptions(
   db: Db,
   now = new Date(),
-  onSettled?: (order: TOptionOrderView, userId: number) => void,
+  onSettled?: (batch: SettledOption[]) => void,
+  batchSize = SETTLEMENT_BATCH,
 ): Promise<{ settled: number; waiting: number }> {
   let settled = 0;
-  let waiting = 0;
-  for (const id of await dueOptionIds(db, now)) {
-    const result = await settleOption(db, id, now);
-    if (result.state === "settled") {
-      settled++;
-      onSettled?.(result.order, result.userId);
-    } else if (result.state === "waiting") {
-      waiting++;
+  for (;;) {
+    const batch = await settleDueBatch(db, now, batchSize);
+    if (batch.length > 0) {
+      settled += batch.length;
+      onSettled?.(batch);
+    }
+    if (batch.length < batchSize) {
+      break;
     }
   }
-  return { settled, waiting };
+  const [left] = await db
+    .select({ n: count() })
+    .from(optionOrders)
+    .where(and(eq(optionOrders.status, "open"), lte(optionOrders.expiresAt, now)));
+  return { settled, waiting: left?.n ?? 0 };
 }

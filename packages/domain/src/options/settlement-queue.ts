@@ -1,35 +1,43 @@
-import { JOBS, QUEUES, type TSettleOptionJob } from "@northstar/shared/jobs";
+import { JOBS, QUEUES, type TSettleOptionsDueJob } from "@northstar/shared/jobs";
 import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 
-/** Schedules the settlement job of an order for its expiry instant. */
+/** Schedules the settlement of orders expiring at an instant. */
 export interface SettlementScheduler {
-  schedule(orderId: number, expiresAt: Date, now?: Date): Promise<void>;
+  schedule(expiresAt: Date, now?: Date): Promise<void>;
   close(): Promise<void>;
 }
 
-/** The job id is the order's: adding it again while it waits adds nothing. */
-export const settlementJobId = (orderId: number) => `option-${orderId}`;
+/** Expiries are grouped into slots this long: one job settles every order of its slot. */
+export const SETTLEMENT_SLOT_MS = 100;
+
+/** The end of the slot an expiry falls in: the job runs then and settles everything due. */
+export const settlementDueAt = (expiresAt: Date) =>
+  Math.ceil(expiresAt.getTime() / SETTLEMENT_SLOT_MS) * SETTLEMENT_SLOT_MS;
+
+/** The job id is the slot's: adding it again while it waits (the slot's next order) adds nothing. */
+export const settlementJobId = (dueAt: number) => `option-due-${dueAt}`;
 
 /**
- * A delayed job on the `option-settlement` queue per order. A failure to enqueue is not the buyer's
- * problem: the purchase has committed and the worker's sweeper settles anything overdue.
+ * A delayed job on the `option-settlement` queue per slot of expiries. A failure to enqueue is not the
+ * buyer's problem: the purchase has committed and the worker's sweeper settles anything overdue.
  */
 export function createSettlementScheduler(
   connection: Redis,
   prefix: string,
   log: (line: string) => void = () => {},
 ): SettlementScheduler {
-  const queue = new Queue<TSettleOptionJob>(QUEUES.optionSettlement, { connection, prefix });
+  const queue = new Queue<TSettleOptionsDueJob>(QUEUES.optionSettlement, { connection, prefix });
   return {
-    async schedule(orderId, expiresAt, now = new Date()) {
+    async schedule(expiresAt, now = new Date()) {
+      const dueAt = settlementDueAt(expiresAt);
       try {
         await queue.add(
-          JOBS.settleOption,
-          { orderId },
+          JOBS.settleOptionsDue,
+          { dueAt },
           {
-            jobId: settlementJobId(orderId),
-            delay: Math.max(0, expiresAt.getTime() - now.getTime()),
+            jobId: settlementJobId(dueAt),
+            delay: Math.max(0, dueAt - now.getTime()),
             attempts: 20,
             backoff: { type: "fixed", delay: 1000 },
             removeOnComplete: true,
@@ -38,7 +46,7 @@ export function createSettlementScheduler(
         );
       } catch (error) {
         log(
-          `option settlement of order ${orderId} not enqueued: ${error instanceof Error ? error.message : error}`,
+          `option settlement at ${new Date(dueAt).toISOString()} not enqueued: ${error instanceof Error ? error.message : error}`,
         );
       }
     },

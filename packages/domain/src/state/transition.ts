@@ -54,7 +54,7 @@ export async function transitionMany<S extends string>(
     machine: StateMachine<S>;
     table: string;
     by: Actor;
-    columns: Record<string, "numeric" | "text" | "boolean" | "bigint">;
+    columns: Record<string, "numeric" | "text" | "boolean" | "bigint" | "timestamptz">;
     rows: BatchTransition<S>[];
   },
 ): Promise<Set<number>> {

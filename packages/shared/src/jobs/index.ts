@@ -13,7 +13,7 @@ export const JOBS = {
   sendCode: "send-code",
   dailyYield: "daily-yield",
   unlockCoins: "unlock-coins",
-  settleOption: "settle-option",
+  settleOptionsDue: "settle-options-due",
 } as const;
 
 export const ZSendCodeJobSchema = z.object({
@@ -27,6 +27,9 @@ export const ZSendCodeJobSchema = z.object({
 });
 export type TSendCodeJob = z.infer<typeof ZSendCodeJobSchema>;
 
-/** Settles one options order at its expiry; the order id is the business key. */
-export const ZSettleOptionJobSchema = z.object({ orderId: z.number().int().positive() });
-export type TSettleOptionJob = z.infer<typeof ZSettleOptionJobSchema>;
+/**
+ * Settles the options orders expired by `dueAt` (epoch ms). Orders expiring in the same 100 ms share
+ * one job (its id carries the instant); the settlement is set-based, so one job settles all of them.
+ */
+export const ZSettleOptionsDueJobSchema = z.object({ dueAt: z.number().int().positive() });
+export type TSettleOptionsDueJob = z.infer<typeof ZSettleOptionsDueJobSchema>;

@@ -1,35 +1,41 @@
 import type { Db } from "@northstar/domain/db";
-import { settleOption } from "@northstar/domain/options";
-import type { TOptionOrderView } from "@northstar/shared/contracts/options";
-import { ZSettleOptionJobSchema } from "@northstar/shared/jobs";
+import { type SettledOption, settleDueOptions } from "@northstar/domain/options";
+import { ZSettleOptionsDueJobSchema } from "@northstar/shared/jobs";
 import { DelayedError, type Job, UnrecoverableError } from "bullmq";
 
-export interface SettleOptionDeps {
+export interface SettleOptionsDeps {
   db: Db;
   /** The clock that decides whether an order has expired; tests move it. */
   now: () => Date;
-  /** How long to wait before looking again for the first tick at or after the expiry. */
+  /** How long to wait before looking again for ticks at or after the expiries. */
   retryMs: number;
-  onSettled: (order: TOptionOrderView, userId: number) => void;
+  /** After this long past its instant a job stops waiting for ticks and leaves the rest to the sweeper. */
+  giveUpMs: number;
+  onSettled: (batch: SettledOption[]) => void;
 }
 
 /**
- * Settles one order. An order settled before (the job delivered twice, or the sweeper first) changes
- * nothing. When no tick at or after the expiry is recorded yet the job waits and looks again: the
- * price is never taken from before the expiry or made up.
+ * Settles every order expired by the job's instant (and any other overdue one) in batches. A job run
+ * twice settles nothing the second time. While an expired order has no tick at or after its expiry
+ * yet, the job waits and looks again: the price is never taken from before the expiry or made up.
  */
-export async function processSettleOption(job: Job, token: string | undefined, deps: SettleOptionDeps) {
-  const parsed = ZSettleOptionJobSchema.safeParse(job.data);
+export async function processSettleOptionsDue(job: Job, token: string | undefined, deps: SettleOptionsDeps) {
+  const parsed = ZSettleOptionsDueJobSchema.safeParse(job.data);
   if (!parsed.success) {
-    throw new UnrecoverableError(`invalid settle-option payload: ${parsed.error.message}`);
+    throw new UnrecoverableError(`invalid settle-options-due payload: ${parsed.error.message}`);
   }
-  const result = await settleOption(deps.db, parsed.data.orderId, deps.now());
-  if (result.state === "settled") {
-    deps.onSettled(result.order, result.userId);
+  const { dueAt } = parsed.data;
+  const now = deps.now();
+  const early = dueAt - now.getTime();
+  if (early > 0 && token) {
+    // Delivered before its instant by this process's clock (the queue's clock runs ahead of it).
+    await job.moveToDelayed(Date.now() + early, token);
+    throw new DelayedError();
   }
-  if ((result.state === "waiting" || result.state === "not_due") && token) {
+  const { settled, waiting } = await settleDueOptions(deps.db, now, deps.onSettled);
+  if (waiting > 0 && now.getTime() - dueAt < deps.giveUpMs && token) {
     await job.moveToDelayed(Date.now() + deps.retryMs, token);
     throw new DelayedError();
   }
-  return result.state;
+  return settled;
 }
