@@ -13,6 +13,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<BenchResult>
   "market-socket": () => import("./market-socket.ts"),
   "spot-api": () => import("./spot-api.ts"),
   "options-settlement": () => import("./options-settlement.ts"),
+  "custody-yield": () => import("./custody-yield.ts"),
 };
 
 const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "results");
