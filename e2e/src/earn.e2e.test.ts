@@ -34,7 +34,7 @@ beforeAll(async () => {
       user_limit: "20000",
       user_count: 5,
       capacity: "1000000",
-      risk_level: "balanced",
+      risk_level: "conservative",
       redemption_rule: "percent",
     }),
   );

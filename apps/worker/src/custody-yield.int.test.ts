@@ -101,7 +101,7 @@ describe("the custody-yield queue", () => {
         user_limit: "100000",
         user_count: 3,
         capacity: "1000000",
-        risk_level: "balanced",
+        risk_level: "conservative",
         redemption_rule: "percent",
       },
       "test",

@@ -121,6 +121,7 @@ export const ERROR_CODES = {
   KYC_ALREADY_VERIFIED: ResponseCode.Refused,
   DOCUMENT_NUMBER_FORMAT: ResponseCode.Refused,
   RISK_LIMIT_EXCEEDED: ResponseCode.Refused,
+  RISK_LEVEL_TOO_LOW: ResponseCode.Refused,
   RISK_ASSESSMENT_REQUIRED: ResponseCode.Refused,
   REJECT_REASON_REQUIRED: ResponseCode.Refused,
   REQUEST_ERROR: ResponseCode.ServerError,

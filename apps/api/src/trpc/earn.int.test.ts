@@ -30,7 +30,7 @@ beforeAll(async () => {
       user_limit: "10000",
       user_count: 3,
       capacity: "100000",
-      risk_level: "balanced",
+      risk_level: "conservative",
       redemption_rule: "percent",
     },
     { "x-operator-token": op },

@@ -67,7 +67,7 @@ describe("a year of daily yield over 1,000 orders", () => {
         user_limit: "100000000",
         user_count: 1000,
         capacity: "100000000",
-        risk_level: "aggressive",
+        risk_level: "conservative",
         redemption_rule: "remaining_days",
       },
       "test",

@@ -7,6 +7,7 @@ import { createDb, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { runOnce } from "../idempotency/index.ts";
 import type { User } from "../identity/index.ts";
+import { submitQuestionnaire } from "../kyc/index.ts";
 import { getUserBalances, reconcileLedger } from "../ledger/index.ts";
 import { createFixedPriceProvider } from "../markets/index.ts";
 import { setPolicy } from "../policy/index.ts";
@@ -39,6 +40,8 @@ beforeAll(async () => {
   // The buyers here have not taken the risk questionnaire; these tests are about custody, so the
   // per-order cap of an unassessed user is raised. The cap itself is tested below.
   await setPolicy(db, "kyc.risk.maxPerOrderUsdt", { ...RISK_CAPS, notAssessed: "1000000" }, "test");
+  // Likewise the riskiest product such a buyer may take; the rule is tested below.
+  await setPolicy(db, "kyc.risk.unassessedMayBuy", "aggressive", "test");
   teardown = async () => {
     await conn.close();
     await database.drop();
@@ -136,6 +139,49 @@ describe("buying", () => {
       expect(await available(user.id)).toBe("4000");
     } finally {
       await setPolicy(db, "kyc.risk.maxPerOrderUsdt", { ...RISK_CAPS, notAssessed: "1000000" }, "test");
+    }
+  });
+
+  it("refuses a product riskier than the buyer's risk level, in the buyer's language, and moves nothing", async () => {
+    const balanced = await product({ risk_level: "balanced" });
+    const aggressive = await product({ risk_level: "aggressive" });
+    const mild = await product({ risk_level: "conservative" });
+    const user = await fundedUser("5000");
+    await setPolicy(db, "kyc.risk.unassessedMayBuy", "conservative", "test");
+    try {
+      // Not assessed: up to the policy's level (conservative).
+      const e = await refusal(
+        buyProduct(db, prices, user, { product_id: balanced.id, amount: "100" }, at(D0)),
+      );
+      expect(e.code).toBe("RISK_LEVEL_TOO_LOW");
+      expect(translate("ty", `errors.${e.code}`, e.params)).toMatch(/[\u0E00-\u0E7F]/);
+      await buyProduct(db, prices, user, { product_id: mild.id, amount: "100" }, at(D0));
+      // Balanced answers: balanced products, not aggressive ones.
+      await submitQuestionnaire(db, user.id, {
+        accountPurpose: 3,
+        investmentPurpose: 3,
+        amountRange: 3,
+        monthlyTrades: 1,
+        occupation: 1,
+      });
+      await buyProduct(db, prices, user, { product_id: balanced.id, amount: "100" }, at(D0));
+      const again = await refusal(
+        buyProduct(db, prices, user, { product_id: aggressive.id, amount: "100" }, at(D0)),
+      );
+      expect(again.code).toBe("RISK_LEVEL_TOO_LOW");
+      expect(await available(user.id)).toBe("4800");
+      expect(await db.select().from(earnOrders).where(eq(earnOrders.productId, aggressive.id))).toHaveLength(
+        0,
+      );
+      // "none": every buyer answers the questionnaire first.
+      await setPolicy(db, "kyc.risk.unassessedMayBuy", "none", "test");
+      const fresh = await fundedUser("1000");
+      expect(
+        (await refusal(buyProduct(db, prices, fresh, { product_id: mild.id, amount: "100" }, at(D0)))).code,
+      ).toBe("RISK_LEVEL_TOO_LOW");
+      await expectReconciled();
+    } finally {
+      await setPolicy(db, "kyc.risk.unassessedMayBuy", "aggressive", "test");
     }
   });
 

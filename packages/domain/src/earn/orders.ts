@@ -6,7 +6,7 @@ import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { OnceRecorder } from "../idempotency/index.ts";
 import type { User } from "../identity/index.ts";
-import { assertWithinRiskLimit } from "../kyc/index.ts";
+import { assertRiskLevelAllows, assertWithinRiskLimit } from "../kyc/index.ts";
 import { postEntry } from "../ledger/index.ts";
 import { type PriceProvider, valueInUsdt } from "../markets/index.ts";
 import { getPolicy } from "../policy/index.ts";
@@ -105,6 +105,7 @@ export async function buyProduct(
       throw new AppError("PRICE_UNAVAILABLE");
     }
     await assertWithinRiskLimit(tx, String(user.id), usdt);
+    await assertRiskLevelAllows(tx, user.id, p.riskLevel);
     const [order] = await tx
       .insert(earnOrders)
       .values({

@@ -65,3 +65,25 @@ export async function assertWithinRiskLimit(
     throw new AppError("RISK_LIMIT_EXCEEDED", { max: profile.maxPerOrderUsdt }, "amount");
   }
 }
+
+/** Product risk levels from the mildest; a user may buy up to their own level. */
+const PRODUCT_LEVELS = ["conservative", "balanced", "aggressive"] as const;
+export type ProductRiskLevel = (typeof PRODUCT_LEVELS)[number];
+
+/**
+ * Refuses a product whose risk level is above the user's (RISK_LEVEL_TOO_LOW). A user who has not
+ * answered the questionnaire may buy up to the policy's `kyc.risk.unassessedMayBuy` (conservative by
+ * default).
+ */
+export async function assertRiskLevelAllows(
+  db: DbOrTx,
+  userId: string | number,
+  required: ProductRiskLevel,
+): Promise<void> {
+  const { level } = await getRiskProfile(db, userId);
+  const own = level === "notAssessed" ? await getPolicy(db, "kyc.risk.unassessedMayBuy") : level;
+  const rank = (l: string) => PRODUCT_LEVELS.indexOf(l as ProductRiskLevel);
+  if (own === "none" || rank(own) < rank(required)) {
+    throw new AppError("RISK_LEVEL_TOO_LOW");
+  }
+}

@@ -208,6 +208,15 @@ export const POLICY = {
     default: { notAssessed: "1000", conservative: "10000", balanced: "100000", aggressive: "1000000" },
     public: true,
   },
+  /**
+   * The riskiest product a user who has not answered the risk questionnaire may buy (an earn product
+   * states the level it needs); "none" asks every buyer to answer it first.
+   */
+  "kyc.risk.unassessedMayBuy": {
+    schema: z.enum(["none", "conservative", "balanced", "aggressive"]),
+    default: "conservative",
+    public: true,
+  },
   /** Questionnaire score from which a user is balanced, and aggressive (below: conservative). */
   "kyc.risk.thresholds": {
     schema: z
