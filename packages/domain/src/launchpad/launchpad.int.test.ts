@@ -7,14 +7,17 @@ import { createDb, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { User } from "../identity/index.ts";
 import { getUserBalances, reconcileLedger } from "../ledger/index.ts";
+import { listInstruments } from "../markets/index.ts";
 import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
+import { getSpotTerms } from "../spot/index.ts";
 import { createTrader } from "../spot/testing.ts";
 import { createTestDatabase } from "../test-support/index.ts";
 import {
   allocateOffering,
   createOffering,
   failIssuance,
+  listDueOfferings,
   listUserSubscriptions,
   releaseUnlocked,
   subscribe,
@@ -188,5 +191,33 @@ describe("new-coin subscription", () => {
     expect(r).toMatchObject({ status: "refunded", failReason: "project withdrawn", refunded: "200" });
     expect((await refusal(allocateOffering(db, o.id, "test", CLOSED))).code).toBe("ALREADY_REVIEWED");
     expect((await reconcileLedger(db)).ok).toBe(true);
+  });
+
+  it("on its listing day an allocated coin gets a spot market, once; a failed issuance never lists", async () => {
+    const o = await offering({ issue_price: "0.6" });
+    const failed = await offering();
+    const u = await fundedUser("1000");
+    await subscribe(db, u, { offering_id: o.id, quantity: "100" }, OPEN);
+    await subscribe(db, u, { offering_id: failed.id, quantity: "100" }, OPEN);
+    await allocateOffering(db, o.id, "test", CLOSED);
+    await failIssuance(db, failed.id, "project withdrawn", "test");
+    const symbol = `${o.coin}USDT`;
+    // The day before the listing day (2026-07-10): nothing.
+    expect(await listDueOfferings(db, at("2026-07-09T23:59:59Z"))).toEqual([]);
+    await expect(getSpotTerms(db, symbol)).rejects.toMatchObject({ code: "INSTRUMENT_NOT_FOUND" });
+    // The job delivered twice at once on the day: listed once.
+    const runs = await Promise.all([
+      listDueOfferings(db, at("2026-07-10T00:10:00Z")),
+      listDueOfferings(db, at("2026-07-10T00:10:00Z")),
+    ]);
+    // (Offerings allocated by the tests above list on the same day.)
+    expect(runs.flat().filter((listed) => listed === symbol)).toEqual([symbol]);
+    expect(runs.flat()).not.toContain(`${failed.coin}USDT`);
+    expect(await listDueOfferings(db, at("2026-07-11T00:00:00Z"))).toEqual([]);
+    const terms = await getSpotTerms(db, symbol);
+    expect(terms).toMatchObject({ base: o.coin, quote: "USDT", tickSize: "0.0001", baseDecimals: 8 });
+    const spot = await listInstruments(db, { kind: "spot", search: o.coin });
+    expect(spot.items.map((i) => [i.symbol, i.referencePrice])).toEqual([[symbol, "0.6"]]);
+    expect((await listInstruments(db, { search: failed.coin, includeDisabled: true })).total).toBe(0);
   });
 });

@@ -33,6 +33,8 @@ export const launchpadOfferings = pgTable("launchpad_offerings", {
     .notNull()
     .default("open"),
   failReason: text(),
+  /** When the coin got its spot market (on the listing day, by the launchpad-unlock job). */
+  listedAt: timestamp({ withTimezone: true }),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -1,0 +1,1 @@
+ALTER TABLE "launchpad_offerings" ADD COLUMN "listed_at" timestamp with time zone;
