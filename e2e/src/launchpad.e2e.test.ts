@@ -14,6 +14,7 @@ import { registerUser } from "./users.ts";
 let platform: Platform;
 let user: Page;
 let token: string;
+let secondToken: string;
 let offeringId = "";
 let closesAt = 0;
 
@@ -22,6 +23,8 @@ beforeAll(async () => {
   platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
   token = await registerUser(platform, `launch-${Date.now()}@example.com`, "Secret123");
   await depositUsdt(platform, token, "1000");
+  secondToken = await registerUser(platform, `launch2-${Date.now()}@example.com`, "Secret123");
+  await depositUsdt(platform, secondToken, "500");
   closesAt = Date.now() + 60_000;
   const created = platform.admin(
     "launchpad:create",
@@ -64,6 +67,42 @@ describe("new-coin subscription in the browser", () => {
     await record.waitFor();
     expect(await record.getAttribute("data-status")).toBe("reviewing");
     expect(await record.getByTestId("launchpad-record-frozen").textContent()).toBe("250.00 USDT");
+  });
+
+  it("the operator rejects a second user's subscription in the back office; that user sees why, nothing frozen", async () => {
+    const context = await platform.newContext();
+    await context.addInitScript((t) => localStorage.setItem("token", t), secondToken);
+    const second = await context.newPage();
+    await second.goto("/subscription");
+    const card = second.getByTestId("launchpad-offering").filter({ hasText: "NOVA" });
+    await card.getByTestId("launchpad-quantity").fill("1000");
+    await card.getByTestId("launchpad-subscribe").click();
+    await second.locator('[data-testid="launchpad-subscribe-confirm"]:not([data-ready="false"])').click();
+    await second.waitForURL(/\/subscriptionRecord/);
+    const record = second.getByTestId("launchpad-record").first();
+    await record.waitFor();
+    const id = await record.getAttribute("data-id");
+
+    const operator = await (await platform.newContext()).newPage();
+    await operator.goto("/admin/login");
+    await operator.getByTestId("admin-login-username").fill("admin");
+    await operator.getByTestId("admin-login-password").fill(platform.operatorPassword);
+    await operator.getByTestId("admin-login-submit").click();
+    await operator.waitForURL(/\/admin(?!\/login)/);
+    await operator.goto("/admin/launchpad");
+    await operator.locator(`tr[data-row-key="${offeringId}"] .ant-table-row-expand-icon`).click();
+    await operator.getByTestId(`launchpad-sub-reject-${id}`).click();
+    await operator.getByTestId("admin-reject-reason").fill("Identity check failed");
+    await operator.getByTestId("admin-confirm-ok").click();
+    await operator.getByTestId(`launchpad-sub-reject-${id}`).waitFor({ state: "detached" });
+
+    await second.reload();
+    await expect
+      .poll(() => second.getByTestId("launchpad-record").first().getAttribute("data-status"))
+      .toBe("failed");
+    await second.getByText("Identity check failed").waitFor();
+    expect(await second.getByTestId("launchpad-record-frozen").first().textContent()).toBe("0.00 USDT");
+    await context.close();
   });
 
   it("shows the allocation once the operator has run it after the close", async () => {

@@ -24,7 +24,6 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const location = useLocation();
-  const go = useAppNavigate();
   const site = useSiteSettings();
   const session = useSession();
   const selected = navKeyOf(location.pathname);

@@ -1,3 +1,3 @@
 export * from "./launchpad.table.ts";
-export * from "./offerings.ts";
 export * from "./listing.ts";
+export * from "./offerings.ts";

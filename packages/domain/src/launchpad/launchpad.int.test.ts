@@ -18,7 +18,9 @@ import {
   createOffering,
   failIssuance,
   listDueOfferings,
+  listOfferingSubscriptions,
   listUserSubscriptions,
+  rejectSubscription,
   releaseUnlocked,
   subscribe,
 } from "./index.ts";
@@ -219,5 +221,39 @@ describe("new-coin subscription", () => {
     const spot = await listInstruments(db, { kind: "spot", search: o.coin });
     expect(spot.items.map((i) => [i.symbol, i.referencePrice])).toEqual([[symbol, "0.6"]]);
     expect((await listInstruments(db, { search: failed.coin, includeDisabled: true })).total).toBe(0);
+  });
+
+  it("an operator rejects one subscription: released in full once, shown with the reason, left out of the allocation", async () => {
+    const o = await offering({ total_quantity: "100" });
+    const [kept, rejected] = await Promise.all([fundedUser("1000"), fundedUser("1000")]);
+    await subscribe(db, kept, { offering_id: o.id, quantity: "100" }, OPEN);
+    await subscribe(db, rejected, { offering_id: o.id, quantity: "100" }, OPEN);
+    const [, target] = await listOfferingSubscriptions(db, o.id, 1, 20);
+    expect(target?.userId).toBe(rejected.id);
+    const reject = () =>
+      rejectSubscription(db, {
+        subscriptionId: target?.id ?? 0,
+        reason: "duplicate identity",
+        actor: "test",
+      });
+    const results = await Promise.allSettled(Array.from({ length: 10 }, reject));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(results.flatMap((r) => (r.status === "rejected" ? [(r.reason as AppError).code] : []))).toEqual(
+      Array(9).fill("ALREADY_REVIEWED"),
+    );
+    expect(await balance(rejected.id, "USDT")).toEqual({ available: "1000", held: "0" });
+    const [record] = await listUserSubscriptions(db, rejected.id, 1, 20);
+    expect(record).toMatchObject({
+      status: "failed",
+      rejectReason: "duplicate identity",
+      refunded: "50",
+      frozen: "0",
+    });
+    // Without the rejected one the total suffices: the other gets all it asked.
+    await allocateOffering(db, o.id, "test", CLOSED);
+    expect(await balance(kept.id, o.coin)).toEqual({ available: "0", held: "100" });
+    expect(await balance(rejected.id, o.coin)).toEqual({ available: "0", held: "0" });
+    expect((await refusal(reject())).code).toBe("ALREADY_REVIEWED");
+    expect((await reconcileLedger(db)).ok).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
-import { MoneyDecimal } from "@northstar/shared/money";
 import { ALWAYS_OPEN } from "@northstar/shared/markets";
+import { MoneyDecimal } from "@northstar/shared/money";
 import { and, asc, eq, isNull, lte } from "drizzle-orm";
 import { addCurrencies } from "../currencies/index.ts";
 import type { Db } from "../db/client.ts";

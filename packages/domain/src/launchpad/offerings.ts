@@ -439,3 +439,79 @@ export async function releaseUnlocked(db: Db, now = new Date()) {
   }
   return { released };
 }
+
+/** The subscriptions of one offering for the back office, in the order they came. */
+export async function listOfferingSubscriptions(
+  db: DbOrTx,
+  offeringId: number,
+  page: number,
+  pageSize: number,
+) {
+  const rows = await db
+    .select({ s: launchpadSubscriptions, o: launchpadOfferings })
+    .from(launchpadSubscriptions)
+    .innerJoin(launchpadOfferings, eq(launchpadOfferings.id, launchpadSubscriptions.offeringId))
+    .where(eq(launchpadSubscriptions.offeringId, offeringId))
+    .orderBy(asc(launchpadSubscriptions.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  return rows.map((r) => ({ ...subscriptionView(r.s, r.o), userId: r.s.userId }));
+}
+
+/**
+ * An operator rejects one subscription under review (SPEC section 4 "failed", with the reason the
+ * record shows): its frozen amount is released in full and it takes no part in the allocation. The
+ * offering is locked first, as the allocation does, so the two never cross.
+ */
+export async function rejectSubscription(
+  db: Db,
+  params: { subscriptionId: number; reason: string; actor: string },
+  now = new Date(),
+) {
+  return db.transaction(async (tx) => {
+    const [found] = await tx
+      .select({ offeringId: launchpadSubscriptions.offeringId })
+      .from(launchpadSubscriptions)
+      .where(eq(launchpadSubscriptions.id, params.subscriptionId));
+    if (!found) {
+      throw new AppError("LAUNCHPAD_NOT_FOUND", {}, "id");
+    }
+    const o = await lockOffering(tx, found.offeringId);
+    const [s] = await tx
+      .select()
+      .from(launchpadSubscriptions)
+      .where(eq(launchpadSubscriptions.id, params.subscriptionId))
+      .for("update");
+    if (
+      !s ||
+      !(await transition(tx, {
+        machine: launchpadSubscriptionMachine,
+        table: launchpadSubscriptions,
+        id: s.id,
+        from: "reviewing",
+        to: "failed",
+        by: "operator",
+        set: { rejectReason: params.reason, refunded: s.frozen, updatedAt: now },
+      }))
+    ) {
+      throw new AppError("ALREADY_REVIEWED");
+    }
+    await releaseFunds(tx, {
+      userId: s.userId,
+      book: "real",
+      wallet: "exchange",
+      currency: o.payCurrency,
+      amount: s.frozen,
+      idempotencyKey: `launchpad:sub:${s.id}:reject`,
+      kind: "launchpad.reject",
+      reference: { type: "launchpad_subscription", id: s.id },
+    });
+    await recordAudit(tx, {
+      actor: params.actor,
+      action: "launchpad.subscription.reject",
+      subject: String(s.id),
+      details: { reason: params.reason, refunded: fixed(s.frozen) },
+    });
+    return subscriptionView({ ...s, status: "failed", rejectReason: params.reason, refunded: s.frozen }, o);
+  });
+}

@@ -7,6 +7,7 @@ import { useTRPC } from "../../lib/trpc.ts";
 import type { Offering } from "../launchpad/launchpad-types.ts";
 import { AdminPage, QueryError } from "./admin-page.tsx";
 import { ConfirmActionDialog } from "./confirm-action-dialog.tsx";
+import { LaunchpadSubscriptionsAdmin } from "./launchpad-subscriptions-admin.tsx";
 
 const DECIMAL_FIELDS = [
   ["issue_price", "launchpad.issuePrice"],
@@ -20,7 +21,8 @@ const DECIMAL_FIELDS = [
 /**
  * New-coin offerings in the back office: create one, run the allocation once its window has closed
  * (the server refuses it earlier), or end it as a failed issuance (every subscription refunded), and
- * release coins whose lock-up has ended. The server audits each action.
+ * release coins whose lock-up has ended; a row opens to the offering's subscriptions, where one under
+ * review can be rejected. The server audits each action.
  */
 export function LaunchpadAdminPage() {
   const { t } = useTranslation();
@@ -94,6 +96,7 @@ export function LaunchpadAdminPage() {
           columns={columns}
           scroll={{ x: 900 }}
           pagination={false}
+          expandable={{ expandedRowRender: (o) => <LaunchpadSubscriptionsAdmin offeringId={o.id} /> }}
         />
       )}
       <Modal

@@ -53,6 +53,7 @@ function RecordRow({ record: r }: { record: SubscriptionRecord }) {
       className="ns-record"
       style={{ paddingBlock: 14 }}
       data-testid="launchpad-record"
+      data-id={r.id}
       data-status={r.status}
     >
       <Flex justify="space-between" align="flex-start" gap={12}>

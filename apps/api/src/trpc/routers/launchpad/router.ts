@@ -2,8 +2,10 @@ import {
   allocateOffering,
   createOffering,
   failIssuance,
+  listOfferingSubscriptions,
   listOfferings,
   listUserSubscriptions,
+  rejectSubscription,
   releaseUnlocked,
   subscribe,
 } from "@northstar/domain/launchpad";
@@ -36,7 +38,10 @@ export const launchpadRouter = router({
 const actor = (op: { id: number }) => (op.id === 0 ? "cli" : `operator:${op.id}`);
 const zId = z.object({ id: z.coerce.number().int().positive() });
 
-/** The back office of new-coin offerings: create, allocate at the close, fail the issuance, unlock. */
+/**
+ * The back office of new-coin offerings: create, allocate at the close, fail the issuance, unlock;
+ * an offering's subscriptions, and rejecting one under review.
+ */
 export const adminLaunchpadRouter = router({
   offerings: operatorProcedure(["admin", "finance"]).query(({ ctx }) => listOfferings(ctx.deps.db)),
   create: operatorProcedure(["admin"])
@@ -49,4 +54,18 @@ export const adminLaunchpadRouter = router({
     .input(zId.extend({ reason: z.string().trim().min(1).max(200) }))
     .mutation(({ ctx, input }) => failIssuance(ctx.deps.db, input.id, input.reason, actor(ctx.operator))),
   unlock: operatorProcedure(["admin"]).mutation(({ ctx }) => releaseUnlocked(ctx.deps.db)),
+  subscriptions: operatorProcedure(["admin", "finance"])
+    .input(ZPageRequestSchema.extend({ offering_id: z.coerce.number().int().positive() }))
+    .query(({ ctx, input }) =>
+      listOfferingSubscriptions(ctx.deps.db, input.offering_id, input.page, input.page_size),
+    ),
+  rejectSubscription: operatorProcedure(["admin"])
+    .input(zId.extend({ reason: z.string().trim().min(1).max(200) }))
+    .mutation(({ ctx, input }) =>
+      rejectSubscription(ctx.deps.db, {
+        subscriptionId: input.id,
+        reason: input.reason,
+        actor: actor(ctx.operator),
+      }),
+    ),
 });
