@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import pg from "pg";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, ROOT, startPlatform } from "./platform.ts";
@@ -9,9 +10,9 @@ import { registerUser } from "./users.ts";
 
 /*
  * Managed earning in the browser: a user funded by a real deposit buys a 7-day product after the
- * confirmation, sees it in my orders, and redeems it early with the 5% penalty shown first. The
- * daily yield itself runs on a test clock in the worker's integration test. Screenshots of the two
- * pages go to docs/screenshots/earn (phone and desktop, light and dark, en, zh and ty).
+ * confirmation, sees it in my orders, sees the first day's yield once the daily job has run, and
+ * redeems it early with the 5% penalty shown first. Screenshots of the two pages go to
+ * docs/screenshots/earn (phone and desktop, light and dark, en, zh and ty).
  */
 let platform: Platform;
 let user: Page;
@@ -73,6 +74,26 @@ describe("managed earning in the browser", () => {
     expect(await order.getByTestId("earn-order-amount").textContent()).toBe("500.00 USDT");
     expect(await order.getByTestId("earn-order-days").textContent()).toBe("7");
     await expect.poll(() => user.getByTestId("earn-total-principal").textContent()).toContain("500.00");
+  });
+
+  it("sees the first day's yield in my orders once the daily job has run", async () => {
+    // A day cannot pass in a browser test: the order is moved to yesterday, as if bought then, and
+    // the operator runs the daily job (`pnpm admin earn:yield:run`, what the hourly scheduler runs).
+    // The job pays what is due by now: one day at the range's lower end, 500 × 0.3% = 1.5 USDT.
+    const db = new pg.Client({ connectionString: platform.databaseUrl });
+    await db.connect();
+    try {
+      await db.query("update earn_orders set start_day = start_day - 1");
+    } finally {
+      await db.end();
+    }
+    expect(JSON.parse(platform.admin("earn:yield:run"))).toMatchObject({ orders: 1, days: 1 });
+    await user.goto("/profit_wdtg");
+    const order = user.getByTestId("earn-order").first();
+    await expect.poll(() => order.getByTestId("earn-order-profit").textContent()).toBe("1.50 USDT");
+    expect(await order.getByTestId("earn-order-days").textContent()).toBe("6");
+    // Run again: nothing more is due today.
+    expect(JSON.parse(platform.admin("earn:yield:run"))).toMatchObject({ orders: 0, days: 0 });
   });
 
   it("takes screenshots of the product and order pages", async () => {
