@@ -8,6 +8,7 @@ import { startCustodyYieldWorker } from "./queues/custody-yield.ts";
 import { startLaunchpadUnlockWorker } from "./queues/launchpad-unlock.ts";
 import { startNotificationsWorker } from "./queues/notifications.ts";
 import { startOptionSettlement } from "./queues/option-settlement.ts";
+import { startProofPublishWorker } from "./queues/proof-publish.ts";
 import { startSpot } from "./spot.ts";
 
 /** The worker process: runs every queue's processors until SIGINT/SIGTERM, then drains and exits. */
@@ -36,6 +37,11 @@ if (env.WORKER_ROLES.has("launchpad-unlock")) {
   workers.push(
     (await startLaunchpadUnlockWorker(connection, env.REDIS_PREFIX, { db, now: () => new Date(), log }))
       .worker,
+  );
+}
+if (env.WORKER_ROLES.has("proof-publish")) {
+  workers.push(
+    (await startProofPublishWorker(connection, env.REDIS_PREFIX, { db, now: () => new Date(), log })).worker,
   );
 }
 for (const worker of workers) {

@@ -122,6 +122,7 @@ export const ERROR_CODES = {
   DOCUMENT_NUMBER_FORMAT: ResponseCode.Refused,
   RISK_LIMIT_EXCEEDED: ResponseCode.Refused,
   RISK_LEVEL_TOO_LOW: ResponseCode.Refused,
+  PROOF_NOT_FOUND: ResponseCode.Refused,
   RISK_ASSESSMENT_REQUIRED: ResponseCode.Refused,
   REJECT_REASON_REQUIRED: ResponseCode.Refused,
   REQUEST_ERROR: ResponseCode.ServerError,

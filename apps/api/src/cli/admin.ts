@@ -38,7 +38,8 @@ const USAGE = `usage: pnpm admin <command>
   earn:rates <productId> | earn:rate:publish <productId> <YYYY-MM-DD> <rate> | earn:yield | earn:yield:run
   launchpad:list | launchpad:create <json> | launchpad:allocate <id> | launchpad:fail <id> <reason> | launchpad:unlock
   options:products | options:set-products <json>   the options products (policy options.products, audited)
-  options:exposure | options:house | options:settled [page]   open exposure, house result, settled orders`;
+  options:exposure | options:house | options:settled [page]   open exposure, house result, settled orders
+  proof:publish | proof:list   publish a proof of liabilities now; the published roots and totals`;
 
 const [command, ...args] = process.argv.slice(2);
 const env = loadEnv();
@@ -56,6 +57,7 @@ const admin = caller.admin;
 const adminEarn = caller.adminEarn;
 const adminLaunchpad = caller.adminLaunchpad;
 const optionsAdmin = caller.optionsAdmin;
+const adminProofs = caller.adminProofs;
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 const id = () => Number(args[0]);
 
@@ -260,6 +262,12 @@ async function main(): Promise<number> {
       return 0;
     case "launchpad:unlock":
       print(await adminLaunchpad.unlock());
+      return 0;
+    case "proof:publish":
+      print(await adminProofs.publish());
+      return 0;
+    case "proof:list":
+      print(await caller.proofs.list());
       return 0;
     case "options:products":
       print(await optionsAdmin.products());

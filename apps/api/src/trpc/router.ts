@@ -17,6 +17,7 @@ import { adminLaunchpadRouter, launchpadRouter } from "./routers/launchpad/route
 import { marketRouter } from "./routers/markets/router.ts";
 import { optionsAdminRouter, optionsRouter } from "./routers/options/router.ts";
 import { policyRouter } from "./routers/policy/router.ts";
+import { adminProofsRouter, proofsRouter } from "./routers/proofs/router.ts";
 import { spotRouter } from "./routers/spot/router.ts";
 
 export const appRouter = router({
@@ -40,6 +41,8 @@ export const appRouter = router({
   adminLaunchpad: adminLaunchpadRouter,
   options: optionsRouter,
   optionsAdmin: optionsAdminRouter,
+  proofs: proofsRouter,
+  adminProofs: adminProofsRouter,
 });
 
 /** Imported as a type only by the web app. */

@@ -14,5 +14,6 @@ export * from "../ledger/ledger.table.ts";
 export * from "../markets/markets.table.ts";
 export * from "../options/options.table.ts";
 export * from "../policy/policy.table.ts";
+export * from "../proofs/proofs.table.ts";
 export * from "../spot/spot.table.ts";
 export * from "../uploads/uploads.table.ts";

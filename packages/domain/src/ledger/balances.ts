@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull } from "drizzle-orm";
+import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
 import { type Book, ledgerAccounts, type Wallet } from "./ledger.table.ts";
 
@@ -31,4 +31,20 @@ export async function getUserBalances(db: DbOrTx, userId: number, book: Book): P
     byKey.set(key, entry);
   }
   return [...byKey.values()];
+}
+
+/**
+ * Every user's total (available + held, all wallets) per currency in a book, by user and currency:
+ * what the platform owes its users. Call it in a repeatable-read transaction for a snapshot.
+ */
+export async function userLiabilities(
+  db: DbOrTx,
+  book: Book,
+): Promise<{ userId: number; currency: string; total: string }[]> {
+  const rows = await db.execute<{ user_id: string; currency: string; total: string }>(sql`
+    select user_id, currency, sum(balance)::text as total from ledger_accounts
+    where user_id is not null and book = ${book}
+    group by user_id, currency
+    order by user_id, currency`);
+  return rows.rows.map((r) => ({ userId: Number(r.user_id), currency: r.currency, total: r.total }));
 }

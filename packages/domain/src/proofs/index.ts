@@ -1,0 +1,2 @@
+export * from "./proofs.table.ts";
+export * from "./publish.ts";
