@@ -92,3 +92,17 @@ export async function runLoanOverdue(db: Db, now = new Date(), batch = 500) {
     }
   }
 }
+
+/** The late-fee days charged on a loan, in day order. */
+export async function listLateFeeDays(db: DbOrTx, loanId: number) {
+  const rows = await db
+    .select()
+    .from(loanLateFeeDays)
+    .where(eq(loanLateFeeDays.loanId, loanId))
+    .orderBy(asc(loanLateFeeDays.day));
+  return rows.map((r) => ({
+    day: r.day,
+    base: new MoneyDecimal(r.base).toFixed(2),
+    amount: new MoneyDecimal(r.amount).toFixed(2),
+  }));
+}
