@@ -53,6 +53,7 @@ const TEST_HELPERS = [
   `${SRC}test-support/`,
   `${SRC}spot/testing\\.ts$`,
   `${SRC}spot/workload\\.ts$`,
+  `${SRC}loans/test/`,
 ];
 
 const upward = LADDER.map((name, i) => ({
