@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TLoanProductInput } from "@northstar/shared/contracts/loans";
 import { MoneyDecimal } from "@northstar/shared/money";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
 import { createDb, type Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
-import type { User } from "../../identity/index.ts";
+import { type User, users } from "../../identity/index.ts";
 import { applyAdvancedKyc, applyPrimaryKyc, approveKycApplication } from "../../kyc/index.ts";
 import { getUserBalances, postEntry, reconcileLedger } from "../../ledger/index.ts";
 import { seedDatabase } from "../../setup/index.ts";
@@ -37,7 +37,7 @@ export async function openLoansDb() {
 const PNG = () =>
   Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(64)]);
 
-export const photo = async (db: Db, dir: string, user: User) =>
+export const photo = async (db: Db, dir: string, user: Pick<User, "id">) =>
   (await storeUpload(db, dir, { ownerUserId: user.id, purpose: "proof", bytes: PNG() })).id;
 
 const operator = { operatorId: 1, actor: "operator:1" };
@@ -50,9 +50,14 @@ export async function borrower(
   levels: "none" | "primary" | "advanced" = "advanced",
 ): Promise<User> {
   const user = await createTrader(db, funds === "0" ? {} : { USDT: funds });
-  if (levels === "none") {
-    return user;
+  if (levels !== "none") {
+    await verify(db, dir, user, levels);
   }
+  return user;
+}
+
+/** Approves the user's primary (and by default advanced) KYC, as an operator would. */
+export async function verify(db: Db, dir: string, user: User, levels: "primary" | "advanced" = "advanced") {
   const primary = await applyPrimaryKyc(db, user, {
     document_type: 2,
     real_name: "Ada Lovelace",
@@ -72,11 +77,20 @@ export async function borrower(
     });
     await approveKycApplication(db, { applicationId: advanced.id, ...operator });
   }
+}
+
+/** Verifies a user known by id (an API test's registered user); answers the user. */
+export async function verifyById(db: Db, dir: string, userId: number): Promise<User> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) {
+    throw new Error("no user");
+  }
+  await verify(db, dir, user);
   return user;
 }
 
 /** Every proof of SPEC section 3, uploaded by the user. */
-export async function proofs(db: Db, dir: string, user: User) {
+export async function proofs(db: Db, dir: string, user: Pick<User, "id">) {
   return {
     credit_upload_id: await photo(db, dir, user),
     housing_upload_id: await photo(db, dir, user),
