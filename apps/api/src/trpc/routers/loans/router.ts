@@ -108,15 +108,13 @@ export const adminLoansRouter = router({
     ...(await getLoanForOperator(ctx.deps.db, input.loan_id)),
     lateFeeDays: await listLateFeeDays(ctx.deps.db, input.loan_id),
   })),
-  approve: finance
-    .input(ZLoanIdRequestSchema)
-    .mutation(({ ctx, input }) =>
-      approveLoan(ctx.deps.db, {
-        loanId: input.loan_id,
-        operatorId: ctx.operator.id,
-        actor: actor(ctx.operator),
-      }),
-    ),
+  approve: finance.input(ZLoanIdRequestSchema).mutation(({ ctx, input }) =>
+    approveLoan(ctx.deps.db, {
+      loanId: input.loan_id,
+      operatorId: ctx.operator.id,
+      actor: actor(ctx.operator),
+    }),
+  ),
   reject: finance.input(ZLoanRejectRequestSchema).mutation(({ ctx, input }) =>
     rejectLoan(ctx.deps.db, {
       loanId: input.loan_id,
