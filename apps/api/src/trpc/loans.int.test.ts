@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { photo, proofs, verifyById } from "../../../../packages/domain/src/loans/test/helpers.ts";
+import { runAdminCli } from "../test/cli.ts";
 import { createHarness, type Harness } from "../test/harness.ts";
 import { balanceOf, dataOf, operatorToken, userIdOf } from "../test/money.ts";
 
@@ -114,5 +115,26 @@ describe("loans through tRPC and the legacy calls", () => {
     expect(wire.data).toMatchObject({ method: "wire", status: "pending" });
     const noSession = await h.call("lendMylist", {}, "GET");
     expect(noSession.code).toBe(2000);
+  });
+
+  it("pnpm admin loans:queue lists the application and loans:approve disburses it", {
+    timeout: 120_000,
+  }, async () => {
+    const u = await verifiedUser();
+    const docs = await proofs(h.db, h.deps.config.uploadDir, u.user);
+    const loan = dataOf<{ id: number; contractNo: string }>(
+      await h.trpc(
+        "loans.create",
+        { product_id: productId, amount: "200", cycle_days: 14, agree: true, ...docs },
+        u.token,
+      ),
+    );
+    const queue = await runAdminCli(h, "loans:queue");
+    expect(queue.code, queue.stderr).toBe(0);
+    expect(queue.stdout).toContain(loan.contractNo);
+    const approved = await runAdminCli(h, "loans:approve", String(loan.id));
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(JSON.parse(approved.stdout)).toMatchObject({ id: loan.id, status: "disbursed", amount: "200.00" });
+    expect((await balanceOf(h, u.userId)).available).toBe("200");
   });
 });
