@@ -1,5 +1,6 @@
 import { translate } from "@northstar/shared/i18n";
 import { MoneyDecimal } from "@northstar/shared/money";
+import { POLICY } from "@northstar/shared/policy";
 import { findTransition, type LoanStatus, loanMachine } from "@northstar/shared/state-machines";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -195,11 +196,22 @@ describe("applying", () => {
   });
 });
 
+/**
+ * The state-machine tests share one borrower (with a limit raised for them), one product and one set
+ * of proofs: each test still gets a loan of its own, made through the services.
+ */
+const matrix: { user?: User; productId: number; docs: Record<string, string> } = { productId: 0, docs: {} };
+
 /** A loan in each state, made through the services. */
 async function loanIn(state: LoanStatus) {
-  const p = await product(db);
-  const user = await borrower(db, dir, "2000");
-  const loan = await apply(user, p.id, "1000", 7);
+  const user = matrix.user as User;
+  const loan = await applyForLoan(
+    db,
+    prices,
+    user,
+    { product_id: matrix.productId, amount: "1000", cycle_days: 7, agree: true, ...matrix.docs },
+    at(T0),
+  );
   const id = loan.id;
   if (state === "rejected") {
     await rejectLoan(db, { loanId: id, reason: "Income proof unreadable", ...op });
@@ -223,8 +235,7 @@ async function loanIn(state: LoanStatus) {
 type Action = "withdraw" | "reapply" | "approve" | "reject" | "repay";
 const ACTIONS: Record<Action, (user: User, id: number) => Promise<unknown>> = {
   withdraw: (user, id) => withdrawLoan(db, user, id),
-  reapply: async (user, id) =>
-    reapplyLoan(db, prices, user, { loan_id: id, agree: true, ...(await proofs(db, dir, user)) }),
+  reapply: (user, id) => reapplyLoan(db, prices, user, { loan_id: id, agree: true }),
   approve: (_user, id) => approveLoan(db, { loanId: id, ...op }, at(T0)),
   reject: (_user, id) => rejectLoan(db, { loanId: id, reason: "No", ...op }),
   repay: (user, id) => repayFromBalance(db, user, { loan_id: id, amount: "1" }, at(T0)),
@@ -241,6 +252,16 @@ const ALLOWED: Record<LoanStatus, Partial<Record<Action, LoanStatus>>> = {
 };
 
 describe("state machine", () => {
+  beforeAll(async () => {
+    matrix.user = await borrower(db, dir, "100000");
+    matrix.productId = (await product(db)).id;
+    matrix.docs = await proofs(db, dir, matrix.user);
+    await setPolicy(db, "kyc.credit.loanLimits", [{ minScore: 0, limitUsdt: "10000000" }], "test");
+  });
+  afterAll(async () => {
+    await setPolicy(db, "kyc.credit.loanLimits", POLICY["kyc.credit.loanLimits"].default, "test");
+  });
+
   it("the transition table holds exactly the documented transitions", () => {
     const actors = ["user", "operator", "system"] as const;
     const allowed: string[] = [];
