@@ -113,6 +113,24 @@ describe("loans through tRPC and the legacy calls", () => {
       upload_id: await photo(h.db, h.deps.config.uploadDir, u.user),
     });
     expect(wire.data).toMatchObject({ method: "wire", status: "pending" });
+    // Bad input: a clear translated refusal naming the field, and nothing changes.
+    const cents = await h.call("lendBack", {
+      token: u.token,
+      loan_id: String(loan.id),
+      amount: "1.005",
+      lang: "zh",
+    });
+    expect([cents.code, cents.data]).toEqual([1, { error: "AMOUNT_INVALID", field: "amount" }]);
+    expect(cents.message).not.toMatch(/AMOUNT_INVALID|errors\./);
+    const garbage = await h.call("lendBack", { token: u.token, loan_id: "abc", amount: "1" });
+    expect(garbage.code).toBe(1);
+    const cycle = await h.trpc(
+      "loans.create",
+      { product_id: productId, amount: "100", cycle_days: 8, agree: true, ...docs },
+      u.token,
+    );
+    expect(cycle.body.error?.data.errorCode).toBe("LOAN_CYCLE_INVALID");
+    expect((await balanceOf(h, u.userId)).available).toBe("500");
     const noSession = await h.call("lendMylist", {}, "GET");
     expect(noSession.code).toBe(2000);
   });
