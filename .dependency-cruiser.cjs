@@ -27,6 +27,7 @@ const LADDER = [
   "options",
   "earn",
   "launchpad",
+  "loans",
   "proofs",
   "admin",
   "setup",
@@ -53,6 +54,7 @@ const TEST_HELPERS = [
   `${SRC}test-support/`,
   `${SRC}spot/testing\\.ts$`,
   `${SRC}spot/workload\\.ts$`,
+  `${SRC}loans/test/`,
 ];
 
 const upward = LADDER.map((name, i) => ({

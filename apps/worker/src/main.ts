@@ -6,6 +6,7 @@ import { env as loadEnv } from "./env.ts";
 import { startMarketData } from "./market-data.ts";
 import { startCustodyYieldWorker } from "./queues/custody-yield.ts";
 import { startLaunchpadUnlockWorker } from "./queues/launchpad-unlock.ts";
+import { startLoanOverdueWorker } from "./queues/loan-overdue.ts";
 import { startNotificationsWorker } from "./queues/notifications.ts";
 import { startOptionSettlement } from "./queues/option-settlement.ts";
 import { startProofPublishWorker } from "./queues/proof-publish.ts";
@@ -42,6 +43,11 @@ if (env.WORKER_ROLES.has("launchpad-unlock")) {
 if (env.WORKER_ROLES.has("proof-publish")) {
   workers.push(
     (await startProofPublishWorker(connection, env.REDIS_PREFIX, { db, now: () => new Date(), log })).worker,
+  );
+}
+if (env.WORKER_ROLES.has("loan-overdue")) {
+  workers.push(
+    (await startLoanOverdueWorker(connection, env.REDIS_PREFIX, { db, now: () => new Date(), log })).worker,
   );
 }
 for (const worker of workers) {

@@ -145,6 +145,14 @@ export const ERROR_CODES = {
   OPTION_NOT_AVAILABLE: ResponseCode.Refused,
   OPTION_AMOUNT_BELOW_MINIMUM: ResponseCode.Refused,
   OPTION_AMOUNT_ABOVE_MAXIMUM: ResponseCode.Refused,
+  LOAN_PRODUCT_NOT_FOUND: ResponseCode.Refused,
+  LOAN_NOT_FOUND: ResponseCode.Refused,
+  LOAN_AMOUNT_BELOW_MINIMUM: ResponseCode.Refused,
+  LOAN_AMOUNT_ABOVE_MAXIMUM: ResponseCode.Refused,
+  LOAN_CYCLE_INVALID: ResponseCode.Refused,
+  LOAN_NOT_ALLOWED: ResponseCode.Refused,
+  LOAN_NOTHING_OWED: ResponseCode.Refused,
+  LOAN_REPAY_EXCEEDS: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

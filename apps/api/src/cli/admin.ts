@@ -39,7 +39,10 @@ const USAGE = `usage: pnpm admin <command>
   launchpad:list | launchpad:create <json> | launchpad:allocate <id> | launchpad:fail <id> <reason> | launchpad:unlock
   options:products | options:set-products <json>   the options products (policy options.products, audited)
   options:exposure | options:house | options:settled [page]   open exposure, house result, settled orders
-  proof:publish | proof:list   publish a proof of liabilities now; the published roots and totals`;
+  proof:publish | proof:list   publish a proof of liabilities now; the published roots and totals
+  loans:products | loans:product:create <json> | loans:list [status] | loans:queue | loans:overdue
+  loans:show <id> | loans:approve <id> | loans:reject <id> <reason> | loans:overdue:run
+  loans:wires [pending|confirmed|rejected] | loans:wire:confirm <id> | loans:wire:reject <id> <reason>`;
 
 const [command, ...args] = process.argv.slice(2);
 const env = loadEnv();
@@ -58,6 +61,7 @@ const adminEarn = caller.adminEarn;
 const adminLaunchpad = caller.adminLaunchpad;
 const optionsAdmin = caller.optionsAdmin;
 const adminProofs = caller.adminProofs;
+const adminLoans = caller.adminLoans;
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 const id = () => Number(args[0]);
 
@@ -284,6 +288,53 @@ async function main(): Promise<number> {
       return 0;
     case "options:settled":
       print(await optionsAdmin.settled({ page: Number(args[0] ?? 1), page_size: 50 }));
+      return 0;
+    case "loans:products":
+      print(await adminLoans.products());
+      return 0;
+    case "loans:product:create":
+      print(await adminLoans.createProduct(JSON.parse(args[0] ?? "{}")));
+      return 0;
+    case "loans:list":
+    case "loans:queue":
+    case "loans:overdue": {
+      const status =
+        command === "loans:queue" ? "unreviewed" : command === "loans:overdue" ? "overdue" : args[0];
+      print(
+        await adminLoans.list({
+          page: 1,
+          page_size: 100,
+          statuses: status ? [status as "overdue"] : undefined,
+        }),
+      );
+      return 0;
+    }
+    case "loans:show":
+      print(await adminLoans.get({ loan_id: id() }));
+      return 0;
+    case "loans:approve":
+      print(await adminLoans.approve({ loan_id: id() }));
+      return 0;
+    case "loans:reject":
+      print(await adminLoans.reject({ loan_id: id(), reason: args.slice(1).join(" ") }));
+      return 0;
+    case "loans:overdue:run":
+      print(await adminLoans.runOverdue());
+      return 0;
+    case "loans:wires":
+      print(
+        await adminLoans.wireRepayments({
+          page: 1,
+          page_size: 100,
+          statuses: args[0] ? [args[0] as "pending"] : undefined,
+        }),
+      );
+      return 0;
+    case "loans:wire:confirm":
+      print(await adminLoans.confirmWire({ repayment_id: id() }));
+      return 0;
+    case "loans:wire:reject":
+      print(await adminLoans.rejectWire({ repayment_id: id(), reason: args.slice(1).join(" ") }));
       return 0;
     default:
       console.error(USAGE);

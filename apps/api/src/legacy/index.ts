@@ -5,6 +5,7 @@ import { registerLegacyCall } from "./define.ts";
 import { buyProfit, getProfitInfo, getProfitList, getProfitTotal, sellProfit } from "./earn.ts";
 import { getAsset2, getCurrencyAll, tempLogin } from "./funding.ts";
 import { getCode, hasTpassword, info, updatePasswordCall, userLogin, userRegister } from "./identity.ts";
+import { lendBack, lendImg, lendList, lendMy, lendMylist } from "./loans.ts";
 
 /** Calls that throttle per client address: guessing passwords, spamming codes, mass sign-ups. */
 export const RATE_LIMITED_CALLS = new Set([
@@ -34,6 +35,11 @@ export function registerLegacyApi(app: FastifyInstance, deps: AppDeps): void {
     getProfitInfo,
     buyProfit,
     sellProfit,
+    lendMy,
+    lendList,
+    lendMylist,
+    lendBack,
+    lendImg,
   ]) {
     registerLegacyCall(
       app,

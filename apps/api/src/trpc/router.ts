@@ -14,6 +14,7 @@ import {
 import { identityRouter } from "./routers/identity/router.ts";
 import { kycRouter } from "./routers/kyc/router.ts";
 import { adminLaunchpadRouter, launchpadRouter } from "./routers/launchpad/router.ts";
+import { adminLoansRouter, loansRouter } from "./routers/loans/router.ts";
 import { marketRouter } from "./routers/markets/router.ts";
 import { optionsAdminRouter, optionsRouter } from "./routers/options/router.ts";
 import { policyRouter } from "./routers/policy/router.ts";
@@ -43,6 +44,8 @@ export const appRouter = router({
   optionsAdmin: optionsAdminRouter,
   proofs: proofsRouter,
   adminProofs: adminProofsRouter,
+  loans: loansRouter,
+  adminLoans: adminLoansRouter,
 });
 
 /** Imported as a type only by the web app. */

@@ -196,6 +196,21 @@ const OptionsRecord = page(
   (m) => m.OptionsRecordPage,
   ["options"],
 );
+const LoanApply = page(
+  () => import("../features/loans/loan-apply-page.tsx"),
+  (m) => m.LoanApplyPage,
+  ["loans", "kyc"],
+);
+const MyLoans = page(
+  () => import("../features/loans/my-loans-page.tsx"),
+  (m) => m.MyLoansPage,
+  ["loans"],
+);
+const LoanRepay = page(
+  () => import("../features/loans/loan-repay-page.tsx"),
+  (m) => m.LoanRepayPage,
+  ["loans"],
+);
 
 export const PAGES: Record<string, Page> = {
   "/": Home,
@@ -269,4 +284,7 @@ export const PAGES: Record<string, Page> = {
   "/subscriptionRecord": SubscriptionRecords,
   "/options": OptionsTrade,
   "/optionsRecord": OptionsRecord,
+  "/ldcoin": LoanApply,
+  "/repayment2": MyLoans,
+  "/repaymentNew": LoanRepay,
 };

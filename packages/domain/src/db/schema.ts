@@ -11,6 +11,7 @@ export * from "../identity/totp.table.ts";
 export * from "../kyc/kyc.table.ts";
 export * from "../launchpad/launchpad.table.ts";
 export * from "../ledger/ledger.table.ts";
+export * from "../loans/loans.table.ts";
 export * from "../markets/markets.table.ts";
 export * from "../options/options.table.ts";
 export * from "../policy/policy.table.ts";

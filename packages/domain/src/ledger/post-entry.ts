@@ -17,7 +17,10 @@ export type SystemCode =
   | `withdrawal_clearing:${string}`
   | "earn_custody"
   | "earn_yield"
-  | "launchpad_issuer";
+  | "launchpad_issuer"
+  | "loans_pool"
+  | "loan_interest"
+  | "loan_late_fees";
 
 export type AccountRef =
   | { userId: number; book: Book; wallet: Wallet; currency: string; bucket?: Bucket }

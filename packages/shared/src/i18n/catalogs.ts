@@ -12,6 +12,7 @@ import en_fields from "./en/fields.json" with { type: "json" };
 import en_funding from "./en/funding.json" with { type: "json" };
 import en_kyc from "./en/kyc.json" with { type: "json" };
 import en_launchpad from "./en/launchpad.json" with { type: "json" };
+import en_loans from "./en/loans.json" with { type: "json" };
 import en_mail from "./en/mail.json" with { type: "json" };
 import en_market from "./en/market.json" with { type: "json" };
 import en_nav from "./en/nav.json" with { type: "json" };
@@ -31,6 +32,7 @@ import xby_fields from "./xby/fields.json" with { type: "json" };
 import xby_funding from "./xby/funding.json" with { type: "json" };
 import xby_kyc from "./xby/kyc.json" with { type: "json" };
 import xby_launchpad from "./xby/launchpad.json" with { type: "json" };
+import xby_loans from "./xby/loans.json" with { type: "json" };
 import xby_mail from "./xby/mail.json" with { type: "json" };
 import xby_market from "./xby/market.json" with { type: "json" };
 import xby_nav from "./xby/nav.json" with { type: "json" };
@@ -50,6 +52,7 @@ import jp_fields from "./jp/fields.json" with { type: "json" };
 import jp_funding from "./jp/funding.json" with { type: "json" };
 import jp_kyc from "./jp/kyc.json" with { type: "json" };
 import jp_launchpad from "./jp/launchpad.json" with { type: "json" };
+import jp_loans from "./jp/loans.json" with { type: "json" };
 import jp_mail from "./jp/mail.json" with { type: "json" };
 import jp_market from "./jp/market.json" with { type: "json" };
 import jp_nav from "./jp/nav.json" with { type: "json" };
@@ -69,6 +72,7 @@ import hy_fields from "./hy/fields.json" with { type: "json" };
 import hy_funding from "./hy/funding.json" with { type: "json" };
 import hy_kyc from "./hy/kyc.json" with { type: "json" };
 import hy_launchpad from "./hy/launchpad.json" with { type: "json" };
+import hy_loans from "./hy/loans.json" with { type: "json" };
 import hy_mail from "./hy/mail.json" with { type: "json" };
 import hy_market from "./hy/market.json" with { type: "json" };
 import hy_nav from "./hy/nav.json" with { type: "json" };
@@ -88,6 +92,7 @@ import ty_fields from "./ty/fields.json" with { type: "json" };
 import ty_funding from "./ty/funding.json" with { type: "json" };
 import ty_kyc from "./ty/kyc.json" with { type: "json" };
 import ty_launchpad from "./ty/launchpad.json" with { type: "json" };
+import ty_loans from "./ty/loans.json" with { type: "json" };
 import ty_mail from "./ty/mail.json" with { type: "json" };
 import ty_market from "./ty/market.json" with { type: "json" };
 import ty_nav from "./ty/nav.json" with { type: "json" };
@@ -107,6 +112,7 @@ import yn_fields from "./yn/fields.json" with { type: "json" };
 import yn_funding from "./yn/funding.json" with { type: "json" };
 import yn_kyc from "./yn/kyc.json" with { type: "json" };
 import yn_launchpad from "./yn/launchpad.json" with { type: "json" };
+import yn_loans from "./yn/loans.json" with { type: "json" };
 import yn_mail from "./yn/mail.json" with { type: "json" };
 import yn_market from "./yn/market.json" with { type: "json" };
 import yn_nav from "./yn/nav.json" with { type: "json" };
@@ -126,6 +132,7 @@ import zh_fields from "./zh/fields.json" with { type: "json" };
 import zh_funding from "./zh/funding.json" with { type: "json" };
 import zh_kyc from "./zh/kyc.json" with { type: "json" };
 import zh_launchpad from "./zh/launchpad.json" with { type: "json" };
+import zh_loans from "./zh/loans.json" with { type: "json" };
 import zh_mail from "./zh/mail.json" with { type: "json" };
 import zh_market from "./zh/market.json" with { type: "json" };
 import zh_nav from "./zh/nav.json" with { type: "json" };
@@ -145,6 +152,7 @@ import ft_fields from "./ft/fields.json" with { type: "json" };
 import ft_funding from "./ft/funding.json" with { type: "json" };
 import ft_kyc from "./ft/kyc.json" with { type: "json" };
 import ft_launchpad from "./ft/launchpad.json" with { type: "json" };
+import ft_loans from "./ft/loans.json" with { type: "json" };
 import ft_mail from "./ft/mail.json" with { type: "json" };
 import ft_market from "./ft/market.json" with { type: "json" };
 import ft_nav from "./ft/nav.json" with { type: "json" };
@@ -153,12 +161,12 @@ import ft_options from "./ft/options.json" with { type: "json" };
 import ft_spot from "./ft/spot.json" with { type: "json" };
 
 export const catalogs = {
-  en: { "account": en_account, "admin": en_admin, "api": en_api, "assets": en_assets, "auth": en_auth, "common": en_common, "content": en_content, "earn": en_earn, "errors": en_errors, "fields": en_fields, "funding": en_funding, "kyc": en_kyc, "launchpad": en_launchpad, "mail": en_mail, "market": en_market, "nav": en_nav, "notices": en_notices, "options": en_options, "spot": en_spot },
-  xby: { "account": xby_account, "admin": xby_admin, "api": xby_api, "assets": xby_assets, "auth": xby_auth, "common": xby_common, "content": xby_content, "earn": xby_earn, "errors": xby_errors, "fields": xby_fields, "funding": xby_funding, "kyc": xby_kyc, "launchpad": xby_launchpad, "mail": xby_mail, "market": xby_market, "nav": xby_nav, "notices": xby_notices, "options": xby_options, "spot": xby_spot },
-  jp: { "account": jp_account, "admin": jp_admin, "api": jp_api, "assets": jp_assets, "auth": jp_auth, "common": jp_common, "content": jp_content, "earn": jp_earn, "errors": jp_errors, "fields": jp_fields, "funding": jp_funding, "kyc": jp_kyc, "launchpad": jp_launchpad, "mail": jp_mail, "market": jp_market, "nav": jp_nav, "notices": jp_notices, "options": jp_options, "spot": jp_spot },
-  hy: { "account": hy_account, "admin": hy_admin, "api": hy_api, "assets": hy_assets, "auth": hy_auth, "common": hy_common, "content": hy_content, "earn": hy_earn, "errors": hy_errors, "fields": hy_fields, "funding": hy_funding, "kyc": hy_kyc, "launchpad": hy_launchpad, "mail": hy_mail, "market": hy_market, "nav": hy_nav, "notices": hy_notices, "options": hy_options, "spot": hy_spot },
-  ty: { "account": ty_account, "admin": ty_admin, "api": ty_api, "assets": ty_assets, "auth": ty_auth, "common": ty_common, "content": ty_content, "earn": ty_earn, "errors": ty_errors, "fields": ty_fields, "funding": ty_funding, "kyc": ty_kyc, "launchpad": ty_launchpad, "mail": ty_mail, "market": ty_market, "nav": ty_nav, "notices": ty_notices, "options": ty_options, "spot": ty_spot },
-  yn: { "account": yn_account, "admin": yn_admin, "api": yn_api, "assets": yn_assets, "auth": yn_auth, "common": yn_common, "content": yn_content, "earn": yn_earn, "errors": yn_errors, "fields": yn_fields, "funding": yn_funding, "kyc": yn_kyc, "launchpad": yn_launchpad, "mail": yn_mail, "market": yn_market, "nav": yn_nav, "notices": yn_notices, "options": yn_options, "spot": yn_spot },
-  zh: { "account": zh_account, "admin": zh_admin, "api": zh_api, "assets": zh_assets, "auth": zh_auth, "common": zh_common, "content": zh_content, "earn": zh_earn, "errors": zh_errors, "fields": zh_fields, "funding": zh_funding, "kyc": zh_kyc, "launchpad": zh_launchpad, "mail": zh_mail, "market": zh_market, "nav": zh_nav, "notices": zh_notices, "options": zh_options, "spot": zh_spot },
-  ft: { "account": ft_account, "admin": ft_admin, "api": ft_api, "assets": ft_assets, "auth": ft_auth, "common": ft_common, "content": ft_content, "earn": ft_earn, "errors": ft_errors, "fields": ft_fields, "funding": ft_funding, "kyc": ft_kyc, "launchpad": ft_launchpad, "mail": ft_mail, "market": ft_market, "nav": ft_nav, "notices": ft_notices, "options": ft_options, "spot": ft_spot },
+  en: { "account": en_account, "admin": en_admin, "api": en_api, "assets": en_assets, "auth": en_auth, "common": en_common, "content": en_content, "earn": en_earn, "errors": en_errors, "fields": en_fields, "funding": en_funding, "kyc": en_kyc, "launchpad": en_launchpad, "loans": en_loans, "mail": en_mail, "market": en_market, "nav": en_nav, "notices": en_notices, "options": en_options, "spot": en_spot },
+  xby: { "account": xby_account, "admin": xby_admin, "api": xby_api, "assets": xby_assets, "auth": xby_auth, "common": xby_common, "content": xby_content, "earn": xby_earn, "errors": xby_errors, "fields": xby_fields, "funding": xby_funding, "kyc": xby_kyc, "launchpad": xby_launchpad, "loans": xby_loans, "mail": xby_mail, "market": xby_market, "nav": xby_nav, "notices": xby_notices, "options": xby_options, "spot": xby_spot },
+  jp: { "account": jp_account, "admin": jp_admin, "api": jp_api, "assets": jp_assets, "auth": jp_auth, "common": jp_common, "content": jp_content, "earn": jp_earn, "errors": jp_errors, "fields": jp_fields, "funding": jp_funding, "kyc": jp_kyc, "launchpad": jp_launchpad, "loans": jp_loans, "mail": jp_mail, "market": jp_market, "nav": jp_nav, "notices": jp_notices, "options": jp_options, "spot": jp_spot },
+  hy: { "account": hy_account, "admin": hy_admin, "api": hy_api, "assets": hy_assets, "auth": hy_auth, "common": hy_common, "content": hy_content, "earn": hy_earn, "errors": hy_errors, "fields": hy_fields, "funding": hy_funding, "kyc": hy_kyc, "launchpad": hy_launchpad, "loans": hy_loans, "mail": hy_mail, "market": hy_market, "nav": hy_nav, "notices": hy_notices, "options": hy_options, "spot": hy_spot },
+  ty: { "account": ty_account, "admin": ty_admin, "api": ty_api, "assets": ty_assets, "auth": ty_auth, "common": ty_common, "content": ty_content, "earn": ty_earn, "errors": ty_errors, "fields": ty_fields, "funding": ty_funding, "kyc": ty_kyc, "launchpad": ty_launchpad, "loans": ty_loans, "mail": ty_mail, "market": ty_market, "nav": ty_nav, "notices": ty_notices, "options": ty_options, "spot": ty_spot },
+  yn: { "account": yn_account, "admin": yn_admin, "api": yn_api, "assets": yn_assets, "auth": yn_auth, "common": yn_common, "content": yn_content, "earn": yn_earn, "errors": yn_errors, "fields": yn_fields, "funding": yn_funding, "kyc": yn_kyc, "launchpad": yn_launchpad, "loans": yn_loans, "mail": yn_mail, "market": yn_market, "nav": yn_nav, "notices": yn_notices, "options": yn_options, "spot": yn_spot },
+  zh: { "account": zh_account, "admin": zh_admin, "api": zh_api, "assets": zh_assets, "auth": zh_auth, "common": zh_common, "content": zh_content, "earn": zh_earn, "errors": zh_errors, "fields": zh_fields, "funding": zh_funding, "kyc": zh_kyc, "launchpad": zh_launchpad, "loans": zh_loans, "mail": zh_mail, "market": zh_market, "nav": zh_nav, "notices": zh_notices, "options": zh_options, "spot": zh_spot },
+  ft: { "account": ft_account, "admin": ft_admin, "api": ft_api, "assets": ft_assets, "auth": ft_auth, "common": ft_common, "content": ft_content, "earn": ft_earn, "errors": ft_errors, "fields": ft_fields, "funding": ft_funding, "kyc": ft_kyc, "launchpad": ft_launchpad, "loans": ft_loans, "mail": ft_mail, "market": ft_market, "nav": ft_nav, "notices": ft_notices, "options": ft_options, "spot": ft_spot },
 } as const;

@@ -8,6 +8,7 @@ export const QUEUES = {
   launchpadUnlock: "launchpad-unlock",
   optionSettlement: "option-settlement",
   proofPublish: "proof-publish",
+  loanOverdue: "loan-overdue",
 } as const;
 
 export const JOBS = {
@@ -16,6 +17,7 @@ export const JOBS = {
   unlockCoins: "unlock-coins",
   settleOptionsDue: "settle-options-due",
   publishProof: "publish-proof",
+  markLoansOverdue: "mark-loans-overdue",
 } as const;
 
 export const ZSendCodeJobSchema = z.object({

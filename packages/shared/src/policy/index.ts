@@ -347,6 +347,22 @@ export const POLICY = {
     default: 48,
     public: false,
   },
+
+  // Loans (issue 15). Spec section 9: 3 interest-free days after the due day, then a late fee.
+  /** Days after the due day without a late fee; from the next day each day adds one late fee. */
+  "loans.graceDays": { schema: z.number().int().min(0).max(90), default: 3, public: true },
+  /** The proofs an application must carry (SPEC section 3: credit, housing, income, bank, ID photo). */
+  "loans.requiredProofs": {
+    schema: z.array(z.enum(["credit", "housing", "income", "bank", "id_photo"])).max(5),
+    default: ["credit", "housing", "income", "bank", "id_photo"] as (
+      | "credit"
+      | "housing"
+      | "income"
+      | "bank"
+      | "id_photo"
+    )[],
+    public: true,
+  },
 } as const;
 
 export type PolicyKey = keyof typeof POLICY;

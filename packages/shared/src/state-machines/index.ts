@@ -217,3 +217,51 @@ export const optionOrderMachine = defineMachine({
   ],
 });
 export type OptionOrderStatus = (typeof optionOrderMachine.states)[number];
+
+/**
+ * Loans, SPEC section 4. The user applies (`unreviewed`) and may withdraw while it waits
+ * (`withdrawn`); an operator rejects it with a reason (`rejected`) or approves it, which disburses
+ * the principal (`disbursed`). The user reapplies a rejected or withdrawn application (back to
+ * `unreviewed`). A first partial repayment makes it `repaying`; paying all that is owed clears it
+ * (`cleared`). The daily overdue job (system) marks it `overdue` once the due day and the
+ * interest-free grace days have passed; an overdue loan stays overdue until it is cleared.
+ * "Over limit" is a refusal at application, not a state.
+ */
+export const loanMachine = defineMachine({
+  name: "loan",
+  states: ["unreviewed", "disbursed", "repaying", "overdue", "cleared", "rejected", "withdrawn"],
+  initial: "unreviewed",
+  transitions: [
+    { from: "unreviewed", to: "disbursed", by: ["operator"] },
+    { from: "unreviewed", to: "rejected", by: ["operator"] },
+    { from: "unreviewed", to: "withdrawn", by: ["user"] },
+    { from: "rejected", to: "unreviewed", by: ["user"] },
+    { from: "withdrawn", to: "unreviewed", by: ["user"] },
+    { from: "disbursed", to: "repaying", by: ["user", "operator"] },
+    { from: "disbursed", to: "cleared", by: ["user", "operator"] },
+    { from: "repaying", to: "cleared", by: ["user", "operator"] },
+    { from: "overdue", to: "cleared", by: ["user", "operator"] },
+    { from: "disbursed", to: "overdue", by: ["system"] },
+    { from: "repaying", to: "overdue", by: ["system"] },
+  ],
+});
+export type LoanStatus = (typeof loanMachine.states)[number];
+/** Loans whose principal is out: they owe money, accrue late fees once overdue, count against the limit. */
+export const LOAN_OUTSTANDING_STATUSES: readonly LoanStatus[] = ["disbursed", "repaying", "overdue"];
+/** Loans that hold part of the user's limit: waiting for review or outstanding. */
+export const LOAN_LIMIT_STATUSES: readonly LoanStatus[] = ["unreviewed", ...LOAN_OUTSTANDING_STATUSES];
+
+/**
+ * A wire repayment: the user submits a proof (`pending`); an operator confirms it (`confirmed`, the
+ * amount is applied to the loan) or rejects it (`rejected`).
+ */
+export const loanWireRepaymentMachine = defineMachine({
+  name: "loan-wire-repayment",
+  states: ["pending", "confirmed", "rejected"],
+  initial: "pending",
+  transitions: [
+    { from: "pending", to: "confirmed", by: ["operator"] },
+    { from: "pending", to: "rejected", by: ["operator"] },
+  ],
+});
+export type LoanWireRepaymentStatus = (typeof loanWireRepaymentMachine.states)[number];

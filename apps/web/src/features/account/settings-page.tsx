@@ -1,4 +1,5 @@
 import {
+  BankOutlined,
   BgColorsOutlined,
   FileProtectOutlined,
   FileTextOutlined,
@@ -49,6 +50,12 @@ export function SettingsPage() {
               title={t("nav.security")}
               description={t("account.settings.securityDesc")}
               testId="settings-security"
+            />
+            <SettingRow
+              to="/repayment2"
+              icon={<BankOutlined />}
+              title={t("nav.loans")}
+              testId="settings-loans"
             />
           </SettingGroup>
         )}

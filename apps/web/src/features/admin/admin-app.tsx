@@ -15,6 +15,7 @@ import { InstrumentsPage } from "./instruments-page.tsx";
 import { KycReviewPage } from "./kyc-review-page.tsx";
 import { LaunchpadAdminPage } from "./launchpad-admin-page.tsx";
 import { LedgerPage } from "./ledger-page.tsx";
+import { LoansAdminPage } from "./loans-admin-page.tsx";
 import { AdminLoginPage } from "./login-page.tsx";
 import { operatorTokenStore, useOperatorToken } from "./operator-session.ts";
 import { OptionsAdminPage } from "./options-page.tsx";
@@ -82,6 +83,7 @@ function AdminRoutes() {
               element={<RoleGate page="launchpad" element={<LaunchpadAdminPage />} />}
             />
             <Route path="options" element={<RoleGate page="options" element={<OptionsAdminPage />} />} />
+            <Route path="loans" element={<RoleGate page="loans" element={<LoansAdminPage />} />} />
             <Route path="*" element={<AdminNotFound />} />
           </Route>
         </Routes>

@@ -18,6 +18,7 @@ export const ADMIN_PAGES = [
   { key: "earn", roles: ["admin", "finance"] },
   { key: "launchpad", roles: ["admin", "finance"] },
   { key: "options", roles: ["admin", "finance"] },
+  { key: "loans", roles: ["admin", "finance"] },
 ] as const satisfies readonly { key: string; roles: readonly OperatorRole[] }[];
 
 export type AdminPageKey = (typeof ADMIN_PAGES)[number]["key"];
@@ -28,4 +29,8 @@ export function pagesFor(role: OperatorRole | undefined) {
 
 /** The i18n key of a page's menu label. */
 export const menuLabelKey = (key: AdminPageKey) =>
-  key === "kyc" ? "kyc.admin.menu" : `admin.menu.${key === "deposit-addresses" ? "depositAddresses" : key}`;
+  key === "kyc"
+    ? "kyc.admin.menu"
+    : key === "loans"
+      ? "loans.admin.menu"
+      : `admin.menu.${key === "deposit-addresses" ? "depositAddresses" : key}`;
