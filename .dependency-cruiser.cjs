@@ -27,6 +27,7 @@ const LADDER = [
   "options",
   "earn",
   "launchpad",
+  "c2c",
   "admin",
   "setup",
 ];

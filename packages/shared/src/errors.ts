@@ -143,6 +143,14 @@ export const ERROR_CODES = {
   OPTION_NOT_AVAILABLE: ResponseCode.Refused,
   OPTION_AMOUNT_BELOW_MINIMUM: ResponseCode.Refused,
   OPTION_AMOUNT_ABOVE_MAXIMUM: ResponseCode.Refused,
+  C2C_MERCHANT_NOT_FOUND: ResponseCode.Refused,
+  C2C_NO_MERCHANT: ResponseCode.Refused,
+  C2C_AMOUNT_RANGE: ResponseCode.Refused,
+  C2C_STOCK_INSUFFICIENT: ResponseCode.Refused,
+  C2C_ORDER_NOT_FOUND: ResponseCode.Refused,
+  C2C_ORDER_EXPIRED: ResponseCode.Refused,
+  C2C_ORDER_STATE: ResponseCode.Refused,
+  C2C_TOO_MANY_OPEN: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -16,3 +16,4 @@ export * from "../options/options.table.ts";
 export * from "../policy/policy.table.ts";
 export * from "../spot/spot.table.ts";
 export * from "../uploads/uploads.table.ts";
+export * from "../c2c/c2c.table.ts";

@@ -17,7 +17,10 @@ export type SystemCode =
   | `withdrawal_clearing:${string}`
   | "earn_custody"
   | "earn_yield"
-  | "launchpad_issuer";
+  | "launchpad_issuer"
+  | `c2c_escrow:${string}`
+  | `c2c_reserved:${string}`
+  | "c2c_supply";
 
 export type AccountRef =
   | { userId: number; book: Book; wallet: Wallet; currency: string; bucket?: Bucket }

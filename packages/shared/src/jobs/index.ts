@@ -7,6 +7,7 @@ export const QUEUES = {
   custodyYield: "custody-yield",
   launchpadUnlock: "launchpad-unlock",
   optionSettlement: "option-settlement",
+  c2cExpiry: "c2c-expiry",
 } as const;
 
 export const JOBS = {
@@ -14,6 +15,7 @@ export const JOBS = {
   dailyYield: "daily-yield",
   unlockCoins: "unlock-coins",
   settleOption: "settle-option",
+  expireC2cOrder: "expire-c2c-order",
 } as const;
 
 export const ZSendCodeJobSchema = z.object({
@@ -30,3 +32,7 @@ export type TSendCodeJob = z.infer<typeof ZSendCodeJobSchema>;
 /** Settles one options order at its expiry; the order id is the business key. */
 export const ZSettleOptionJobSchema = z.object({ orderId: z.number().int().positive() });
 export type TSettleOptionJob = z.infer<typeof ZSettleOptionJobSchema>;
+
+/** Expires one C2C order at its deadline unless its proof came first; the order id is the business key. */
+export const ZExpireC2cOrderJobSchema = z.object({ orderId: z.number().int().positive() });
+export type TExpireC2cOrderJob = z.infer<typeof ZExpireC2cOrderJobSchema>;
