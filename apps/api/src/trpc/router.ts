@@ -1,5 +1,7 @@
 import { router } from "./init.ts";
 import { adminRouter } from "./routers/admin/router.ts";
+import { c2cAdminRouter } from "./routers/c2c/admin-router.ts";
+import { c2cRouter } from "./routers/c2c/router.ts";
 import { adminEarnRouter, earnRouter } from "./routers/earn/router.ts";
 import {
   assetRouter,
@@ -40,6 +42,8 @@ export const appRouter = router({
   adminLaunchpad: adminLaunchpadRouter,
   options: optionsRouter,
   optionsAdmin: optionsAdminRouter,
+  c2c: c2cRouter,
+  c2cAdmin: c2cAdminRouter,
 });
 
 /** Imported as a type only by the web app. */

@@ -10,6 +10,7 @@ import { and, asc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/index.ts";
 import type { Db, DbOrTx, Tx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
+import type { OnceRecorder } from "../idempotency/index.ts";
 import type { User } from "../identity/index.ts";
 import { assertGate } from "../kyc/index.ts";
 import { postEntry } from "../ledger/index.ts";
@@ -179,7 +180,12 @@ async function loadView(db: DbOrTx, orderId: number) {
  * quote, then matched at once when the merchant has the stock (otherwise it waits unmatched). The
  * deadline's job is scheduled after the commit.
  */
-export async function createC2cOrder(deps: C2cDeps, user: User, input: TC2cQuoteRequest) {
+export async function createC2cOrder(
+  deps: C2cDeps,
+  user: User,
+  input: TC2cQuoteRequest,
+  once?: OnceRecorder,
+) {
   const { db } = deps;
   const now = deps.now?.() ?? new Date();
   if (user.kind !== "real") {
@@ -218,10 +224,13 @@ export async function createC2cOrder(deps: C2cDeps, user: User, input: TC2cQuote
       throw new AppError("REQUEST_ERROR");
     }
     await tryReserve(tx, order, now, "system");
-    return loadView(tx, order.id);
+    const row = await loadView(tx, order.id);
+    const answer = orderView(row.o, row.m);
+    await once?.record(tx, answer);
+    return answer;
   });
-  await deps.scheduler?.schedule(created.o.id, created.o.expiresAt, now);
-  return orderView(created.o, created.m);
+  await deps.scheduler?.schedule(created.id, created.expiresAt, now);
+  return created;
 }
 
 /** Matches one waiting order (an operator's action, or the system when stock arrives). */
