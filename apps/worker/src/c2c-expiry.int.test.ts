@@ -9,14 +9,16 @@ import {
   submitC2cProof,
 } from "@northstar/domain/c2c";
 import { createDb, type Db } from "@northstar/domain/db";
-import type { User } from "@northstar/domain/identity";
+import { type User, users } from "@northstar/domain/identity";
+import { kycApplications } from "@northstar/domain/kyc";
 import { reconcileLedger } from "@northstar/domain/ledger";
 import { seedDatabase } from "@northstar/domain/seed";
+import { uploads } from "@northstar/domain/uploads";
 import { JOBS, QUEUES } from "@northstar/shared/jobs";
+import { MoneyDecimal } from "@northstar/shared/money";
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createC2cUser, createProofUpload, ledgerStock } from "../../../packages/domain/src/c2c/testing.ts";
 import { createTestDatabase, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
 import { startC2cExpiry } from "./queues/c2c-expiry.ts";
 
@@ -66,6 +68,41 @@ afterEach(async () => {
   expect((await reconcileLedger(db)).ok).toBe(true);
 });
 
+/** A real user with primary KYC approved. */
+async function createC2cUser(): Promise<User> {
+  const uid = randomBytes(6).toString("hex");
+  const [user] = await db
+    .insert(users)
+    .values({ uid, passwordHash: "x", nationality: "GB", inviteCode: `E${uid}`, nickname: `E${uid}` })
+    .returning();
+  if (!user) {
+    throw new Error("insert failed");
+  }
+  await db
+    .insert(kycApplications)
+    .values({ userId: user.id, level: "primary", status: "approved", details: {}, photos: [] });
+  return user;
+}
+
+async function createProofUpload(userId: number): Promise<string> {
+  const [row] = await db
+    .insert(uploads)
+    .values({ ownerUserId: userId, purpose: "proof", mime: "image/png", size: 1, sha256: "0" })
+    .returning({ id: uploads.id });
+  return row?.id ?? "";
+}
+
+/** The merchant's escrow and reserved balances in the ledger. */
+async function ledgerStock(merchantId: number) {
+  const rows = await pool.query<{ system_code: string; balance: string }>(
+    "select system_code, balance::text from ledger_accounts where system_code = any($1) order by system_code",
+    [[`c2c_escrow:${merchantId}`, `c2c_reserved:${merchantId}`]],
+  );
+  const get = (code: string) =>
+    new MoneyDecimal(rows.rows.find((r) => r.system_code === code)?.balance ?? "0").toFixed();
+  return { escrow: get(`c2c_escrow:${merchantId}`), reserved: get(`c2c_reserved:${merchantId}`) };
+}
+
 async function matchedOrder(user?: User) {
   const m = await createMerchant(
     db,
@@ -85,7 +122,7 @@ async function matchedOrder(user?: User) {
     "op:test",
   );
   await moveMerchantStock(db, "fund", { merchant_id: m.id, amount: "100" }, "op:test");
-  const buyer = user ?? (await createC2cUser(db));
+  const buyer = user ?? (await createC2cUser());
   const order = await createC2cOrder({ db, now }, buyer, {
     merchant_id: m.id,
     coin: "USDT",
@@ -118,7 +155,7 @@ describe("the c2c-expiry worker", () => {
       const results = await Promise.all(jobs.map((job) => job.waitUntilFinished(events, 30_000)));
       expect(results.sort()).toEqual(["expired", "stopped"]);
       expect((await getC2cOrder(db, buyer.id, order.id)).status).toBe("expired");
-      expect(await ledgerStock(db, m.id)).toEqual({ escrow: "100", reserved: "0" });
+      expect(await ledgerStock(m.id)).toEqual({ escrow: "100", reserved: "0" });
       expect(await releases(order.id)).toBe(1);
     } finally {
       await worker.close();
@@ -161,7 +198,7 @@ describe("the c2c-expiry worker", () => {
     try {
       await worker.started;
       expect((await getC2cOrder(db, buyer.id, order.id)).status).toBe("expired");
-      expect(await ledgerStock(db, m.id)).toEqual({ escrow: "100", reserved: "0" });
+      expect(await ledgerStock(m.id)).toEqual({ escrow: "100", reserved: "0" });
       // The job delivered now (its real delay cut short) finds the order expired already.
       await job?.promote();
       expect(await job?.waitUntilFinished(events, 30_000)).toBe("stopped");
@@ -179,7 +216,7 @@ describe("the c2c-expiry worker", () => {
       clock.now = new Date(order.expiresAt.getTime() - 1000);
       await submitC2cProof({ db, now }, buyer, {
         order_id: order.id,
-        proof_upload_id: await createProofUpload(db, buyer.id),
+        proof_upload_id: await createProofUpload(buyer.id),
         note: "",
       });
       clock.now = new Date(order.expiresAt.getTime() + 1000);
@@ -187,7 +224,7 @@ describe("the c2c-expiry worker", () => {
       expect(await job.waitUntilFinished(events, 30_000)).toBe("stopped");
       await worker.sweep();
       expect((await getC2cOrder(db, buyer.id, order.id)).status).toBe("paid");
-      expect(await ledgerStock(db, m.id)).toEqual({ escrow: "60", reserved: "40" });
+      expect(await ledgerStock(m.id)).toEqual({ escrow: "60", reserved: "40" });
       expect(await releases(order.id)).toBe(0);
     } finally {
       await worker.close();

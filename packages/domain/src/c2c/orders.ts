@@ -46,7 +46,7 @@ async function pickMerchant(db: DbOrTx, input: TC2cQuoteRequest) {
   };
   if (input.merchant_id !== undefined) {
     const [m] = await db.select().from(c2cMerchants).where(eq(c2cMerchants.id, input.merchant_id));
-    if (!m || m.status !== "active" || m.coin !== input.coin) {
+    if (m?.status !== "active" || m.coin !== input.coin) {
       throw new AppError("C2C_MERCHANT_NOT_FOUND", {}, "merchant_id");
     }
     return m;

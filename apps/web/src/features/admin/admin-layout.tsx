@@ -1,6 +1,7 @@
 import {
   AccountBookOutlined,
   AuditOutlined,
+  BankOutlined,
   ControlOutlined,
   DownloadOutlined,
   FundOutlined,
@@ -51,6 +52,7 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   earn: <RiseOutlined />,
   launchpad: <RocketOutlined />,
   options: <FundOutlined />,
+  c2c: <BankOutlined />,
 };
 
 /** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */
