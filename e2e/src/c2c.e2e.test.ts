@@ -9,7 +9,8 @@ import { registerUser, trpcMutation } from "./users.ts";
 /*
  * C2C purchase by wire in the browser: a user with primary KYC picks a merchant (quick purchase),
  * confirms the order, sees the payee and the countdown, uploads the payment proof after a second
- * confirmation, and the coins arrive once the operator confirms (`pnpm admin c2c:confirm`). A second
+ * confirmation, and the coins arrive once the operator, seeing the proof in the back office, confirms
+ * the wire. A second
  * order is left unpaid: the expiry sweep runs with a test clock moved past its 3-hour deadline, and
  * the open order page shows it expired. Screenshots go to docs/screenshots/c2c.
  */
@@ -124,8 +125,26 @@ describe("C2C purchase by wire in the browser", () => {
     await orderStatus(user, "paid");
     expect(await user.getByTestId("c2c-countdown").count()).toBe(0);
 
-    const confirmed = JSON.parse(platform.admin("c2c:confirm", String(orderId))) as { status: string };
-    expect(confirmed.status).toBe("completed");
+    // The operator opens the back office's queue, sees the proof image and confirms the wire.
+    const operator = await (await platform.newContext()).newPage();
+    await operator.goto("/admin/login");
+    await operator.getByTestId("admin-login-username").fill("admin");
+    await operator.getByTestId("admin-login-password").fill(platform.operatorPassword);
+    await operator.getByTestId("admin-login-submit").click();
+    await operator.waitForURL(
+      (url) => url.pathname.startsWith("/admin") && !url.pathname.startsWith("/admin/login"),
+    );
+    await operator.goto("/admin/c2c");
+    const row = operator.locator(`tr[data-row-key="${orderId}"]`);
+    await row.getByTestId("c2c-admin-confirm").waitFor({ timeout: 15_000 });
+    await expect
+      .poll(() => row.locator("img").first().getAttribute("src"), { timeout: 15_000 })
+      .toMatch(/^blob:/);
+    expect(await row.textContent()).toContain("Wired from my own account");
+    await row.getByTestId("c2c-admin-confirm").click();
+    await operator.getByTestId("admin-confirm-ok").click();
+    await row.waitFor({ state: "detached", timeout: 15_000 });
+    await operator.close();
     // The open order page polls and shows the outcome by itself.
     await orderStatus(user, "completed");
     expect(await user.getByTestId("c2c-order-coin").textContent()).toBe("100 USDT");

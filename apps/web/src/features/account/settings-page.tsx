@@ -1,4 +1,5 @@
 import {
+  BankOutlined,
   BgColorsOutlined,
   FileProtectOutlined,
   FileTextOutlined,
@@ -50,6 +51,7 @@ export function SettingsPage() {
               description={t("account.settings.securityDesc")}
               testId="settings-security"
             />
+            <SettingRow to="/c2c_index" icon={<BankOutlined />} title={t("nav.c2c")} testId="settings-c2c" />
           </SettingGroup>
         )}
         <Preferences loggedIn={loggedIn} />
