@@ -214,6 +214,38 @@ describe("c2c orders", () => {
     expect(await refusal(confirmC2cOrder(deps(), b.id, "op:x"))).toBe("C2C_ORDER_STATE");
   });
 
+  it("an operator matches a waiting order once stock is there, or rejects it; refused moves change nothing", async () => {
+    const m = await merchant("0");
+    const user = await createC2cUser(db);
+    const input = { merchant_id: m.id, coin: "USDT", mode: "coin" as const, amount: "30" };
+    const waiting = await createC2cOrder(deps(), user, input);
+    const other = await createC2cOrder(deps(), user, input);
+    expect([waiting.status, other.status]).toEqual(["unmatched", "unmatched"]);
+    // Not matched yet: no proof, no confirmation.
+    const proof = await createProofUpload(db, user.id);
+    expect(
+      await refusal(submitC2cProof(deps(), user, { order_id: waiting.id, proof_upload_id: proof, note: "" })),
+    ).toBe("C2C_ORDER_STATE");
+    expect(await refusal(confirmC2cOrder(deps(), waiting.id, "op:x"))).toBe("C2C_ORDER_STATE");
+    // Stock withdrawn to zero again after funding leaves nothing to match with.
+    await moveMerchantStock(db, "fund", { merchant_id: m.id, amount: "30" }, "op:x");
+    const matched = await matchC2cOrder(deps(), waiting.id, "op:x");
+    expect(matched).toMatchObject({ status: "matched", decidedBy: null });
+    expect(await refusal(matchC2cOrder(deps(), waiting.id, "op:x"))).toBe("C2C_ORDER_STATE");
+    // A matched order without a proof cannot be confirmed.
+    expect(await refusal(confirmC2cOrder(deps(), waiting.id, "op:x"))).toBe("C2C_ORDER_STATE");
+    // unmatched → rejected releases nothing (nothing was reserved).
+    const rejected = await rejectC2cOrder(deps(), other.id, "Merchant unavailable", "op:x");
+    expect(rejected).toMatchObject({ status: "rejected", rejectReason: "Merchant unavailable" });
+    expect(await refusal(rejectC2cOrder(deps(), other.id, "again", "op:x"))).toBe("C2C_ORDER_STATE");
+    expect(await refusal(matchC2cOrder(deps(), other.id, "op:x"))).toBe("C2C_ORDER_STATE");
+    expect(await ledgerStock(db, m.id)).toEqual({ escrow: "0", reserved: "30" });
+    const audit = await db.execute<{ action: string }>(
+      sql`select action from audit_log where subject in (${String(waiting.id)}, ${String(other.id)}) and action like 'c2c.order.%' order by id`,
+    );
+    expect(audit.rows.map((r) => r.action)).toEqual(["c2c.order.match", "c2c.order.reject"]);
+  });
+
   it("expires exactly at the deadline, releasing the stock once; a proof before it stops the clock", async () => {
     const m = await merchant("300");
     const user = await createC2cUser(db);
