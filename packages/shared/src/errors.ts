@@ -151,6 +151,7 @@ export const ERROR_CODES = {
   C2C_ORDER_EXPIRED: ResponseCode.Refused,
   C2C_ORDER_STATE: ResponseCode.Refused,
   C2C_TOO_MANY_OPEN: ResponseCode.Refused,
+  C2C_PRICE_CHANGED: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -24,6 +24,7 @@ import {
   savePaymentSettings,
   setMerchantStatus,
   submitC2cProof,
+  updateMerchant,
 } from "./index.ts";
 import { createC2cUser, createProofUpload, ledgerStock } from "./testing.ts";
 
@@ -438,6 +439,35 @@ describe("c2c orders", () => {
     expect(await refusal(quoteC2cOrder(db, { coin: "XRP", mode: "coin", amount: "1" }))).toBe(
       "C2C_NO_MERCHANT",
     );
+  });
+
+  it("refuses an order at a price other than the one the user confirmed, changing nothing", async () => {
+    const m = await merchant("100", { price: "7.2" });
+    const user = await createC2cUser(db);
+    const input = { merchant_id: m.id, coin: "USDT", mode: "coin" as const, amount: "20", price: "7.2" };
+    await updateMerchant(
+      db,
+      m.id,
+      {
+        name: m.name,
+        coin: "USDT",
+        fiat: "CNY",
+        price: "7.5",
+        min_fiat: "100",
+        max_fiat: "50000",
+        payee_name: "Li Wei",
+        bank_name: "Bank of Test",
+        bank_account: "6222 0000 1111 2222",
+        bank_branch: "",
+        note: "",
+      },
+      "op:x",
+    );
+    expect(await refusal(createC2cOrder(deps(), user, input))).toBe("C2C_PRICE_CHANGED");
+    expect((await listC2cOrders(db, user.id, { scope: "all", page: 1, page_size: 20 })).total).toBe(0);
+    expect(await ledgerStock(db, m.id)).toEqual({ escrow: "100", reserved: "0" });
+    const order = await createC2cOrder(deps(), user, { ...input, price: "7.50" });
+    expect(order).toMatchObject({ status: "matched", price: "7.5", fiatAmount: "150" });
   });
 
   it("saves the user's own payment settings", async () => {

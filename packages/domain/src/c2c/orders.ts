@@ -1,5 +1,6 @@
 import { c2cQuote } from "@northstar/shared/c2c";
 import type {
+  TC2cCreateOrderRequest,
   TC2cQuoteRequest,
   TC2cStockMove,
   TC2cSubmitProofRequest,
@@ -183,7 +184,7 @@ async function loadView(db: DbOrTx, orderId: number) {
 export async function createC2cOrder(
   deps: C2cDeps,
   user: User,
-  input: TC2cQuoteRequest,
+  input: TC2cCreateOrderRequest,
   once?: OnceRecorder,
 ) {
   const { db } = deps;
@@ -204,6 +205,9 @@ export async function createC2cOrder(
       throw new AppError("C2C_TOO_MANY_OPEN", { count: maxOpen });
     }
     const quote = await quoteC2cOrder(tx, input);
+    if (input.price !== undefined && !new MoneyDecimal(input.price).equals(quote.price)) {
+      throw new AppError("C2C_PRICE_CHANGED", { price: quote.price, fiat: quote.fiat }, "price");
+    }
     const [order] = await tx
       .insert(c2cOrders)
       .values({

@@ -43,7 +43,12 @@ export const ZC2cQuoteRequestSchema = z.object({
   amount: zAmount,
 });
 export type TC2cQuoteRequest = z.output<typeof ZC2cQuoteRequestSchema>;
-export const ZC2cCreateOrderRequestSchema = ZC2cQuoteRequestSchema;
+/**
+ * Creating an order may carry the price the user confirmed: when the merchant's price has changed
+ * since the quote, the order is refused (C2C_PRICE_CHANGED) rather than placed at a price not shown.
+ */
+export const ZC2cCreateOrderRequestSchema = ZC2cQuoteRequestSchema.extend({ price: zAmount.optional() });
+export type TC2cCreateOrderRequest = z.output<typeof ZC2cCreateOrderRequestSchema>;
 
 export const ZC2cOrderRequestSchema = z.object({ order_id: zId });
 export const ZC2cOrderListRequestSchema = z.object({

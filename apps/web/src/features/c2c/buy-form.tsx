@@ -50,17 +50,25 @@ export function BuyForm({ merchants, merchant }: { merchants: C2cMerchant[]; mer
       return;
     }
     sending.current = true;
-    create.mutate(input, {
-      onSuccess: (order) => {
-        setConfirming(false);
-        void queryClient.invalidateQueries(trpc.c2c.pathFilter());
-        go(`/c2c_order?id=${order.id}`);
+    if (!q) {
+      sending.current = false;
+      return;
+    }
+    // The order is placed with the merchant and price the user saw; a changed price is refused.
+    create.mutate(
+      { ...input, merchant_id: q.merchantId, price: q.price },
+      {
+        onSuccess: (order) => {
+          setConfirming(false);
+          void queryClient.invalidateQueries(trpc.c2c.pathFilter());
+          go(`/c2c_order?id=${order.id}`);
+        },
+        onError: () => setConfirming(false),
+        onSettled: () => {
+          sending.current = false;
+        },
       },
-      onError: () => setConfirming(false),
-      onSettled: () => {
-        sending.current = false;
-      },
-    });
+    );
   };
 
   return (
