@@ -159,7 +159,7 @@ describe("c2c through tRPC and the CLI", () => {
     await expectLedgerBalanced(h);
   });
 
-  it("saves payment settings for the session's user only and serves the rules page written by c2c:rules", async () => {
+  it("saves payment settings for the session's user only and serves the rules page a content operator wrote (sanitised; finance is refused)", async () => {
     const v = await verifiedUser();
     const missing = await h.trpc(
       "c2c.savePaymentSettings",

@@ -12,6 +12,7 @@ import { ErrorState, LoadingState } from "../common/page-states.tsx";
 import { ProofUpload } from "../funding/proof-upload.tsx";
 import { Countdown } from "./countdown.tsx";
 import { PayeeDetails } from "./payee-details.tsx";
+import { PayerAccount } from "./payer-account.tsx";
 
 /**
  * /c2c_submit?id=<order>: after wiring the money, the user uploads the payment proof before the
@@ -81,6 +82,7 @@ export function SubmitProofPage() {
           <Countdown deadline={o.expiresAt} onElapsed={() => void order.refetch()} />
         </div>
         <PayeeDetails payee={o.payee} />
+        <PayerAccount />
         <Alert type="warning" showIcon message={t("c2c.wireHint", { amount })} style={{ margin: "12px 0" }} />
         <Form form={form} layout="vertical" onFinish={(v) => setConfirming(v)} disabled={submit.isPending}>
           <Form.Item
