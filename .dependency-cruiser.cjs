@@ -28,6 +28,7 @@ const LADDER = [
   "earn",
   "launchpad",
   "loans",
+  "c2c",
   "proofs",
   "admin",
   "setup",

@@ -16,14 +16,13 @@ export const env = () => ({
       FEED_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
       /**
        * Which roles this worker takes, comma-separated: notifications, market-feed, spot-matcher,
-       * market-maker, custody-yield, launchpad-unlock, option-settlement, proof-publish, loan-overdue. Default
-       * all; a deployment can
-       * give the matcher workers of its own.
+       * market-maker, custody-yield, launchpad-unlock, option-settlement, proof-publish, loan-overdue,
+       * c2c-expiry. Default all; a deployment can give the matcher workers of its own.
        */
       WORKER_ROLES: z
         .string()
         .default(
-          "notifications,market-feed,spot-matcher,market-maker,custody-yield,launchpad-unlock,option-settlement,proof-publish,loan-overdue",
+          "notifications,market-feed,spot-matcher,market-maker,custody-yield,launchpad-unlock,option-settlement,proof-publish,loan-overdue,c2c-expiry",
         )
         .transform((v) => new Set(v.split(",").map((r) => r.trim()))),
       /** How long a role's lease lives unrenewed: a standby takes over this long after a holder dies. */

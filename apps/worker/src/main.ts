@@ -4,6 +4,7 @@ import { createMailTransport, createSmsProvider } from "@northstar/domain/notifi
 import { Redis } from "ioredis";
 import { env as loadEnv } from "./env.ts";
 import { startMarketData } from "./market-data.ts";
+import { startC2cExpiry } from "./queues/c2c-expiry.ts";
 import { startCustodyYieldWorker } from "./queues/custody-yield.ts";
 import { startLaunchpadUnlockWorker } from "./queues/launchpad-unlock.ts";
 import { startLoanOverdueWorker } from "./queues/loan-overdue.ts";
@@ -61,9 +62,18 @@ const spot = startSpot(db, connection, env, log);
 const options = env.WORKER_ROLES.has("option-settlement")
   ? startOptionSettlement({ db, connection, prefix: env.REDIS_PREFIX, log })
   : { close: async () => {} };
+const c2c = env.WORKER_ROLES.has("c2c-expiry")
+  ? startC2cExpiry({ db, connection, prefix: env.REDIS_PREFIX, log })
+  : { close: async () => {} };
 
 const shutdown = async () => {
-  await Promise.all([...workers.map((w) => w.close()), marketData.close(), spot.close(), options.close()]);
+  await Promise.all([
+    ...workers.map((w) => w.close()),
+    marketData.close(),
+    spot.close(),
+    options.close(),
+    c2c.close(),
+  ]);
   connection.disconnect();
   await close();
   process.exit(0);

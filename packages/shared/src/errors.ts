@@ -153,6 +153,15 @@ export const ERROR_CODES = {
   LOAN_NOT_ALLOWED: ResponseCode.Refused,
   LOAN_NOTHING_OWED: ResponseCode.Refused,
   LOAN_REPAY_EXCEEDS: ResponseCode.Refused,
+  C2C_MERCHANT_NOT_FOUND: ResponseCode.Refused,
+  C2C_NO_MERCHANT: ResponseCode.Refused,
+  C2C_AMOUNT_RANGE: ResponseCode.Refused,
+  C2C_STOCK_INSUFFICIENT: ResponseCode.Refused,
+  C2C_ORDER_NOT_FOUND: ResponseCode.Refused,
+  C2C_ORDER_EXPIRED: ResponseCode.Refused,
+  C2C_ORDER_STATE: ResponseCode.Refused,
+  C2C_TOO_MANY_OPEN: ResponseCode.Refused,
+  C2C_PRICE_CHANGED: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -42,7 +42,13 @@ const USAGE = `usage: pnpm admin <command>
   proof:publish | proof:list   publish a proof of liabilities now; the published roots and totals
   loans:products | loans:product:create <json> | loans:list [status] | loans:queue | loans:overdue
   loans:show <id> | loans:approve <id> | loans:reject <id> <reason> | loans:overdue:run
-  loans:wires [pending|confirmed|rejected] | loans:wire:confirm <id> | loans:wire:reject <id> <reason>`;
+  loans:wires [pending|confirmed|rejected] | loans:wire:confirm <id> | loans:wire:reject <id> <reason>
+  c2c:merchants | c2c:merchant:create <json> | c2c:merchant:update <id> <json>
+  c2c:merchant:pause <id> | c2c:merchant:resume <id>
+  c2c:stock:fund <merchantId> <amount> | c2c:stock:withdraw <merchantId> <amount>   escrowed stock (ledger)
+  c2c:orders [unmatched|matched|paid|completed|expired|rejected] | c2c:match <orderId>
+  c2c:confirm <orderId> | c2c:reject <orderId> <reason>   decide a paid order (proof seen in the back office)
+  c2c:rules <json {"en":"body":"...",...}>   the rules page per language`;
 
 const [command, ...args] = process.argv.slice(2);
 const env = loadEnv();
@@ -62,6 +68,7 @@ const adminLaunchpad = caller.adminLaunchpad;
 const optionsAdmin = caller.optionsAdmin;
 const adminProofs = caller.adminProofs;
 const adminLoans = caller.adminLoans;
+const c2cAdmin = caller.c2cAdmin;
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 const id = () => Number(args[0]);
 
@@ -335,6 +342,44 @@ async function main(): Promise<number> {
       return 0;
     case "loans:wire:reject":
       print(await adminLoans.rejectWire({ repayment_id: id(), reason: args.slice(1).join(" ") }));
+      return 0;
+    case "c2c:merchants":
+      print(await c2cAdmin.merchants());
+      return 0;
+    case "c2c:merchant:create":
+      print(await c2cAdmin.createMerchant(JSON.parse(args[0] ?? "{}")));
+      return 0;
+    case "c2c:merchant:update":
+      print(await c2cAdmin.updateMerchant({ id: id(), data: JSON.parse(args[1] ?? "{}") }));
+      return 0;
+    case "c2c:merchant:pause":
+    case "c2c:merchant:resume":
+      await (command === "c2c:merchant:pause" ? c2cAdmin.pauseMerchant : c2cAdmin.resumeMerchant)({
+        id: id(),
+      });
+      console.log(`merchant ${id()} ${command === "c2c:merchant:pause" ? "paused" : "active"}`);
+      return 0;
+    case "c2c:stock:fund":
+      print(await c2cAdmin.fundStock({ merchant_id: id(), amount: args[1] ?? "" }));
+      return 0;
+    case "c2c:stock:withdraw":
+      print(await c2cAdmin.withdrawStock({ merchant_id: id(), amount: args[1] ?? "" }));
+      return 0;
+    case "c2c:orders":
+      print(await c2cAdmin.orders({ status: args[0] as never, page: 1, page_size: 100 }));
+      return 0;
+    case "c2c:match":
+      print(await c2cAdmin.match({ order_id: id() }));
+      return 0;
+    case "c2c:confirm":
+      print(await c2cAdmin.confirm({ order_id: id() }));
+      return 0;
+    case "c2c:reject":
+      print(await c2cAdmin.reject({ order_id: id(), reason: args.slice(1).join(" ") }));
+      return 0;
+    case "c2c:rules":
+      await c2cAdmin.saveRules({ texts: JSON.parse(args[0] ?? "{}") });
+      console.log("c2c rules saved");
       return 0;
     default:
       console.error(USAGE);

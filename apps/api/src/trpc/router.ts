@@ -1,5 +1,7 @@
 import { router } from "./init.ts";
 import { adminRouter } from "./routers/admin/router.ts";
+import { c2cAdminRouter } from "./routers/c2c/admin-router.ts";
+import { c2cRouter } from "./routers/c2c/router.ts";
 import { adminEarnRouter, earnRouter } from "./routers/earn/router.ts";
 import {
   assetRouter,
@@ -46,6 +48,8 @@ export const appRouter = router({
   adminProofs: adminProofsRouter,
   loans: loansRouter,
   adminLoans: adminLoansRouter,
+  c2c: c2cRouter,
+  c2cAdmin: c2cAdminRouter,
 });
 
 /** Imported as a type only by the web app. */

@@ -153,6 +153,37 @@ const SubscriptionRecords = page(
   ["launchpad"],
 );
 
+const C2cIndex = page(
+  () => import("../features/c2c/c2c-index-page.tsx"),
+  (m) => m.C2cIndexPage,
+  ["c2c"],
+);
+const C2cOrders = page(
+  () => import("../features/c2c/c2c-orders-page.tsx"),
+  (m) => m.C2cOrdersPage,
+  ["c2c"],
+);
+const C2cSubmit = page(
+  () => import("../features/c2c/submit-proof-page.tsx"),
+  (m) => m.SubmitProofPage,
+  ["c2c"],
+);
+const C2cAccount = page(
+  () => import("../features/c2c/payment-account-page.tsx"),
+  (m) => m.PaymentAccountPage,
+  ["c2c"],
+);
+const C2cRules = page(
+  () => import("../features/c2c/rules-page.tsx"),
+  (m) => m.RulesPage,
+  ["c2c"],
+);
+const C2cQuickBuy = page(
+  () => import("../features/c2c/quick-buy-page.tsx"),
+  (m) => m.QuickBuyPage,
+  ["c2c"],
+);
+
 const Verification = page(
   () => import("../features/kyc/verification-page.tsx"),
   (m) => m.VerificationPage,
@@ -287,4 +318,11 @@ export const PAGES: Record<string, Page> = {
   "/ldcoin": LoanApply,
   "/repayment2": MyLoans,
   "/repaymentNew": LoanRepay,
+  "/c2c_index": C2cIndex,
+  "/c2c_create": C2cIndex,
+  "/c2c_order": C2cOrders,
+  "/c2c_submit": C2cSubmit,
+  "/c2c_account": C2cAccount,
+  "/c2c_rule": C2cRules,
+  "/kjmbSelect": C2cQuickBuy,
 };

@@ -20,7 +20,10 @@ export type SystemCode =
   | "launchpad_issuer"
   | "loans_pool"
   | "loan_interest"
-  | "loan_late_fees";
+  | "loan_late_fees"
+  | `c2c_escrow:${string}`
+  | `c2c_reserved:${string}`
+  | "c2c_supply";
 
 export type AccountRef =
   | { userId: number; book: Book; wallet: Wallet; currency: string; bucket?: Bucket }

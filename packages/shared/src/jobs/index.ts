@@ -9,6 +9,7 @@ export const QUEUES = {
   optionSettlement: "option-settlement",
   proofPublish: "proof-publish",
   loanOverdue: "loan-overdue",
+  c2cExpiry: "c2c-expiry",
 } as const;
 
 export const JOBS = {
@@ -18,6 +19,7 @@ export const JOBS = {
   settleOptionsDue: "settle-options-due",
   publishProof: "publish-proof",
   markLoansOverdue: "mark-loans-overdue",
+  expireC2cOrder: "expire-c2c-order",
 } as const;
 
 export const ZSendCodeJobSchema = z.object({
@@ -37,3 +39,7 @@ export type TSendCodeJob = z.infer<typeof ZSendCodeJobSchema>;
  */
 export const ZSettleOptionsDueJobSchema = z.object({ dueAt: z.number().int().positive() });
 export type TSettleOptionsDueJob = z.infer<typeof ZSettleOptionsDueJobSchema>;
+
+/** Expires one C2C order at its deadline unless its proof came first; the order id is the business key. */
+export const ZExpireC2cOrderJobSchema = z.object({ orderId: z.number().int().positive() });
+export type TExpireC2cOrderJob = z.infer<typeof ZExpireC2cOrderJobSchema>;

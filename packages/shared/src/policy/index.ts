@@ -363,6 +363,19 @@ export const POLICY = {
     )[],
     public: true,
   },
+  // C2C purchase by wire (issue 15). Spec section 9: C2C and wire orders are valid 3 hours.
+  /** An order not paid (no proof) this long after it was matched (or created, while unmatched) expires. */
+  "c2c.orderValidityMinutes": {
+    schema: z
+      .number()
+      .int()
+      .min(5)
+      .max(7 * 24 * 60),
+    default: 180,
+    public: true,
+  },
+  /** A user may have this many open orders (unmatched, matched or paid) at once. */
+  "c2c.maxOpenOrders": { schema: z.number().int().min(1).max(100), default: 3, public: true },
 } as const;
 
 export type PolicyKey = keyof typeof POLICY;

@@ -265,3 +265,43 @@ export const loanWireRepaymentMachine = defineMachine({
   ],
 });
 export type LoanWireRepaymentStatus = (typeof loanWireRepaymentMachine.states)[number];
+
+/**
+ * C2C purchase-by-wire orders, SPEC section 4 (unmatched, matched, completed, expired, rejected)
+ * plus `paid`: the payment proof is submitted, which stops the expiry clock. An order is created
+ * `unmatched` with its merchant and price locked; it is `matched` when the merchant's stock for it
+ * is reserved (at once, or later by the system or an operator when stock arrives). The user submits
+ * the proof (`paid`); the merchant's operator confirms (`completed`: the coins leave escrow for the
+ * user) or rejects with a reason (`rejected`, the reservation released). An order not paid by its
+ * deadline (policy `c2c.orderValidityMinutes`) is `expired` by the expiry job, releasing the stock.
+ */
+export const c2cOrderMachine = defineMachine({
+  name: "c2c-order",
+  states: ["unmatched", "matched", "paid", "completed", "expired", "rejected"],
+  initial: "unmatched",
+  transitions: [
+    { from: "unmatched", to: "matched", by: ["system", "operator"] },
+    { from: "unmatched", to: "expired", by: ["system"] },
+    { from: "unmatched", to: "rejected", by: ["operator"] },
+    { from: "matched", to: "paid", by: ["user"] },
+    { from: "matched", to: "expired", by: ["system"] },
+    { from: "matched", to: "rejected", by: ["operator"] },
+    { from: "paid", to: "completed", by: ["operator"] },
+    { from: "paid", to: "rejected", by: ["operator"] },
+  ],
+});
+export type C2cOrderStatus = (typeof c2cOrderMachine.states)[number];
+/** Orders whose expiry clock runs (no proof yet). */
+export const C2C_CLOCK_STATUSES: readonly C2cOrderStatus[] = ["unmatched", "matched"];
+
+/** C2C merchants: an operator pauses (no new orders) and resumes them. */
+export const c2cMerchantMachine = defineMachine({
+  name: "c2c-merchant",
+  states: ["active", "paused"],
+  initial: "active",
+  transitions: [
+    { from: "active", to: "paused", by: ["operator"] },
+    { from: "paused", to: "active", by: ["operator"] },
+  ],
+});
+export type C2cMerchantStatus = (typeof c2cMerchantMachine.states)[number];

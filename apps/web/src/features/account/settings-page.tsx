@@ -57,6 +57,7 @@ export function SettingsPage() {
               title={t("nav.loans")}
               testId="settings-loans"
             />
+            <SettingRow to="/c2c_index" icon={<BankOutlined />} title={t("nav.c2c")} testId="settings-c2c" />
           </SettingGroup>
         )}
         <Preferences loggedIn={loggedIn} />

@@ -8,6 +8,7 @@ import { AdminLayout, useOperator } from "./admin-layout.tsx";
 import { type AdminPageKey, pagesFor } from "./admin-nav.ts";
 import { createAdminQueryClient } from "./admin-query-client.ts";
 import { AuditPage } from "./audit-page.tsx";
+import { C2cAdminPage } from "./c2c-admin-page.tsx";
 import { DepositAddressesPage } from "./deposit-addresses-page.tsx";
 import { DepositsPage } from "./deposits-page.tsx";
 import { EarnAdminPage } from "./earn-admin-page.tsx";
@@ -84,6 +85,7 @@ function AdminRoutes() {
             />
             <Route path="options" element={<RoleGate page="options" element={<OptionsAdminPage />} />} />
             <Route path="loans" element={<RoleGate page="loans" element={<LoansAdminPage />} />} />
+            <Route path="c2c" element={<RoleGate page="c2c" element={<C2cAdminPage />} />} />
             <Route path="*" element={<AdminNotFound />} />
           </Route>
         </Routes>

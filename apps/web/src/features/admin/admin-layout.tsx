@@ -1,6 +1,7 @@
 import {
   AccountBookOutlined,
   AuditOutlined,
+  BankOutlined,
   ControlOutlined,
   DownloadOutlined,
   FundOutlined,
@@ -52,6 +53,7 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   launchpad: <RocketOutlined />,
   options: <FundOutlined />,
   loans: <WalletOutlined />,
+  c2c: <BankOutlined />,
 };
 
 /** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */

@@ -19,6 +19,7 @@ export const ADMIN_PAGES = [
   { key: "launchpad", roles: ["admin", "finance"] },
   { key: "options", roles: ["admin", "finance"] },
   { key: "loans", roles: ["admin", "finance"] },
+  { key: "c2c", roles: ["admin", "finance"] },
 ] as const satisfies readonly { key: string; roles: readonly OperatorRole[] }[];
 
 export type AdminPageKey = (typeof ADMIN_PAGES)[number]["key"];
