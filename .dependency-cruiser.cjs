@@ -27,6 +27,7 @@ const LADDER = [
   "options",
   "earn",
   "launchpad",
+  "contracts",
   "admin",
   "setup",
 ];

@@ -143,6 +143,16 @@ export const ERROR_CODES = {
   OPTION_NOT_AVAILABLE: ResponseCode.Refused,
   OPTION_AMOUNT_BELOW_MINIMUM: ResponseCode.Refused,
   OPTION_AMOUNT_ABOVE_MAXIMUM: ResponseCode.Refused,
+  CONTRACT_NOT_AVAILABLE: ResponseCode.Refused,
+  CONTRACT_LOTS_INVALID: ResponseCode.Refused,
+  CONTRACT_LEVERAGE_INVALID: ResponseCode.Refused,
+  CONTRACT_TAKE_PROFIT_INVALID: ResponseCode.Refused,
+  CONTRACT_STOP_LOSS_INVALID: ResponseCode.Refused,
+  CONTRACT_LIMIT_PRICE_REQUIRED: ResponseCode.Refused,
+  CONTRACT_NOT_FOUND: ResponseCode.Refused,
+  CONTRACT_NOT_HOLDING: ResponseCode.Refused,
+  CONTRACT_EXTRA_MARGIN_LIMIT: ResponseCode.Refused,
+  CONTRACT_MARGIN_BELOW_SAFE: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -17,7 +17,9 @@ export type SystemCode =
   | `withdrawal_clearing:${string}`
   | "earn_custody"
   | "earn_yield"
-  | "launchpad_issuer";
+  | "launchpad_issuer"
+  | "contracts_house"
+  | "contracts_insurance";
 
 export type AccountRef =
   | { userId: number; book: Book; wallet: Wallet; currency: string; bucket?: Bucket }
