@@ -16,13 +16,14 @@ export const env = () => ({
       FEED_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
       /**
        * Which roles this worker takes, comma-separated: notifications, market-feed, spot-matcher,
-       * market-maker, custody-yield, launchpad-unlock, option-settlement. Default all; a deployment can
+       * market-maker, custody-yield, launchpad-unlock, option-settlement, contract-risk,
+       * contract-overnight. Default all; a deployment can
        * give the matcher workers of its own.
        */
       WORKER_ROLES: z
         .string()
         .default(
-          "notifications,market-feed,spot-matcher,market-maker,custody-yield,launchpad-unlock,option-settlement",
+          "notifications,market-feed,spot-matcher,market-maker,custody-yield,launchpad-unlock,option-settlement,contract-risk,contract-overnight",
         )
         .transform((v) => new Set(v.split(",").map((r) => r.trim()))),
       /** How long a role's lease lives unrenewed: a standby takes over this long after a holder dies. */

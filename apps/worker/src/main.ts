@@ -2,8 +2,10 @@ import { getSiteSettings } from "@northstar/domain/content";
 import { createDb } from "@northstar/domain/db";
 import { createMailTransport, createSmsProvider } from "@northstar/domain/notifications";
 import { Redis } from "ioredis";
+import { startContractRisk } from "./contract-risk.ts";
 import { env as loadEnv } from "./env.ts";
 import { startMarketData } from "./market-data.ts";
+import { startContractOvernightWorker } from "./queues/contract-overnight.ts";
 import { startCustodyYieldWorker } from "./queues/custody-yield.ts";
 import { startLaunchpadUnlockWorker } from "./queues/launchpad-unlock.ts";
 import { startNotificationsWorker } from "./queues/notifications.ts";
@@ -38,6 +40,12 @@ if (env.WORKER_ROLES.has("launchpad-unlock")) {
       .worker,
   );
 }
+if (env.WORKER_ROLES.has("contract-overnight")) {
+  workers.push(
+    (await startContractOvernightWorker(connection, env.REDIS_PREFIX, { db, now: () => new Date(), log }))
+      .worker,
+  );
+}
 for (const worker of workers) {
   worker.on("failed", (job, err) => log(`job ${job?.name ?? "?"} failed: ${err.message}`));
 }
@@ -50,8 +58,18 @@ const options = env.WORKER_ROLES.has("option-settlement")
   ? startOptionSettlement({ db, connection, prefix: env.REDIS_PREFIX, log })
   : { close: async () => {} };
 
+const contractRisk = env.WORKER_ROLES.has("contract-risk")
+  ? startContractRisk(db, connection, { prefix: env.REDIS_PREFIX, leaseTtlMs: env.LEASE_TTL_MS, log })
+  : { close: async () => {} };
+
 const shutdown = async () => {
-  await Promise.all([...workers.map((w) => w.close()), marketData.close(), spot.close(), options.close()]);
+  await Promise.all([
+    ...workers.map((w) => w.close()),
+    marketData.close(),
+    spot.close(),
+    options.close(),
+    contractRisk.close(),
+  ]);
   connection.disconnect();
   await close();
   process.exit(0);

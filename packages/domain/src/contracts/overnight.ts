@@ -97,3 +97,32 @@ export async function dueOvernightCharges(
     limit ${limit}`);
   return rows.rows.map((r) => ({ positionId: Number(r.position_id), day: r.day }));
 }
+
+/**
+ * One run of the overnight job: charges every (position, day) owed at `now`, oldest first, each in
+ * its own transaction. Idempotent: a run delivered twice, or two runs at once, charge nothing twice.
+ */
+export async function runOvernightCharges(
+  db: Db,
+  now = new Date(),
+): Promise<{ charged: number; skipped: number }> {
+  let charged = 0;
+  let skipped = 0;
+  for (;;) {
+    const due = await dueOvernightCharges(db, now, 1000);
+    let progress = 0;
+    for (const { positionId, day } of due) {
+      const result = await chargeOvernight(db, positionId, day, now);
+      if (result === "charged") {
+        charged++;
+        progress++;
+      } else {
+        skipped++;
+      }
+    }
+    // A day with no recorded price yet is left for the next run.
+    if (due.length < 1000 || progress === 0) {
+      return { charged, skipped };
+    }
+  }
+}

@@ -7,6 +7,7 @@ export const QUEUES = {
   custodyYield: "custody-yield",
   launchpadUnlock: "launchpad-unlock",
   optionSettlement: "option-settlement",
+  contractOvernight: "contract-overnight",
 } as const;
 
 export const JOBS = {
@@ -14,6 +15,7 @@ export const JOBS = {
   dailyYield: "daily-yield",
   unlockCoins: "unlock-coins",
   settleOption: "settle-option",
+  chargeOvernight: "charge-overnight",
 } as const;
 
 export const ZSendCodeJobSchema = z.object({
