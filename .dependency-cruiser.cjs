@@ -53,6 +53,7 @@ const TEST_HELPERS = [
   `${SRC}test-support/`,
   `${SRC}spot/testing\\.ts$`,
   `${SRC}spot/workload\\.ts$`,
+  `${SRC}contracts/testing\\.ts$`,
 ];
 
 const upward = LADDER.map((name, i) => ({
@@ -116,7 +117,13 @@ module.exports = {
       comment: "test-support, spot/testing and spot/workload are for tests and benches only",
       severity: "error",
       from: {
-        pathNot: [TEST_FILE, "^bench/", `${SRC}test-support/`, `${SRC}spot/(testing|workload)\\.ts$`],
+        pathNot: [
+          TEST_FILE,
+          "^bench/",
+          `${SRC}test-support/`,
+          `${SRC}spot/(testing|workload)\\.ts$`,
+          `${SRC}contracts/testing\\.ts$`,
+        ],
       },
       to: { path: TEST_HELPERS },
     },
