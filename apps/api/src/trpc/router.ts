@@ -1,5 +1,6 @@
 import { router } from "./init.ts";
 import { adminRouter } from "./routers/admin/router.ts";
+import { contractsAdminRouter, contractsRouter } from "./routers/contracts/router.ts";
 import { adminEarnRouter, earnRouter } from "./routers/earn/router.ts";
 import {
   assetRouter,
@@ -40,6 +41,8 @@ export const appRouter = router({
   adminLaunchpad: adminLaunchpadRouter,
   options: optionsRouter,
   optionsAdmin: optionsAdminRouter,
+  contracts: contractsRouter,
+  contractsAdmin: contractsAdminRouter,
 });
 
 /** Imported as a type only by the web app. */

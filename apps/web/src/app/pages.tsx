@@ -191,6 +191,11 @@ const OptionsTrade = page(
   (m) => m.OptionsTradePage,
   ["options"],
 );
+const ContractsTrade = page(
+  () => import("../features/contracts/contracts-trade-page.tsx"),
+  (m) => m.ContractsTradePage,
+  ["contracts"],
+);
 const OptionsRecord = page(
   () => import("../features/options/options-record-page.tsx"),
   (m) => m.OptionsRecordPage,
@@ -269,4 +274,5 @@ export const PAGES: Record<string, Page> = {
   "/subscriptionRecord": SubscriptionRecords,
   "/options": OptionsTrade,
   "/optionsRecord": OptionsRecord,
+  "/preciousMetal": ContractsTrade,
 };

@@ -10,6 +10,7 @@ import { contractPositionMachine } from "@northstar/shared/state-machines";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
+import type { OnceRecorder } from "../idempotency/index.ts";
 import type { User } from "../identity/index.ts";
 import { bookOf } from "../ledger/index.ts";
 import { getPolicy } from "../policy/index.ts";
@@ -49,6 +50,7 @@ export async function closeContractPosition(
   deps: ContractDeps,
   user: User,
   input: TCloseContractRequest,
+  once?: OnceRecorder,
 ): Promise<TContractPositionView> {
   const now = deps.now?.() ?? new Date();
   return deps.db.transaction(async (tx) => {
@@ -71,7 +73,7 @@ export async function closeContractPosition(
         "lots",
       );
     }
-    return applyClose(tx, row, {
+    const view = await applyClose(tx, row, {
       closeLots: new MoneyDecimal(closeLots).toFixed(),
       price: tick.price,
       tickId: tick.id,
@@ -79,6 +81,8 @@ export async function closeContractPosition(
       by: "user",
       at: now,
     });
+    await once?.record(tx, view);
+    return view;
   });
 }
 
@@ -151,6 +155,7 @@ export async function adjustContractMargin(
   deps: ContractDeps,
   user: User,
   input: TAdjustMarginRequest,
+  once?: OnceRecorder,
 ): Promise<TContractPositionView> {
   const now = deps.now?.() ?? new Date();
   return deps.db.transaction(async (tx) => {
@@ -187,7 +192,9 @@ export async function adjustContractMargin(
     };
     await tx.update(contractPositions).set(values).where(eq(contractPositions.id, row.id));
     await postMarginChange(tx, row, String(values.revision), amount.toFixed(), add);
-    return toPositionView({ ...row, ...values });
+    const view = toPositionView({ ...row, ...values });
+    await once?.record(tx, view);
+    return view;
   });
 }
 
