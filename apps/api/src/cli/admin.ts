@@ -38,7 +38,10 @@ const USAGE = `usage: pnpm admin <command>
   earn:rates <productId> | earn:rate:publish <productId> <YYYY-MM-DD> <rate> | earn:yield | earn:yield:run
   launchpad:list | launchpad:create <json> | launchpad:allocate <id> | launchpad:fail <id> <reason> | launchpad:unlock
   options:products | options:set-products <json>   the options products (policy options.products, audited)
-  options:exposure | options:house | options:settled [page]   open exposure, house result, settled orders`;
+  options:exposure | options:house | options:settled [page]   open exposure, house result, settled orders
+  contracts:products | contracts:set-products <json>   contract products (policy contracts.products, audited)
+  contracts:set-leverage <json> | contracts:set-terms <json>   leverage levels and terms per asset class (audited)
+  contracts:exposure | contracts:house | contracts:liquidations [limit]   open exposure, house result, liquidations`;
 
 const [command, ...args] = process.argv.slice(2);
 const env = loadEnv();
@@ -56,6 +59,7 @@ const admin = caller.admin;
 const adminEarn = caller.adminEarn;
 const adminLaunchpad = caller.adminLaunchpad;
 const optionsAdmin = caller.optionsAdmin;
+const contractsAdmin = caller.contractsAdmin;
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 const id = () => Number(args[0]);
 
@@ -276,6 +280,30 @@ async function main(): Promise<number> {
       return 0;
     case "options:settled":
       print(await optionsAdmin.settled({ page: Number(args[0] ?? 1), page_size: 50 }));
+      return 0;
+    case "contracts:products":
+      print(await contractsAdmin.products());
+      return 0;
+    case "contracts:set-products":
+      await admin.setPolicy({ key: "contracts.products", value: JSON.parse(args[0] ?? "null") });
+      console.log("contracts.products saved");
+      return 0;
+    case "contracts:set-leverage":
+      await admin.setPolicy({ key: "contracts.leverage", value: JSON.parse(args[0] ?? "null") });
+      console.log("contracts.leverage saved");
+      return 0;
+    case "contracts:set-terms":
+      await admin.setPolicy({ key: "contracts.terms", value: JSON.parse(args[0] ?? "null") });
+      console.log("contracts.terms saved");
+      return 0;
+    case "contracts:exposure":
+      print(await contractsAdmin.exposure());
+      return 0;
+    case "contracts:house":
+      print(await contractsAdmin.houseResult());
+      return 0;
+    case "contracts:liquidations":
+      print(await contractsAdmin.liquidations({ limit: Number(args[0] ?? 100) }));
       return 0;
     default:
       console.error(USAGE);

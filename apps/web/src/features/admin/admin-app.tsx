@@ -8,6 +8,7 @@ import { AdminLayout, useOperator } from "./admin-layout.tsx";
 import { type AdminPageKey, pagesFor } from "./admin-nav.ts";
 import { createAdminQueryClient } from "./admin-query-client.ts";
 import { AuditPage } from "./audit-page.tsx";
+import { ContractsAdminPage } from "./contracts-page.tsx";
 import { DepositAddressesPage } from "./deposit-addresses-page.tsx";
 import { DepositsPage } from "./deposits-page.tsx";
 import { EarnAdminPage } from "./earn-admin-page.tsx";
@@ -82,6 +83,10 @@ function AdminRoutes() {
               element={<RoleGate page="launchpad" element={<LaunchpadAdminPage />} />}
             />
             <Route path="options" element={<RoleGate page="options" element={<OptionsAdminPage />} />} />
+            <Route
+              path="contracts"
+              element={<RoleGate page="contracts" element={<ContractsAdminPage />} />}
+            />
             <Route path="*" element={<AdminNotFound />} />
           </Route>
         </Routes>

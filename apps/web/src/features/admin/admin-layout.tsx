@@ -51,6 +51,7 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   earn: <RiseOutlined />,
   launchpad: <RocketOutlined />,
   options: <FundOutlined />,
+  contracts: <FundOutlined />,
 };
 
 /** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */

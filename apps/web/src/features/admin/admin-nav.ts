@@ -18,6 +18,7 @@ export const ADMIN_PAGES = [
   { key: "earn", roles: ["admin", "finance"] },
   { key: "launchpad", roles: ["admin", "finance"] },
   { key: "options", roles: ["admin", "finance"] },
+  { key: "contracts", roles: ["admin", "finance"] },
 ] as const satisfies readonly { key: string; roles: readonly OperatorRole[] }[];
 
 export type AdminPageKey = (typeof ADMIN_PAGES)[number]["key"];
