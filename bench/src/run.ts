@@ -12,6 +12,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<BenchResult>
   "spot-engine": () => import("./spot-engine.ts"),
   "market-socket": () => import("./market-socket.ts"),
   "spot-api": () => import("./spot-api.ts"),
+  "contracts-risk": () => import("./contracts-risk.ts"),
 };
 
 const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "results");

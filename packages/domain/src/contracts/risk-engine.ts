@@ -12,7 +12,7 @@ import {
 import { positionTerms } from "./position-view.ts";
 import { listContractProducts } from "./products.ts";
 import { RiskIndex, type TriggerKeys } from "./risk-index.ts";
-import { contractTicksAfter } from "./ticks.ts";
+import { type ContractTick, contractTicksAfter } from "./ticks.ts";
 import { applyTick, type TriggerKind, triggerAt } from "./trigger.ts";
 
 /** A liquidation key is moved this much towards the current price, so rounding never hides a crossing. */
@@ -51,6 +51,8 @@ export interface RiskEngineOptions {
   onTriggered?: (kind: TriggerKind, position: TContractPositionView, userId: number) => void;
   /** Ticks read per step. */
   batch?: number;
+  /** Crossed positions of one tick applied at once (each its own transaction); keep below the pool size. */
+  parallel?: number;
 }
 
 /**
@@ -207,19 +209,11 @@ export class ContractRiskEngine {
       }
       this.stats.evaluated += this.index.countOn(tick.symbol);
       const ids = this.index.crossed(tick.symbol, Number(tick.price));
-      for (const id of ids) {
-        const result = await applyTick(this.db, id, tick);
-        if (result.state === "triggered") {
-          this.stats.triggered++;
-          this.options.onTriggered?.(result.kind, result.position, result.userId);
-          const [row] = await this.db
-            .select()
-            .from(contractPositions)
-            .where(inArray(contractPositions.id, [id]));
-          this.reindex(row, id);
-        } else {
-          this.reindex(result.position, id);
-        }
+      // Positions are independent (a transaction and a row lock each): those one tick crosses are
+      // applied a few at a time; the next tick waits for all of them, so ticks stay in order.
+      const parallel = this.options.parallel ?? 8;
+      for (let i = 0; i < ids.length; i += parallel) {
+        await Promise.all(ids.slice(i, i + parallel).map((id) => this.apply(id, tick)));
       }
     }
     const last = ticks.at(-1);
@@ -231,6 +225,21 @@ export class ContractRiskEngine {
         .where(sql`${contractEngineCursor.name} = ${this.name}`);
     }
     return ticks.length;
+  }
+
+  private async apply(id: number, tick: ContractTick): Promise<void> {
+    const result = await applyTick(this.db, id, tick);
+    if (result.state === "triggered") {
+      this.stats.triggered++;
+      this.options.onTriggered?.(result.kind, result.position, result.userId);
+      const [row] = await this.db
+        .select()
+        .from(contractPositions)
+        .where(inArray(contractPositions.id, [id]));
+      this.reindex(row, id);
+    } else {
+      this.reindex(result.position, id);
+    }
   }
 
   /** Steps until no tick is left (tests, catch-up after a takeover). */
