@@ -46,15 +46,17 @@ export function ContractsTradePage() {
   const categories = [...new Set(list.map((p) => p.category))];
   const pick = (symbol: string) => setParams({ symbol }, { replace: true });
   const switcher = (
-    <Flex vertical gap={6}>
-      <Segmented
-        size="small"
-        value={product.category}
-        onChange={(c) => pick(list.find((p) => p.category === c)?.symbol ?? product.symbol)}
-        options={categories.map((c) => ({ value: c, label: t(`market.categories.${c}`) }))}
-        data-testid="contract-category"
-        style={{ maxWidth: "100%", overflowX: "auto" }}
-      />
+    <Flex vertical gap={6} style={{ minWidth: 0, maxWidth: "calc(100vw - 140px)" }}>
+      {/* On a phone the asset classes scroll sideways rather than leave the card. */}
+      <div style={{ overflowX: "auto", maxWidth: "100%" }}>
+        <Segmented
+          size="small"
+          value={product.category}
+          onChange={(c) => pick(list.find((p) => p.category === c)?.symbol ?? product.symbol)}
+          options={categories.map((c) => ({ value: c, label: t(`market.categories.${c}`) }))}
+          data-testid="contract-category"
+        />
+      </div>
       <Select
         value={product.symbol}
         onChange={pick}
@@ -62,7 +64,7 @@ export function ContractsTradePage() {
         options={list
           .filter((p) => p.category === product.category)
           .map((p) => ({ value: p.symbol, label: p.symbol }))}
-        style={{ minWidth: 160 }}
+        style={{ width: "100%", maxWidth: 240 }}
         data-testid="contract-symbol"
         aria-label={t("contracts.instrument")}
       />
