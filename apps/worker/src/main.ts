@@ -5,6 +5,7 @@ import { Redis } from "ioredis";
 import { startContractRisk } from "./contract-risk.ts";
 import { env as loadEnv } from "./env.ts";
 import { startMarketData } from "./market-data.ts";
+import { startContractDeliveryWorker } from "./queues/contract-delivery.ts";
 import { startContractOvernightWorker } from "./queues/contract-overnight.ts";
 import { startCustodyYieldWorker } from "./queues/custody-yield.ts";
 import { startLaunchpadUnlockWorker } from "./queues/launchpad-unlock.ts";
@@ -43,6 +44,12 @@ if (env.WORKER_ROLES.has("launchpad-unlock")) {
 if (env.WORKER_ROLES.has("contract-overnight")) {
   workers.push(
     (await startContractOvernightWorker(connection, env.REDIS_PREFIX, { db, now: () => new Date(), log }))
+      .worker,
+  );
+}
+if (env.WORKER_ROLES.has("contract-delivery")) {
+  workers.push(
+    (await startContractDeliveryWorker(connection, env.REDIS_PREFIX, { db, now: () => new Date(), log }))
       .worker,
   );
 }

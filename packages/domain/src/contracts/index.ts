@@ -2,6 +2,7 @@ export * from "./apply-close.ts";
 export * from "./back-office.ts";
 export * from "./contract-balance.ts";
 export * from "./contracts.table.ts";
+export * from "./delivery.ts";
 export * from "./list-positions.ts";
 export * from "./manage-position.ts";
 export * from "./money-moves.ts";

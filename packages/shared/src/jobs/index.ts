@@ -8,6 +8,7 @@ export const QUEUES = {
   launchpadUnlock: "launchpad-unlock",
   optionSettlement: "option-settlement",
   contractOvernight: "contract-overnight",
+  contractDelivery: "contract-delivery",
 } as const;
 
 export const JOBS = {
@@ -16,6 +17,7 @@ export const JOBS = {
   unlockCoins: "unlock-coins",
   settleOption: "settle-option",
   chargeOvernight: "charge-overnight",
+  deliverContracts: "deliver-contracts",
 } as const;
 
 export const ZSendCodeJobSchema = z.object({
