@@ -196,6 +196,25 @@ describe("managing a position", () => {
     await reconciled();
   });
 
+  it("closes once when the same close is sent 50 times at once", async () => {
+    const user = await newContractUser(db, "1000");
+    await tick("LINKUSDT", "20");
+    const p = await open(user, { symbol: "LINKUSDT", side: "short", lots: "5", leverage: 10 });
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, () => closeContractPosition({ db, now }, user, { id: p.id })),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const codes = new Set(
+      results.flatMap((r) => (r.status === "rejected" ? [(r.reason as AppError).code] : [])),
+    );
+    expect([...codes]).toEqual(["CONTRACT_NOT_HOLDING"]);
+    const { closes } = await getContractPosition(db, user, p.id);
+    expect(closes).toHaveLength(1);
+    // margin 10 + fee 0.05 out, 10 − 0.05 back (price unchanged): 999.9 left.
+    expect(await contractWallet(db, user.id)).toEqual({ available: "999.9", held: "0" });
+    await reconciled();
+  });
+
   it("adds margin up to the maximum and reduces it only down to the initial margin", async () => {
     const user = await newContractUser(db, "10000");
     await tick("BNBUSDT", "1000");
