@@ -101,6 +101,21 @@ describe("opening a contract position", () => {
     await reconciled();
   });
 
+  it("trades a demo account in the demo book, never the real one", async () => {
+    const demo = await newContractUser(db, "5000", "demo");
+    await tick("BTCUSDT", "90000");
+    const p = await open(demo, { symbol: "BTCUSDT", side: "short", lots: "0.01", leverage: 20 });
+    expect(p.margin).toBe("45");
+    expect(await contractWallet(db, demo.id, "demo")).toEqual({ available: "4954.55", held: "45" });
+    expect(await contractWallet(db, demo.id, "real")).toEqual({ available: "0", held: "0" });
+    const books = await pool.query(
+      "select distinct e.book from journal_entries e where e.reference_type = 'contract_position' and e.reference_id = $1",
+      [String(p.id)],
+    );
+    expect(books.rows).toEqual([{ book: "demo" }]);
+    await reconciled();
+  });
+
   it("refuses bad input with a named field and changes nothing", async () => {
     const user = await newContractUser(db, "1000");
     await tick("ETHUSDT", "3000");
