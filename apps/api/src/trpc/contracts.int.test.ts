@@ -4,7 +4,7 @@ import { postEntry } from "@northstar/domain/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectTrpcRefusal, query } from "../test/fixtures.ts";
 import { createHarness, type Harness } from "../test/harness.ts";
-import { type TrpcResult, userIdOf } from "../test/money.ts";
+import { dataOf, type TrpcResult, userIdOf } from "../test/money.ts";
 
 /**
  * Contracts through the API as the web sends them: an opening sent 20 times at once with one
@@ -58,8 +58,7 @@ describe("contracts through the API", { timeout: 60_000 }, () => {
       while (answer.body.error?.data.errorCode === "REQUEST_IN_PROGRESS") {
         answer = await keyed("contracts.open", input, u.token, key);
       }
-      expect(answer.status).toBe(200);
-      ids.add(answer.body.result.data.id);
+      ids.add(dataOf<{ id: number }>(answer).id);
     }
     expect(ids.size).toBe(1);
     expect(
@@ -82,11 +81,14 @@ describe("contracts through the API", { timeout: 60_000 }, () => {
       { symbol: "BTCUSDT", side: "short", order_type: "market", lots: "0.01", leverage: 20 },
       u.token,
     );
-    expect(opened.status).toBe(200);
-    const id = opened.body.result.data.id;
+    const { id } = dataOf<{ id: number }>(opened);
     expectTrpcRefusal(await h.trpc("contracts.position", { id }, other.token, "query"), "CONTRACT_NOT_FOUND");
     expectTrpcRefusal(await h.trpc("contracts.close", { id }, other.token), "CONTRACT_NOT_FOUND");
     const mine = await h.trpc("contracts.position", { id }, u.token, "query");
-    expect(mine.body.result.data.position).toMatchObject({ id, status: "holding", margin: "45" });
+    expect(dataOf<{ position: unknown }>(mine).position).toMatchObject({
+      id,
+      status: "holding",
+      margin: "45",
+    });
   });
 });
