@@ -29,6 +29,7 @@ const LADDER = [
   "launchpad",
   "loans",
   "c2c",
+  "contracts",
   "proofs",
   "admin",
   "setup",
@@ -56,6 +57,7 @@ const TEST_HELPERS = [
   `${SRC}spot/testing\\.ts$`,
   `${SRC}spot/workload\\.ts$`,
   `${SRC}loans/test/`,
+  `${SRC}contracts/testing\\.ts$`,
 ];
 
 const upward = LADDER.map((name, i) => ({
@@ -119,7 +121,13 @@ module.exports = {
       comment: "test-support, spot/testing and spot/workload are for tests and benches only",
       severity: "error",
       from: {
-        pathNot: [TEST_FILE, "^bench/", `${SRC}test-support/`, `${SRC}spot/(testing|workload)\\.ts$`],
+        pathNot: [
+          TEST_FILE,
+          "^bench/",
+          `${SRC}test-support/`,
+          `${SRC}spot/(testing|workload)\\.ts$`,
+          `${SRC}contracts/testing\\.ts$`,
+        ],
       },
       to: { path: TEST_HELPERS },
     },

@@ -14,6 +14,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<BenchResult>
   "spot-api": () => import("./spot-api.ts"),
   "options-settlement": () => import("./options-settlement.ts"),
   "custody-yield": () => import("./custody-yield.ts"),
+  "contracts-risk": () => import("./contracts-risk.ts"),
 };
 
 const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "results");

@@ -2,9 +2,12 @@ import { getSiteSettings } from "@northstar/domain/content";
 import { createDb } from "@northstar/domain/db";
 import { createMailTransport, createSmsProvider } from "@northstar/domain/notifications";
 import { Redis } from "ioredis";
+import { startContractRisk } from "./contract-risk.ts";
 import { env as loadEnv } from "./env.ts";
 import { startMarketData } from "./market-data.ts";
 import { startC2cExpiry } from "./queues/c2c-expiry.ts";
+import { startContractDeliveryWorker } from "./queues/contract-delivery.ts";
+import { startContractOvernightWorker } from "./queues/contract-overnight.ts";
 import { startCustodyYieldWorker } from "./queues/custody-yield.ts";
 import { startLaunchpadUnlockWorker } from "./queues/launchpad-unlock.ts";
 import { startLoanOverdueWorker } from "./queues/loan-overdue.ts";
@@ -51,6 +54,18 @@ if (env.WORKER_ROLES.has("loan-overdue")) {
     (await startLoanOverdueWorker(connection, env.REDIS_PREFIX, { db, now: () => new Date(), log })).worker,
   );
 }
+if (env.WORKER_ROLES.has("contract-overnight")) {
+  workers.push(
+    (await startContractOvernightWorker(connection, env.REDIS_PREFIX, { db, now: () => new Date(), log }))
+      .worker,
+  );
+}
+if (env.WORKER_ROLES.has("contract-delivery")) {
+  workers.push(
+    (await startContractDeliveryWorker(connection, env.REDIS_PREFIX, { db, now: () => new Date(), log }))
+      .worker,
+  );
+}
 for (const worker of workers) {
   worker.on("failed", (job, err) => log(`job ${job?.name ?? "?"} failed: ${err.message}`));
 }
@@ -65,6 +80,9 @@ const options = env.WORKER_ROLES.has("option-settlement")
 const c2c = env.WORKER_ROLES.has("c2c-expiry")
   ? startC2cExpiry({ db, connection, prefix: env.REDIS_PREFIX, log })
   : { close: async () => {} };
+const contractRisk = env.WORKER_ROLES.has("contract-risk")
+  ? startContractRisk(db, connection, { prefix: env.REDIS_PREFIX, leaseTtlMs: env.LEASE_TTL_MS, log })
+  : { close: async () => {} };
 
 const shutdown = async () => {
   await Promise.all([
@@ -73,6 +91,7 @@ const shutdown = async () => {
     spot.close(),
     options.close(),
     c2c.close(),
+    contractRisk.close(),
   ]);
   connection.disconnect();
   await close();

@@ -1,3 +1,4 @@
+import { ContractTickRecorder } from "@northstar/domain/contracts";
 import type { Db } from "@northstar/domain/db";
 import { createFeed, MarketDataService } from "@northstar/domain/market-feed";
 import { OptionTickRecorder } from "@northstar/domain/options";
@@ -22,6 +23,8 @@ export function startMarketData(
     });
     // Options settle by recorded prices: the ticks of instruments with options products are stored.
     const ticks = new OptionTickRecorder(db, log);
+    // Contracts open, trigger and liquidate by recorded prices too.
+    const contractTicks = new ContractTickRecorder(db, log);
     const recorded = {
       name: feed.name,
       history: feed.history.bind(feed),
@@ -29,16 +32,19 @@ export function startMarketData(
         feed.start(instruments, (tick) => {
           onTick(tick);
           ticks.onTick(tick);
+          contractTicks.onTick(tick);
         }),
       stop: () => feed.stop(),
     };
     const service = new MarketDataService({ db, redis, prefix: env.REDIS_PREFIX, feed: recorded, log });
     ticks.start();
+    contractTicks.start();
     await service.start();
     return {
       async stop() {
         await service.stop();
         await ticks.stop();
+        await contractTicks.stop();
       },
     };
   });

@@ -162,6 +162,16 @@ export const ERROR_CODES = {
   C2C_ORDER_STATE: ResponseCode.Refused,
   C2C_TOO_MANY_OPEN: ResponseCode.Refused,
   C2C_PRICE_CHANGED: ResponseCode.Refused,
+  CONTRACT_NOT_AVAILABLE: ResponseCode.Refused,
+  CONTRACT_LOTS_INVALID: ResponseCode.Refused,
+  CONTRACT_LEVERAGE_INVALID: ResponseCode.Refused,
+  CONTRACT_TAKE_PROFIT_INVALID: ResponseCode.Refused,
+  CONTRACT_STOP_LOSS_INVALID: ResponseCode.Refused,
+  CONTRACT_LIMIT_PRICE_REQUIRED: ResponseCode.Refused,
+  CONTRACT_NOT_FOUND: ResponseCode.Refused,
+  CONTRACT_NOT_HOLDING: ResponseCode.Refused,
+  CONTRACT_EXTRA_MARGIN_LIMIT: ResponseCode.Refused,
+  CONTRACT_MARGIN_BELOW_SAFE: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -48,7 +48,10 @@ const USAGE = `usage: pnpm admin <command>
   c2c:stock:fund <merchantId> <amount> | c2c:stock:withdraw <merchantId> <amount>   escrowed stock (ledger)
   c2c:orders [unmatched|matched|paid|completed|expired|rejected] | c2c:match <orderId>
   c2c:confirm <orderId> | c2c:reject <orderId> <reason>   decide a paid order (proof seen in the back office)
-  c2c:rules <json {"en":"body":"...",...}>   the rules page per language`;
+  c2c:rules <json {"en":"body":"...",...}>   the rules page per language
+  contracts:products | contracts:set-products <json>   contract products (policy contracts.products, audited)
+  contracts:set-leverage <json> | contracts:set-terms <json>   leverage levels and terms per asset class (audited)
+  contracts:exposure | contracts:house | contracts:liquidations [limit]   open exposure, house result, liquidations`;
 
 const [command, ...args] = process.argv.slice(2);
 const env = loadEnv();
@@ -69,6 +72,7 @@ const optionsAdmin = caller.optionsAdmin;
 const adminProofs = caller.adminProofs;
 const adminLoans = caller.adminLoans;
 const c2cAdmin = caller.c2cAdmin;
+const contractsAdmin = caller.contractsAdmin;
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 const id = () => Number(args[0]);
 
@@ -380,6 +384,30 @@ async function main(): Promise<number> {
     case "c2c:rules":
       await c2cAdmin.saveRules({ texts: JSON.parse(args[0] ?? "{}") });
       console.log("c2c rules saved");
+      return 0;
+    case "contracts:products":
+      print(await contractsAdmin.products());
+      return 0;
+    case "contracts:set-products":
+      await admin.setPolicy({ key: "contracts.products", value: JSON.parse(args[0] ?? "null") });
+      console.log("contracts.products saved");
+      return 0;
+    case "contracts:set-leverage":
+      await admin.setPolicy({ key: "contracts.leverage", value: JSON.parse(args[0] ?? "null") });
+      console.log("contracts.leverage saved");
+      return 0;
+    case "contracts:set-terms":
+      await admin.setPolicy({ key: "contracts.terms", value: JSON.parse(args[0] ?? "null") });
+      console.log("contracts.terms saved");
+      return 0;
+    case "contracts:exposure":
+      print(await contractsAdmin.exposure());
+      return 0;
+    case "contracts:house":
+      print(await contractsAdmin.houseResult());
+      return 0;
+    case "contracts:liquidations":
+      print(await contractsAdmin.liquidations({ limit: Number(args[0] ?? 100) }));
       return 0;
     default:
       console.error(USAGE);

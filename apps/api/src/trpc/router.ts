@@ -2,6 +2,7 @@ import { router } from "./init.ts";
 import { adminRouter } from "./routers/admin/router.ts";
 import { c2cAdminRouter } from "./routers/c2c/admin-router.ts";
 import { c2cRouter } from "./routers/c2c/router.ts";
+import { contractsAdminRouter, contractsRouter } from "./routers/contracts/router.ts";
 import { adminEarnRouter, earnRouter } from "./routers/earn/router.ts";
 import {
   assetRouter,
@@ -50,6 +51,8 @@ export const appRouter = router({
   adminLoans: adminLoansRouter,
   c2c: c2cRouter,
   c2cAdmin: c2cAdminRouter,
+  contracts: contractsRouter,
+  contractsAdmin: contractsAdminRouter,
 });
 
 /** Imported as a type only by the web app. */

@@ -222,6 +222,11 @@ const OptionsTrade = page(
   (m) => m.OptionsTradePage,
   ["options"],
 );
+const ContractsTrade = page(
+  () => import("../features/contracts/contracts-trade-page.tsx"),
+  (m) => m.ContractsTradePage,
+  ["contracts"],
+);
 const OptionsRecord = page(
   () => import("../features/options/options-record-page.tsx"),
   (m) => m.OptionsRecordPage,
@@ -325,4 +330,5 @@ export const PAGES: Record<string, Page> = {
   "/c2c_account": C2cAccount,
   "/c2c_rule": C2cRules,
   "/kjmbSelect": C2cQuickBuy,
+  "/preciousMetal": ContractsTrade,
 };

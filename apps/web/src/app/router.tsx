@@ -15,7 +15,9 @@ const AdminApp = lazy(() =>
   Promise.all([
     import("../features/admin/admin-app.tsx"),
     // The back office reviews and runs every module's business: their texts come with it.
-    ...(["admin", "earn", "kyc", "launchpad", "options", "loans", "c2c"] as const).map(loadNamespace),
+    ...(["admin", "earn", "kyc", "launchpad", "options", "loans", "c2c", "contracts"] as const).map(
+      loadNamespace,
+    ),
   ]).then(([m]) => ({
     default: m.AdminApp,
   })),

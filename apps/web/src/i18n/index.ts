@@ -28,12 +28,20 @@ const loaded = new Map<Language, LanguagePack>();
  * fetched, in the language in use, by the page that needs it (`loadNamespace`).
  */
 const PAGE_NAMESPACES = import.meta.glob<Record<string, unknown>>(
-  "../../../../packages/shared/src/i18n/*/{admin,earn,kyc,launchpad,options,loans,c2c}.json",
+  "../../../../packages/shared/src/i18n/*/{admin,earn,kyc,launchpad,options,loans,c2c,contracts}.json",
   {
     import: "default",
   },
 );
-export type PageNamespace = "admin" | "earn" | "kyc" | "launchpad" | "options" | "loans" | "c2c";
+export type PageNamespace =
+  | "admin"
+  | "earn"
+  | "kyc"
+  | "launchpad"
+  | "options"
+  | "loans"
+  | "c2c"
+  | "contracts";
 /** The page namespaces asked for so far: a language switch fetches them in the new language too. */
 const wanted = new Set<PageNamespace>();
 

@@ -1,4 +1,6 @@
 export { startC2cExpiry } from "../queues/c2c-expiry.ts";
+export { startContractDeliveryWorker } from "../queues/contract-delivery.ts";
+export { startContractOvernightWorker } from "../queues/contract-overnight.ts";
 export { startCustodyYieldWorker } from "../queues/custody-yield.ts";
 export { startLaunchpadUnlockWorker } from "../queues/launchpad-unlock.ts";
 export { startLoanOverdueWorker } from "../queues/loan-overdue.ts";
@@ -6,6 +8,8 @@ export { startNotificationsWorker } from "../queues/notifications.ts";
 export { startOptionSettlement } from "../queues/option-settlement.ts";
 export { startProofPublishWorker } from "../queues/proof-publish.ts";
 export type { ExpireC2cOrderDeps } from "./c2c/expire-order.ts";
+export type { ChargeOvernightDeps } from "./contracts/charge-overnight.ts";
+export type { DeliverContractsDeps } from "./contracts/deliver-contracts.ts";
 export type { DailyYieldDeps } from "./earn/daily-yield.ts";
 export type { LoanOverdueDeps } from "./loans/mark-loans-overdue.ts";
 export type { SendCodeDeps } from "./notifications/send-code.ts";

@@ -23,7 +23,9 @@ export type SystemCode =
   | "loan_late_fees"
   | `c2c_escrow:${string}`
   | `c2c_reserved:${string}`
-  | "c2c_supply";
+  | "c2c_supply"
+  | "contracts_house"
+  | "contracts_insurance";
 
 export type AccountRef =
   | { userId: number; book: Book; wallet: Wallet; currency: string; bucket?: Bucket }

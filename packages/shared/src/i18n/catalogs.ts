@@ -7,6 +7,7 @@ import en_auth from "./en/auth.json" with { type: "json" };
 import en_c2c from "./en/c2c.json" with { type: "json" };
 import en_common from "./en/common.json" with { type: "json" };
 import en_content from "./en/content.json" with { type: "json" };
+import en_contracts from "./en/contracts.json" with { type: "json" };
 import en_earn from "./en/earn.json" with { type: "json" };
 import en_errors from "./en/errors.json" with { type: "json" };
 import en_fields from "./en/fields.json" with { type: "json" };
@@ -28,6 +29,7 @@ import xby_auth from "./xby/auth.json" with { type: "json" };
 import xby_c2c from "./xby/c2c.json" with { type: "json" };
 import xby_common from "./xby/common.json" with { type: "json" };
 import xby_content from "./xby/content.json" with { type: "json" };
+import xby_contracts from "./xby/contracts.json" with { type: "json" };
 import xby_earn from "./xby/earn.json" with { type: "json" };
 import xby_errors from "./xby/errors.json" with { type: "json" };
 import xby_fields from "./xby/fields.json" with { type: "json" };
@@ -49,6 +51,7 @@ import jp_auth from "./jp/auth.json" with { type: "json" };
 import jp_c2c from "./jp/c2c.json" with { type: "json" };
 import jp_common from "./jp/common.json" with { type: "json" };
 import jp_content from "./jp/content.json" with { type: "json" };
+import jp_contracts from "./jp/contracts.json" with { type: "json" };
 import jp_earn from "./jp/earn.json" with { type: "json" };
 import jp_errors from "./jp/errors.json" with { type: "json" };
 import jp_fields from "./jp/fields.json" with { type: "json" };
@@ -70,6 +73,7 @@ import hy_auth from "./hy/auth.json" with { type: "json" };
 import hy_c2c from "./hy/c2c.json" with { type: "json" };
 import hy_common from "./hy/common.json" with { type: "json" };
 import hy_content from "./hy/content.json" with { type: "json" };
+import hy_contracts from "./hy/contracts.json" with { type: "json" };
 import hy_earn from "./hy/earn.json" with { type: "json" };
 import hy_errors from "./hy/errors.json" with { type: "json" };
 import hy_fields from "./hy/fields.json" with { type: "json" };
@@ -91,6 +95,7 @@ import ty_auth from "./ty/auth.json" with { type: "json" };
 import ty_c2c from "./ty/c2c.json" with { type: "json" };
 import ty_common from "./ty/common.json" with { type: "json" };
 import ty_content from "./ty/content.json" with { type: "json" };
+import ty_contracts from "./ty/contracts.json" with { type: "json" };
 import ty_earn from "./ty/earn.json" with { type: "json" };
 import ty_errors from "./ty/errors.json" with { type: "json" };
 import ty_fields from "./ty/fields.json" with { type: "json" };
@@ -112,6 +117,7 @@ import yn_auth from "./yn/auth.json" with { type: "json" };
 import yn_c2c from "./yn/c2c.json" with { type: "json" };
 import yn_common from "./yn/common.json" with { type: "json" };
 import yn_content from "./yn/content.json" with { type: "json" };
+import yn_contracts from "./yn/contracts.json" with { type: "json" };
 import yn_earn from "./yn/earn.json" with { type: "json" };
 import yn_errors from "./yn/errors.json" with { type: "json" };
 import yn_fields from "./yn/fields.json" with { type: "json" };
@@ -133,6 +139,7 @@ import zh_auth from "./zh/auth.json" with { type: "json" };
 import zh_c2c from "./zh/c2c.json" with { type: "json" };
 import zh_common from "./zh/common.json" with { type: "json" };
 import zh_content from "./zh/content.json" with { type: "json" };
+import zh_contracts from "./zh/contracts.json" with { type: "json" };
 import zh_earn from "./zh/earn.json" with { type: "json" };
 import zh_errors from "./zh/errors.json" with { type: "json" };
 import zh_fields from "./zh/fields.json" with { type: "json" };
@@ -154,6 +161,7 @@ import ft_auth from "./ft/auth.json" with { type: "json" };
 import ft_c2c from "./ft/c2c.json" with { type: "json" };
 import ft_common from "./ft/common.json" with { type: "json" };
 import ft_content from "./ft/content.json" with { type: "json" };
+import ft_contracts from "./ft/contracts.json" with { type: "json" };
 import ft_earn from "./ft/earn.json" with { type: "json" };
 import ft_errors from "./ft/errors.json" with { type: "json" };
 import ft_fields from "./ft/fields.json" with { type: "json" };
@@ -169,12 +177,12 @@ import ft_options from "./ft/options.json" with { type: "json" };
 import ft_spot from "./ft/spot.json" with { type: "json" };
 
 export const catalogs = {
-  en: { "account": en_account, "admin": en_admin, "api": en_api, "assets": en_assets, "auth": en_auth, "c2c": en_c2c, "common": en_common, "content": en_content, "earn": en_earn, "errors": en_errors, "fields": en_fields, "funding": en_funding, "kyc": en_kyc, "launchpad": en_launchpad, "loans": en_loans, "mail": en_mail, "market": en_market, "nav": en_nav, "notices": en_notices, "options": en_options, "spot": en_spot },
-  xby: { "account": xby_account, "admin": xby_admin, "api": xby_api, "assets": xby_assets, "auth": xby_auth, "c2c": xby_c2c, "common": xby_common, "content": xby_content, "earn": xby_earn, "errors": xby_errors, "fields": xby_fields, "funding": xby_funding, "kyc": xby_kyc, "launchpad": xby_launchpad, "loans": xby_loans, "mail": xby_mail, "market": xby_market, "nav": xby_nav, "notices": xby_notices, "options": xby_options, "spot": xby_spot },
-  jp: { "account": jp_account, "admin": jp_admin, "api": jp_api, "assets": jp_assets, "auth": jp_auth, "c2c": jp_c2c, "common": jp_common, "content": jp_content, "earn": jp_earn, "errors": jp_errors, "fields": jp_fields, "funding": jp_funding, "kyc": jp_kyc, "launchpad": jp_launchpad, "loans": jp_loans, "mail": jp_mail, "market": jp_market, "nav": jp_nav, "notices": jp_notices, "options": jp_options, "spot": jp_spot },
-  hy: { "account": hy_account, "admin": hy_admin, "api": hy_api, "assets": hy_assets, "auth": hy_auth, "c2c": hy_c2c, "common": hy_common, "content": hy_content, "earn": hy_earn, "errors": hy_errors, "fields": hy_fields, "funding": hy_funding, "kyc": hy_kyc, "launchpad": hy_launchpad, "loans": hy_loans, "mail": hy_mail, "market": hy_market, "nav": hy_nav, "notices": hy_notices, "options": hy_options, "spot": hy_spot },
-  ty: { "account": ty_account, "admin": ty_admin, "api": ty_api, "assets": ty_assets, "auth": ty_auth, "c2c": ty_c2c, "common": ty_common, "content": ty_content, "earn": ty_earn, "errors": ty_errors, "fields": ty_fields, "funding": ty_funding, "kyc": ty_kyc, "launchpad": ty_launchpad, "loans": ty_loans, "mail": ty_mail, "market": ty_market, "nav": ty_nav, "notices": ty_notices, "options": ty_options, "spot": ty_spot },
-  yn: { "account": yn_account, "admin": yn_admin, "api": yn_api, "assets": yn_assets, "auth": yn_auth, "c2c": yn_c2c, "common": yn_common, "content": yn_content, "earn": yn_earn, "errors": yn_errors, "fields": yn_fields, "funding": yn_funding, "kyc": yn_kyc, "launchpad": yn_launchpad, "loans": yn_loans, "mail": yn_mail, "market": yn_market, "nav": yn_nav, "notices": yn_notices, "options": yn_options, "spot": yn_spot },
-  zh: { "account": zh_account, "admin": zh_admin, "api": zh_api, "assets": zh_assets, "auth": zh_auth, "c2c": zh_c2c, "common": zh_common, "content": zh_content, "earn": zh_earn, "errors": zh_errors, "fields": zh_fields, "funding": zh_funding, "kyc": zh_kyc, "launchpad": zh_launchpad, "loans": zh_loans, "mail": zh_mail, "market": zh_market, "nav": zh_nav, "notices": zh_notices, "options": zh_options, "spot": zh_spot },
-  ft: { "account": ft_account, "admin": ft_admin, "api": ft_api, "assets": ft_assets, "auth": ft_auth, "c2c": ft_c2c, "common": ft_common, "content": ft_content, "earn": ft_earn, "errors": ft_errors, "fields": ft_fields, "funding": ft_funding, "kyc": ft_kyc, "launchpad": ft_launchpad, "loans": ft_loans, "mail": ft_mail, "market": ft_market, "nav": ft_nav, "notices": ft_notices, "options": ft_options, "spot": ft_spot },
+  en: { "account": en_account, "admin": en_admin, "api": en_api, "assets": en_assets, "auth": en_auth, "c2c": en_c2c, "common": en_common, "content": en_content, "contracts": en_contracts, "earn": en_earn, "errors": en_errors, "fields": en_fields, "funding": en_funding, "kyc": en_kyc, "launchpad": en_launchpad, "loans": en_loans, "mail": en_mail, "market": en_market, "nav": en_nav, "notices": en_notices, "options": en_options, "spot": en_spot },
+  xby: { "account": xby_account, "admin": xby_admin, "api": xby_api, "assets": xby_assets, "auth": xby_auth, "c2c": xby_c2c, "common": xby_common, "content": xby_content, "contracts": xby_contracts, "earn": xby_earn, "errors": xby_errors, "fields": xby_fields, "funding": xby_funding, "kyc": xby_kyc, "launchpad": xby_launchpad, "loans": xby_loans, "mail": xby_mail, "market": xby_market, "nav": xby_nav, "notices": xby_notices, "options": xby_options, "spot": xby_spot },
+  jp: { "account": jp_account, "admin": jp_admin, "api": jp_api, "assets": jp_assets, "auth": jp_auth, "c2c": jp_c2c, "common": jp_common, "content": jp_content, "contracts": jp_contracts, "earn": jp_earn, "errors": jp_errors, "fields": jp_fields, "funding": jp_funding, "kyc": jp_kyc, "launchpad": jp_launchpad, "loans": jp_loans, "mail": jp_mail, "market": jp_market, "nav": jp_nav, "notices": jp_notices, "options": jp_options, "spot": jp_spot },
+  hy: { "account": hy_account, "admin": hy_admin, "api": hy_api, "assets": hy_assets, "auth": hy_auth, "c2c": hy_c2c, "common": hy_common, "content": hy_content, "contracts": hy_contracts, "earn": hy_earn, "errors": hy_errors, "fields": hy_fields, "funding": hy_funding, "kyc": hy_kyc, "launchpad": hy_launchpad, "loans": hy_loans, "mail": hy_mail, "market": hy_market, "nav": hy_nav, "notices": hy_notices, "options": hy_options, "spot": hy_spot },
+  ty: { "account": ty_account, "admin": ty_admin, "api": ty_api, "assets": ty_assets, "auth": ty_auth, "c2c": ty_c2c, "common": ty_common, "content": ty_content, "contracts": ty_contracts, "earn": ty_earn, "errors": ty_errors, "fields": ty_fields, "funding": ty_funding, "kyc": ty_kyc, "launchpad": ty_launchpad, "loans": ty_loans, "mail": ty_mail, "market": ty_market, "nav": ty_nav, "notices": ty_notices, "options": ty_options, "spot": ty_spot },
+  yn: { "account": yn_account, "admin": yn_admin, "api": yn_api, "assets": yn_assets, "auth": yn_auth, "c2c": yn_c2c, "common": yn_common, "content": yn_content, "contracts": yn_contracts, "earn": yn_earn, "errors": yn_errors, "fields": yn_fields, "funding": yn_funding, "kyc": yn_kyc, "launchpad": yn_launchpad, "loans": yn_loans, "mail": yn_mail, "market": yn_market, "nav": yn_nav, "notices": yn_notices, "options": yn_options, "spot": yn_spot },
+  zh: { "account": zh_account, "admin": zh_admin, "api": zh_api, "assets": zh_assets, "auth": zh_auth, "c2c": zh_c2c, "common": zh_common, "content": zh_content, "contracts": zh_contracts, "earn": zh_earn, "errors": zh_errors, "fields": zh_fields, "funding": zh_funding, "kyc": zh_kyc, "launchpad": zh_launchpad, "loans": zh_loans, "mail": zh_mail, "market": zh_market, "nav": zh_nav, "notices": zh_notices, "options": zh_options, "spot": zh_spot },
+  ft: { "account": ft_account, "admin": ft_admin, "api": ft_api, "assets": ft_assets, "auth": ft_auth, "c2c": ft_c2c, "common": ft_common, "content": ft_content, "contracts": ft_contracts, "earn": ft_earn, "errors": ft_errors, "fields": ft_fields, "funding": ft_funding, "kyc": ft_kyc, "launchpad": ft_launchpad, "loans": ft_loans, "mail": ft_mail, "market": ft_market, "nav": ft_nav, "notices": ft_notices, "options": ft_options, "spot": ft_spot },
 } as const;

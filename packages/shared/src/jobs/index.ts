@@ -10,6 +10,8 @@ export const QUEUES = {
   proofPublish: "proof-publish",
   loanOverdue: "loan-overdue",
   c2cExpiry: "c2c-expiry",
+  contractOvernight: "contract-overnight",
+  contractDelivery: "contract-delivery",
 } as const;
 
 export const JOBS = {
@@ -20,6 +22,8 @@ export const JOBS = {
   publishProof: "publish-proof",
   markLoansOverdue: "mark-loans-overdue",
   expireC2cOrder: "expire-c2c-order",
+  chargeOvernight: "charge-overnight",
+  deliverContracts: "deliver-contracts",
 } as const;
 
 export const ZSendCodeJobSchema = z.object({

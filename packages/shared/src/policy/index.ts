@@ -376,6 +376,110 @@ export const POLICY = {
   },
   /** A user may have this many open orders (unmatched, matched or paid) at once. */
   "c2c.maxOpenOrders": { schema: z.number().int().min(1).max(100), default: 3, public: true },
+  // Contracts (issue 14): perpetual and delivery contracts on margin from the `contract` wallet.
+  /**
+   * The leverage levels a user may pick, per asset class (an instrument's own maximum in the
+   * catalogue caps them further): up to 100x crypto perpetuals and forex, lower for stocks.
+   */
+  "contracts.leverage": {
+    schema: z.record(z.string(), z.array(z.number().int().min(1).max(200)).min(1).max(20)),
+    default: {
+      crypto: [1, 2, 5, 10, 20, 50, 100],
+      forex: [1, 10, 20, 50, 100],
+      stocks: [1, 2, 5, 10],
+      indices: [1, 5, 10, 20, 50],
+      etfs: [1, 2, 5, 10],
+      metals: [1, 10, 20, 50, 100],
+      energy: [1, 5, 10, 20, 50],
+    } as Record<string, number[]>,
+    public: true,
+  },
+  /**
+   * The terms of every contract product, per asset class: trading fee rate (each open and close, on
+   * the notional), overnight interest per day (on the notional), maintenance margin rate, lot step
+   * and the minimum and maximum lots per order.
+   */
+  "contracts.terms": {
+    schema: z.record(
+      z.string(),
+      z.object({
+        feeRate: zRate,
+        overnightRate: zRate,
+        maintenanceRate: zRate,
+        lotStep: zPositive,
+        minLots: zPositive,
+        maxLots: zPositive,
+      }),
+    ),
+    default: Object.fromEntries(
+      ["crypto", "forex", "stocks", "indices", "etfs", "metals", "energy"].map((category) => [
+        category,
+        {
+          feeRate: "0.0005",
+          overnightRate: category === "crypto" ? "0.0003" : "0.0002",
+          maintenanceRate: "0.005",
+          lotStep: "0.01",
+          minLots: "0.01",
+          maxLots: "100",
+        },
+      ]),
+    ) as Record<
+      string,
+      {
+        feeRate: string;
+        overnightRate: string;
+        maintenanceRate: string;
+        lotStep: string;
+        minLots: string;
+        maxLots: string;
+      }
+    >,
+    public: true,
+  },
+  /**
+   * Per-instrument products over the class terms: disabled, a delivery contract with its expiry, its
+   * own leverage levels (e.g. the bitcoin CFD at 25x) or terms. An instrument not listed trades as a
+   * perpetual on its class terms when the catalogue gives it the contract kind.
+   */
+  "contracts.products": {
+    schema: z.record(
+      z.string().regex(/^[A-Z0-9][A-Z0-9._-]{0,31}$/),
+      z.object({
+        enabled: z.boolean().optional(),
+        type: z.enum(["perpetual", "delivery"]).optional(),
+        expiresAt: z.string().datetime().optional(),
+        leverage: z.array(z.number().int().min(1).max(200)).min(1).max(20).optional(),
+        feeRate: zRate.optional(),
+        overnightRate: zRate.optional(),
+        maintenanceRate: zRate.optional(),
+        lotStep: zPositive.optional(),
+        minLots: zPositive.optional(),
+        maxLots: zPositive.optional(),
+      }),
+    ),
+    default: {} as Record<
+      string,
+      {
+        enabled?: boolean;
+        type?: "perpetual" | "delivery";
+        expiresAt?: string;
+        leverage?: number[];
+        feeRate?: string;
+        overnightRate?: string;
+        maintenanceRate?: string;
+        lotStep?: string;
+        minLots?: string;
+        maxLots?: string;
+      }
+    >,
+    public: true,
+  },
+  /** Extra margin a user may add to a position, as a multiple of its initial margin. */
+  "contracts.maxExtraMarginRatio": { schema: zPositive, default: "5", public: true },
+  /** The hour (UTC) at which the day's overnight interest is charged to positions held then. */
+  "contracts.overnightHourUtc": { schema: z.number().int().min(0).max(23), default: 0, public: true },
+  /** A market order takes the latest recorded tick; one older than this means the feed is stale: refused. */
+  "contracts.maxTickAgeMs": { schema: z.number().int().min(500).max(60_000), default: 5000, public: true },
 } as const;
 
 export type PolicyKey = keyof typeof POLICY;

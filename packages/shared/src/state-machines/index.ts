@@ -305,3 +305,22 @@ export const c2cMerchantMachine = defineMachine({
   ],
 });
 export type C2cMerchantStatus = (typeof c2cMerchantMachine.states)[number];
+
+/**
+ * Contract positions: a limit order waits `pending` until the feed crosses its price (the risk
+ * engine fills it: `holding`) or the user cancels it. A market order opens `holding`. A holding
+ * position ends `closed` (the user, TP/SL, delivery) or `liquidated` (the risk engine). A partial
+ * close stays `holding` with fewer lots.
+ */
+export const contractPositionMachine = defineMachine({
+  name: "contract-position",
+  states: ["pending", "holding", "closed", "liquidated", "cancelled"],
+  initial: "pending",
+  transitions: [
+    { from: "pending", to: "holding", by: ["system"] },
+    { from: "pending", to: "cancelled", by: ["user", "operator"] },
+    { from: "holding", to: "closed", by: ["user", "system"] },
+    { from: "holding", to: "liquidated", by: ["system"] },
+  ],
+});
+export type ContractPositionStatus = (typeof contractPositionMachine.states)[number];

@@ -9,6 +9,7 @@ import { type AdminPageKey, pagesFor } from "./admin-nav.ts";
 import { createAdminQueryClient } from "./admin-query-client.ts";
 import { AuditPage } from "./audit-page.tsx";
 import { C2cAdminPage } from "./c2c-admin-page.tsx";
+import { ContractsAdminPage } from "./contracts-page.tsx";
 import { DepositAddressesPage } from "./deposit-addresses-page.tsx";
 import { DepositsPage } from "./deposits-page.tsx";
 import { EarnAdminPage } from "./earn-admin-page.tsx";
@@ -86,6 +87,10 @@ function AdminRoutes() {
             <Route path="options" element={<RoleGate page="options" element={<OptionsAdminPage />} />} />
             <Route path="loans" element={<RoleGate page="loans" element={<LoansAdminPage />} />} />
             <Route path="c2c" element={<RoleGate page="c2c" element={<C2cAdminPage />} />} />
+            <Route
+              path="contracts"
+              element={<RoleGate page="contracts" element={<ContractsAdminPage />} />}
+            />
             <Route path="*" element={<AdminNotFound />} />
           </Route>
         </Routes>

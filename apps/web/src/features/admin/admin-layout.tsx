@@ -54,6 +54,7 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   options: <FundOutlined />,
   loans: <WalletOutlined />,
   c2c: <BankOutlined />,
+  contracts: <FundOutlined />,
 };
 
 /** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */

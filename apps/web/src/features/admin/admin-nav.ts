@@ -20,6 +20,7 @@ export const ADMIN_PAGES = [
   { key: "options", roles: ["admin", "finance"] },
   { key: "loans", roles: ["admin", "finance"] },
   { key: "c2c", roles: ["admin", "finance"] },
+  { key: "contracts", roles: ["admin", "finance"] },
 ] as const satisfies readonly { key: string; roles: readonly OperatorRole[] }[];
 
 export type AdminPageKey = (typeof ADMIN_PAGES)[number]["key"];

@@ -5,6 +5,7 @@ import "./trade-kind-switch.css";
 const KINDS = [
   { key: "spot", to: "/currency", label: "nav.spot" },
   { key: "options", to: "/options", label: "nav.options" },
+  { key: "contracts", to: "/preciousMetal", label: "nav.contracts" },
 ] as const;
 
 /**

@@ -1,0 +1,88 @@
+import {
+  adjustContractMargin,
+  cancelContractOrder,
+  closeAllContractPositions,
+  closeContractPosition,
+  contractExposure,
+  contractHouseResult,
+  getContractBalance,
+  getContractPosition,
+  listContractPositions,
+  listContractProducts,
+  listContractProductsAdmin,
+  listLiquidations,
+  openContractPosition,
+  toProductView,
+  updateContractTpSl,
+} from "@northstar/domain/contracts";
+import {
+  ZAdjustMarginRequestSchema,
+  ZCloseContractRequestSchema,
+  ZContractIdRequestSchema,
+  ZContractListRequestSchema,
+  ZOpenContractRequestSchema,
+  ZUpdateTpSlRequestSchema,
+} from "@northstar/shared/contracts/contracts";
+import { z } from "zod";
+import { onceByKey } from "../../idempotency.ts";
+import { authedProcedure, operatorProcedure, publicProcedure, router } from "../../init.ts";
+
+/**
+ * Contracts: the products (every rule that can charge or close a position), opening, the user's
+ * positions, pending orders and history, and the actions on a position; each calls one service.
+ * Money actions carry an Idempotency-Key: a resend answers the first result.
+ */
+export const contractsRouter = router({
+  products: publicProcedure.query(async ({ ctx }) =>
+    (await listContractProducts(ctx.deps.db)).map(toProductView),
+  ),
+  balance: authedProcedure.query(({ ctx }) => getContractBalance(ctx.deps.db, ctx.auth.user)),
+  open: authedProcedure
+    .input(ZOpenContractRequestSchema)
+    .mutation(({ ctx, input }) =>
+      onceByKey(ctx, "contracts.open", input, (once) =>
+        openContractPosition({ db: ctx.deps.db }, ctx.auth.user, input, once),
+      ),
+    ),
+  close: authedProcedure
+    .input(ZCloseContractRequestSchema)
+    .mutation(({ ctx, input }) =>
+      onceByKey(ctx, "contracts.close", input, (once) =>
+        closeContractPosition({ db: ctx.deps.db }, ctx.auth.user, input, once),
+      ),
+    ),
+  closeAll: authedProcedure.mutation(({ ctx }) =>
+    closeAllContractPositions({ db: ctx.deps.db }, ctx.auth.user),
+  ),
+  cancel: authedProcedure
+    .input(ZContractIdRequestSchema)
+    .mutation(({ ctx, input }) => cancelContractOrder({ db: ctx.deps.db }, ctx.auth.user, input.id)),
+  adjustMargin: authedProcedure
+    .input(ZAdjustMarginRequestSchema)
+    .mutation(({ ctx, input }) =>
+      onceByKey(ctx, "contracts.adjustMargin", input, (once) =>
+        adjustContractMargin({ db: ctx.deps.db }, ctx.auth.user, input, once),
+      ),
+    ),
+  updateTpSl: authedProcedure
+    .input(ZUpdateTpSlRequestSchema)
+    .mutation(({ ctx, input }) => updateContractTpSl({ db: ctx.deps.db }, ctx.auth.user, input)),
+  positions: authedProcedure
+    .input(ZContractListRequestSchema)
+    .query(({ ctx, input }) => listContractPositions(ctx.deps.db, ctx.auth.user, input)),
+  position: authedProcedure
+    .input(ZContractIdRequestSchema)
+    .query(({ ctx, input }) => getContractPosition(ctx.deps.db, ctx.auth.user, input.id)),
+});
+
+const finance = operatorProcedure(["admin", "finance"]);
+
+/** The back office of contracts: products, open exposure per instrument, the house result, liquidations. */
+export const contractsAdminRouter = router({
+  products: finance.query(({ ctx }) => listContractProductsAdmin(ctx.deps.db)),
+  exposure: finance.query(({ ctx }) => contractExposure(ctx.deps.db)),
+  houseResult: finance.query(({ ctx }) => contractHouseResult(ctx.deps.db)),
+  liquidations: finance
+    .input(z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }))
+    .query(({ ctx, input }) => listLiquidations(ctx.deps.db, input.limit)),
+});

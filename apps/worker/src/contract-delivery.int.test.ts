@@ -1,0 +1,93 @@
+import { randomBytes } from "node:crypto";
+import { getContractPosition, openContractPosition, recordContractTicks } from "@northstar/domain/contracts";
+import { createDb, type Db } from "@northstar/domain/db";
+import { reconcileLedger } from "@northstar/domain/ledger";
+import { setPolicy } from "@northstar/domain/policy";
+import { seedDatabase } from "@northstar/domain/seed";
+import { JOBS, QUEUES } from "@northstar/shared/jobs";
+import { QueueEvents } from "bullmq";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newContractUser } from "../../../packages/domain/src/contracts/testing.ts";
+import { createTestDatabase, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
+import { startContractDeliveryWorker } from "./queues/contract-delivery.ts";
+
+/**
+ * The contract-delivery queue: a delivery contract expired while no worker ran is settled when one
+ * starts, at the first price recorded at or after its expiry; a job delivered twice settles once.
+ */
+let db: Db;
+let pool: ReturnType<typeof createDb>["pool"];
+let teardown: () => Promise<void>;
+const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
+const prefix = `test:delivery:${randomBytes(3).toString("hex")}`;
+let clock = new Date("2026-03-04T15:00:00Z");
+const deps = () => ({ db, now: () => clock, log: () => {} });
+
+beforeAll(async () => {
+  const database = await createTestDatabase();
+  const conn = createDb(database.url, { max: 10 });
+  conn.pool.on("error", () => {});
+  db = conn.db;
+  pool = conn.pool;
+  await seedDatabase(db);
+  teardown = async () => {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) {
+      await redis.del(...keys);
+    }
+    redis.disconnect();
+    await conn.close();
+    await database.drop();
+  };
+});
+afterAll(async () => {
+  await teardown?.();
+});
+
+describe("the contract-delivery queue", () => {
+  it("settles an expired delivery contract once, at the first price recorded at or after its expiry", async () => {
+    const expiry = new Date("2026-03-06T08:00:00Z");
+    await setPolicy(
+      db,
+      "contracts.products",
+      { SOLUSDT: { type: "delivery", expiresAt: expiry.toISOString() } },
+      "test",
+    );
+    const user = await newContractUser(db, "10000");
+    await recordContractTicks(db, [{ symbol: "SOLUSDT", price: "100", time: clock.getTime() - 100 }]);
+    const p = await openContractPosition({ db, now: () => clock }, user, {
+      symbol: "SOLUSDT",
+      side: "long",
+      order_type: "market",
+      lots: "10",
+      leverage: 10,
+    });
+    expect(p).toMatchObject({ type: "delivery", expires_at: expiry.toISOString() });
+    await recordContractTicks(db, [
+      { symbol: "SOLUSDT", price: "104", time: expiry.getTime() - 1000 },
+      { symbol: "SOLUSDT", price: "105", time: expiry.getTime() + 400 },
+      { symbol: "SOLUSDT", price: "90", time: expiry.getTime() + 60_000 },
+    ]);
+    // The worker was down at the expiry; it starts an hour later.
+    clock = new Date(expiry.getTime() + 3_600_000);
+    const events = new QueueEvents(QUEUES.contractDelivery, { connection: redis.duplicate(), prefix });
+    await events.waitUntilReady();
+    const { worker, queue } = await startContractDeliveryWorker(redis, prefix, deps());
+    const again = await queue.add(JOBS.deliverContracts, {});
+    await again.waitUntilFinished(events);
+    const { position, closes } = await getContractPosition(db, user, p.id);
+    expect(position).toMatchObject({ status: "closed", close_reason: "delivery", exit_price: "105" });
+    expect(closes).toHaveLength(1);
+    // pnl (105 − 100) × 10 = 50; fee 1050 × 0.0005 = 0.525.
+    expect(closes[0]).toMatchObject({ pnl: "50", fee: "0.525", payout: "149.475" });
+    const n = await pool.query(
+      "select count(*)::int as n from journal_entries where kind = 'contract.close.delivery'",
+    );
+    expect(n.rows[0].n).toBe(1);
+    expect((await reconcileLedger(db)).ok).toBe(true);
+    await worker.close();
+    await queue.close();
+    await events.close();
+  });
+});

@@ -1,0 +1,59 @@
+import { ContractRiskEngine } from "@northstar/domain/contracts";
+import type { Db } from "@northstar/domain/db";
+import { ChannelPublisher, userChannel } from "@northstar/domain/markets";
+import { channel } from "@northstar/shared/markets";
+import type { Redis } from "ioredis";
+import { runUnderLease } from "./leased.ts";
+
+/** How often the engine looks for newly recorded ticks (the recorder writes every 200 ms). */
+export const CONTRACT_RISK_POLL_MS = 50;
+
+/**
+ * Runs the contracts risk engine in exactly one worker: the holder of the `contract-risk` lease.
+ * A standby takes over when the holder stops renewing; it resumes from the engine's stored cursor,
+ * so no recorded tick is skipped and a trigger applied twice changes nothing the second time. Each
+ * fill and close is announced on the owner's `user` channel.
+ */
+export function startContractRisk(
+  db: Db,
+  redis: Redis,
+  options: { prefix: string; leaseTtlMs: number; log: (line: string) => void; pollMs?: number },
+): { close(): Promise<void> } {
+  const { prefix, log } = options;
+  return runUnderLease(redis, `${prefix}:lease:contract-risk`, log, options.leaseTtlMs, async () => {
+    const publisher = new ChannelPublisher(redis, prefix);
+    const engine = new ContractRiskEngine(db, {
+      log,
+      onTriggered: (kind, position, userId) => {
+        publisher.publish(channel.user(), { type: "contract.position", kind, position }, null, {
+          route: userChannel(userId),
+        });
+        void publisher.flush().catch(() => {});
+      },
+    });
+    await engine.start();
+    log(`contract risk engine started at tick ${engine.position}, ${engine.index.size} positions`);
+    let stopped = false;
+    let running: Promise<void> = Promise.resolve();
+    const loop = async () => {
+      while (!stopped) {
+        try {
+          const read = await engine.step();
+          if (read === 0) {
+            await new Promise((r) => setTimeout(r, options.pollMs ?? CONTRACT_RISK_POLL_MS));
+          }
+        } catch (error) {
+          log(`contract risk step failed: ${error instanceof Error ? error.message : error}`);
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      }
+    };
+    running = loop();
+    return {
+      async stop() {
+        stopped = true;
+        await running;
+      },
+    };
+  });
+}

@@ -1,0 +1,43 @@
+import { JOBS, QUEUES } from "@northstar/shared/jobs";
+import { Queue, UnrecoverableError, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import {
+  type DeliverContractsDeps,
+  processDeliverContracts,
+} from "../processors/contracts/deliver-contracts.ts";
+import {
+  CONTRACT_DELIVERY_PATTERN,
+  CONTRACT_DELIVERY_SCHEDULER_ID,
+  contractDeliveryWorkerOptions,
+} from "./contract-delivery.config.ts";
+
+/**
+ * The `contract-delivery` queue: a BullMQ job scheduler adds a run every minute, and a
+ * catch-up run is added at start, so expiries missed while no worker ran are settled once one is back.
+ */
+export async function startContractDeliveryWorker(
+  connection: Redis,
+  prefix: string,
+  deps: DeliverContractsDeps,
+): Promise<{ worker: Worker; queue: Queue }> {
+  const queue = new Queue(QUEUES.contractDelivery, { connection, prefix });
+  await queue.upsertJobScheduler(
+    CONTRACT_DELIVERY_SCHEDULER_ID,
+    { pattern: CONTRACT_DELIVERY_PATTERN, tz: "UTC" },
+    { name: JOBS.deliverContracts, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
+  );
+  await queue.add(JOBS.deliverContracts, {}, { removeOnComplete: 100, removeOnFail: 100 });
+  const worker = new Worker(
+    QUEUES.contractDelivery,
+    async (job) => {
+      switch (job.name) {
+        case JOBS.deliverContracts:
+          return processDeliverContracts(deps);
+        default:
+          throw new UnrecoverableError(`unknown job ${job.name}`);
+      }
+    },
+    { ...contractDeliveryWorkerOptions, connection, prefix },
+  );
+  return { worker, queue };
+}

@@ -1,0 +1,43 @@
+import { JOBS, QUEUES } from "@northstar/shared/jobs";
+import { Queue, UnrecoverableError, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import {
+  type ChargeOvernightDeps,
+  processChargeOvernight,
+} from "../processors/contracts/charge-overnight.ts";
+import {
+  CONTRACT_OVERNIGHT_PATTERN,
+  CONTRACT_OVERNIGHT_SCHEDULER_ID,
+  contractOvernightWorkerOptions,
+} from "./contract-overnight.config.ts";
+
+/**
+ * The `contract-overnight` queue: a BullMQ job scheduler adds a run every ten minutes, and a
+ * catch-up run is added at start, so days missed while no worker ran are charged once one is back.
+ */
+export async function startContractOvernightWorker(
+  connection: Redis,
+  prefix: string,
+  deps: ChargeOvernightDeps,
+): Promise<{ worker: Worker; queue: Queue }> {
+  const queue = new Queue(QUEUES.contractOvernight, { connection, prefix });
+  await queue.upsertJobScheduler(
+    CONTRACT_OVERNIGHT_SCHEDULER_ID,
+    { pattern: CONTRACT_OVERNIGHT_PATTERN, tz: "UTC" },
+    { name: JOBS.chargeOvernight, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
+  );
+  await queue.add(JOBS.chargeOvernight, {}, { removeOnComplete: 100, removeOnFail: 100 });
+  const worker = new Worker(
+    QUEUES.contractOvernight,
+    async (job) => {
+      switch (job.name) {
+        case JOBS.chargeOvernight:
+          return processChargeOvernight(deps);
+        default:
+          throw new UnrecoverableError(`unknown job ${job.name}`);
+      }
+    },
+    { ...contractOvernightWorkerOptions, connection, prefix },
+  );
+  return { worker, queue };
+}

@@ -1,0 +1,446 @@
+import { ZOpenContractRequestSchema } from "@northstar/shared/contracts/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import { reconcileLedger } from "../ledger/index.ts";
+import { seedDatabase } from "../setup/index.ts";
+import { createTestDatabase } from "../test-support/index.ts";
+import { getContractPosition, listContractPositions } from "./list-positions.ts";
+import {
+  adjustContractMargin,
+  cancelContractOrder,
+  closeAllContractPositions,
+  closeContractPosition,
+  updateContractTpSl,
+} from "./manage-position.ts";
+import { openContractPosition } from "./open-position.ts";
+import { chargeOvernight, dueOvernightCharges } from "./overnight.ts";
+import { ContractRiskEngine } from "./risk-engine.ts";
+import { contractWallet, newContractUser } from "./testing.ts";
+import { recordContractTicks } from "./ticks.ts";
+
+/**
+ * Contracts against a real database. The clock is a test clock that only moves forward; every price
+ * is a tick the test records, as the worker's recorder would from the feed.
+ */
+let db: Db;
+let pool: ReturnType<typeof createDb>["pool"];
+let teardown: () => Promise<void>;
+beforeAll(async () => {
+  const database = await createTestDatabase();
+  const conn = createDb(database.url, { max: 30 });
+  conn.pool.on("error", () => {});
+  db = conn.db;
+  pool = conn.pool;
+  await seedDatabase(db);
+  teardown = async () => {
+    await conn.close();
+    await database.drop();
+  };
+});
+afterAll(async () => {
+  await teardown?.();
+});
+
+// A Wednesday, 10:00 in New York: every market of the seed is open.
+const clock = { now: new Date(Date.UTC(2026, 0, 7, 15, 0, 0)) };
+const now = () => clock.now;
+const advance = (ms: number) => {
+  clock.now = new Date(clock.now.getTime() + ms);
+  return clock.now;
+};
+const tick = async (symbol: string, price: string) => {
+  const [row] = await recordContractTicks(db, [{ symbol, price, time: advance(100).getTime() }]);
+  return row;
+};
+const open = (user: Parameters<typeof openContractPosition>[1], input: Record<string, unknown>) =>
+  openContractPosition({ db, now }, user, ZOpenContractRequestSchema.parse(input));
+const refused = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AppError) {
+      return { code: error.code, field: error.field };
+    }
+    throw error;
+  }
+  throw new Error("not refused");
+};
+const reconciled = async () => {
+  const report = await reconcileLedger(db);
+  expect(report.mismatchedAccounts).toEqual([]);
+  expect(report.unbalancedCurrencies).toEqual([]);
+  expect(report.unbalancedEntries).toEqual([]);
+};
+
+describe("opening a contract position", () => {
+  it("opens a 10x long at the latest tick, holding margin and charging the fee through the ledger", async () => {
+    const user = await newContractUser(db, "10000");
+    const t = await tick("BTCUSDT", "90000");
+    const p = await open(user, {
+      symbol: "BTCUSDT",
+      side: "long",
+      lots: "0.1",
+      leverage: 10,
+      take_profit: "95000",
+      stop_loss: "88000",
+    });
+    // margin 90000 × 0.1 ÷ 10 = 900; fee 9000 × 0.0005 = 4.5
+    expect(p).toMatchObject({
+      status: "holding",
+      entry_price: "90000",
+      margin: "900",
+      open_fee: "4.5",
+      leverage: 10,
+    });
+    expect(p.liquidation_price).toBe("81407.03517588");
+    expect(await contractWallet(db, user.id)).toEqual({ available: "9095.5", held: "900" });
+    const { position } = await getContractPosition(db, user, p.id);
+    expect(position.id).toBe(p.id);
+    expect(t?.id).toBeGreaterThan(0);
+    await reconciled();
+  });
+
+  it("trades a demo account in the demo book, never the real one", async () => {
+    const demo = await newContractUser(db, "5000", "demo");
+    await tick("BTCUSDT", "90000");
+    const p = await open(demo, { symbol: "BTCUSDT", side: "short", lots: "0.01", leverage: 20 });
+    expect(p.margin).toBe("45");
+    expect(await contractWallet(db, demo.id, "demo")).toEqual({ available: "4954.55", held: "45" });
+    expect(await contractWallet(db, demo.id, "real")).toEqual({ available: "0", held: "0" });
+    const books = await pool.query(
+      "select distinct e.book from journal_entries e where e.reference_type = 'contract_position' and e.reference_id = $1",
+      [String(p.id)],
+    );
+    expect(books.rows).toEqual([{ book: "demo" }]);
+    await reconciled();
+  });
+
+  it("refuses bad input with a named field and changes nothing", async () => {
+    const user = await newContractUser(db, "1000");
+    await tick("ETHUSDT", "3000");
+    const base = { symbol: "ETHUSDT", side: "long", lots: "1", leverage: 10 };
+    expect(await refused(open(user, { ...base, leverage: 7 }))).toEqual({
+      code: "CONTRACT_LEVERAGE_INVALID",
+      field: "leverage",
+    });
+    expect(await refused(open(user, { ...base, lots: "0.005" }))).toMatchObject({
+      code: "CONTRACT_LOTS_INVALID",
+      field: "lots",
+    });
+    expect(await refused(open(user, { ...base, lots: "1000" }))).toMatchObject({
+      code: "CONTRACT_LOTS_INVALID",
+    });
+    expect(await refused(open(user, { ...base, take_profit: "2900" }))).toEqual({
+      code: "CONTRACT_TAKE_PROFIT_INVALID",
+      field: "take_profit",
+    });
+    expect(await refused(open(user, { ...base, side: "short", stop_loss: "2900" }))).toEqual({
+      code: "CONTRACT_STOP_LOSS_INVALID",
+      field: "stop_loss",
+    });
+    expect(await refused(open(user, { ...base, order_type: "limit" }))).toMatchObject({
+      code: "CONTRACT_LIMIT_PRICE_REQUIRED",
+    });
+    expect(await refused(open(user, { ...base, symbol: "NOPE" }))).toMatchObject({
+      code: "CONTRACT_NOT_AVAILABLE",
+    });
+    // 3.33 lots: margin 999 (within the unassessed risk cap of 1000) plus fee 4.995 > 1000.
+    expect(await refused(open(user, { ...base, lots: "3.33" }))).toMatchObject({
+      code: "INSUFFICIENT_BALANCE",
+    });
+    expect(await refused(open(user, { ...base, lots: "3.4" }))).toMatchObject({
+      code: "RISK_LIMIT_EXCEEDED",
+    });
+    expect(() => ZOpenContractRequestSchema.parse({ ...base, lots: "-1" })).toThrow();
+    // A closed market (Sunday) refuses new orders.
+    await tick("AAPL", "270");
+    const sunday = new Date(Date.UTC(2026, 0, 11, 15, 0, 0));
+    expect(
+      await refused(
+        openContractPosition(
+          { db, now: () => sunday },
+          user,
+          ZOpenContractRequestSchema.parse({ ...base, symbol: "AAPL" }),
+        ),
+      ),
+    ).toMatchObject({ code: "MARKET_CLOSED" });
+    expect(await contractWallet(db, user.id)).toEqual({ available: "1000", held: "0" });
+    expect((await listContractPositions(db, user, { scope: "holding", page: 1, page_size: 20 })).total).toBe(
+      0,
+    );
+  });
+});
+
+describe("managing a position", () => {
+  it("closes half then all, settling PnL against the house, and a second simultaneous close closes nothing", async () => {
+    const user = await newContractUser(db, "10000");
+    await tick("SOLUSDT", "100");
+    const p = await open(user, { symbol: "SOLUSDT", side: "long", lots: "10", leverage: 10 });
+    // margin 100, fee 0.5
+    await tick("SOLUSDT", "110");
+    const half = await closeContractPosition({ db, now }, user, { id: p.id, lots: "5" });
+    // pnl +50, fee 550 × 0.0005 = 0.275, released margin 50 → payout 99.725
+    expect(half).toMatchObject({
+      status: "holding",
+      lots: "5",
+      margin: "50",
+      realised_pnl: "50",
+      close_fee: "0.275",
+    });
+    expect(await contractWallet(db, user.id)).toEqual({ available: "9999.225", held: "50" });
+    await tick("SOLUSDT", "90");
+    const results = await Promise.allSettled([
+      closeContractPosition({ db, now }, user, { id: p.id }),
+      closeContractPosition({ db, now }, user, { id: p.id }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const rejected = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect((rejected.reason as AppError).code).toBe("CONTRACT_NOT_HOLDING");
+    // second half: pnl −50, fee 450 × 0.0005 = 0.225, released 50 → payout 0 − 0.225 capped: 50 − 50 = 0 left, fee 0
+    const { position, closes } = await getContractPosition(db, user, p.id);
+    expect(position).toMatchObject({
+      status: "closed",
+      lots: "0",
+      margin: "0",
+      close_reason: "user",
+      exit_price: "90",
+    });
+    expect(closes).toHaveLength(2);
+    expect(await contractWallet(db, user.id)).toEqual({ available: "9999.225", held: "0" });
+    await reconciled();
+  });
+
+  it("closes once when the same close is sent 50 times at once", async () => {
+    const user = await newContractUser(db, "1000");
+    await tick("LINKUSDT", "20");
+    const p = await open(user, { symbol: "LINKUSDT", side: "short", lots: "5", leverage: 10 });
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, () => closeContractPosition({ db, now }, user, { id: p.id })),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const codes = new Set(
+      results.flatMap((r) => (r.status === "rejected" ? [(r.reason as AppError).code] : [])),
+    );
+    expect([...codes]).toEqual(["CONTRACT_NOT_HOLDING"]);
+    const { closes } = await getContractPosition(db, user, p.id);
+    expect(closes).toHaveLength(1);
+    // margin 10 + fee 0.05 out, 10 − 0.05 back (price unchanged): 999.9 left.
+    expect(await contractWallet(db, user.id)).toEqual({ available: "999.9", held: "0" });
+    await reconciled();
+  });
+
+  it("adds margin up to the maximum and reduces it only down to the initial margin", async () => {
+    const user = await newContractUser(db, "10000");
+    await tick("BNBUSDT", "1000");
+    const p = await open(user, { symbol: "BNBUSDT", side: "short", lots: "1", leverage: 10 });
+    expect(p.margin).toBe("100");
+    // ratio 5: at most 600 in all.
+    expect(
+      await refused(adjustContractMargin({ db, now }, user, { id: p.id, direction: "add", amount: "501" })),
+    ).toEqual({
+      code: "CONTRACT_EXTRA_MARGIN_LIMIT",
+      field: "amount",
+    });
+    const added = await adjustContractMargin({ db, now }, user, {
+      id: p.id,
+      direction: "add",
+      amount: "200",
+    });
+    expect(added.margin).toBe("300");
+    expect(Number(added.liquidation_price)).toBeGreaterThan(Number(p.liquidation_price));
+    await tick("BNBUSDT", "1000");
+    expect(
+      await refused(
+        adjustContractMargin({ db, now }, user, { id: p.id, direction: "reduce", amount: "200.01" }),
+      ),
+    ).toMatchObject({
+      code: "CONTRACT_MARGIN_BELOW_SAFE",
+    });
+    const reduced = await adjustContractMargin({ db, now }, user, {
+      id: p.id,
+      direction: "reduce",
+      amount: "150",
+    });
+    expect(reduced.margin).toBe("150");
+    expect(await contractWallet(db, user.id)).toMatchObject({ held: "150" });
+    const tpsl = await updateContractTpSl({ db, now }, user, {
+      id: p.id,
+      take_profit: "900",
+      stop_loss: "1100",
+    });
+    expect(tpsl).toMatchObject({ take_profit: "900", stop_loss: "1100" });
+    expect(
+      await refused(updateContractTpSl({ db, now }, user, { id: p.id, take_profit: "1100" })),
+    ).toMatchObject({
+      code: "CONTRACT_TAKE_PROFIT_INVALID",
+    });
+    await reconciled();
+  });
+
+  it("keeps another user's position out of reach", async () => {
+    const owner = await newContractUser(db, "1000");
+    const other = await newContractUser(db, "1000");
+    await tick("XRPUSDT", "2");
+    const p = await open(owner, { symbol: "XRPUSDT", side: "long", lots: "10", leverage: 10 });
+    for (const attempt of [
+      () => closeContractPosition({ db, now }, other, { id: p.id }),
+      () => adjustContractMargin({ db, now }, other, { id: p.id, direction: "add", amount: "1" }),
+      () => updateContractTpSl({ db, now }, other, { id: p.id }),
+      () => cancelContractOrder({ db, now }, other, p.id),
+      () => getContractPosition(db, other, p.id),
+    ]) {
+      expect(await refused(attempt())).toEqual({ code: "CONTRACT_NOT_FOUND", field: "id" });
+    }
+    expect(await closeAllContractPositions({ db, now }, other)).toEqual([]);
+    expect((await getContractPosition(db, owner, p.id)).position.status).toBe("holding");
+  });
+
+  it("cancels a pending limit order, returning margin and fee", async () => {
+    const user = await newContractUser(db, "1000");
+    await tick("ADAUSDT", "0.5");
+    const p = await open(user, {
+      symbol: "ADAUSDT",
+      side: "long",
+      order_type: "limit",
+      price: "0.4",
+      lots: "100",
+      leverage: 10,
+    });
+    expect(p).toMatchObject({ status: "pending", margin: "4", limit_price: "0.4" });
+    expect(await contractWallet(db, user.id)).toEqual({ available: "995.98", held: "4.02" });
+    expect((await cancelContractOrder({ db, now }, user, p.id)).status).toBe("cancelled");
+    expect(await refused(cancelContractOrder({ db, now }, user, p.id))).toMatchObject({
+      code: "CONTRACT_NOT_HOLDING",
+    });
+    expect(await contractWallet(db, user.id)).toEqual({ available: "1000", held: "0" });
+  });
+});
+
+describe("the risk engine", () => {
+  it("fills a limit order, takes profit, stops loss and liquidates at the triggering tick, each once", async () => {
+    const engine = new ContractRiskEngine(db, { name: "triggers" });
+    await engine.start();
+    const user = await newContractUser(db, "100000");
+    await tick("DOGEUSDT", "1");
+    await tick("LINKUSDT", "10");
+    await tick("LTCUSDT", "100");
+    await tick("DOTUSDT", "10");
+    const limit = await open(user, {
+      symbol: "DOGEUSDT",
+      side: "long",
+      order_type: "limit",
+      price: "0.9",
+      lots: "100",
+      leverage: 10,
+    });
+    const tp = await open(user, {
+      symbol: "LINKUSDT",
+      side: "short",
+      lots: "10",
+      leverage: 10,
+      take_profit: "9",
+    });
+    const sl = await open(user, {
+      symbol: "LTCUSDT",
+      side: "long",
+      lots: "1",
+      leverage: 10,
+      stop_loss: "95",
+    });
+    const liq = await open(user, { symbol: "DOTUSDT", side: "long", lots: "10", leverage: 20 });
+    // liquidation price (100 − 5) ÷ (10 × 0.995) = 9.5477386934…, shown rounded up
+    expect(liq.liquidation_price).toBe("9.5477387");
+    await engine.drain();
+    await tick("DOGEUSDT", "0.91");
+    await tick("LINKUSDT", "9.01");
+    await tick("LTCUSDT", "95.01");
+    await tick("DOTUSDT", "9.55");
+    await engine.drain();
+    for (const p of [limit, tp, sl, liq]) {
+      expect((await getContractPosition(db, user, p.id)).position.status).toBe(
+        p === limit ? "pending" : "holding",
+      );
+    }
+    const fillTick = await tick("DOGEUSDT", "0.9");
+    const tpTick = await tick("LINKUSDT", "8.5");
+    const slTick = await tick("LTCUSDT", "94");
+    const liqTick = await tick("DOTUSDT", "9.547");
+    await tick("DOTUSDT", "5");
+    await engine.drain();
+    const filled = (await getContractPosition(db, user, limit.id)).position;
+    expect(filled).toMatchObject({ status: "holding", entry_price: "0.9", open_fee: "0.045" });
+    const tpDone = await getContractPosition(db, user, tp.id);
+    expect(tpDone.position).toMatchObject({
+      status: "closed",
+      close_reason: "take_profit",
+      exit_price: "8.5",
+    });
+    expect(tpDone.closes[0]?.tick_id).toBe(tpTick?.id);
+    const slDone = await getContractPosition(db, user, sl.id);
+    expect(slDone.position).toMatchObject({ status: "closed", close_reason: "stop_loss", exit_price: "94" });
+    expect(slDone.closes[0]?.tick_id).toBe(slTick?.id);
+    const liqDone = await getContractPosition(db, user, liq.id);
+    expect(liqDone.position).toMatchObject({
+      status: "liquidated",
+      close_reason: "liquidation",
+      exit_price: "9.547",
+    });
+    expect(liqDone.closes).toHaveLength(1);
+    expect(liqDone.closes[0]?.tick_id).toBe(liqTick?.id);
+    expect(fillTick?.id).toBeGreaterThan(0);
+    // A restarted engine re-reading the same ticks doubles nothing.
+    const again = new ContractRiskEngine(db, { name: "triggers-replay" });
+    await again.start();
+    await pool.query("update contract_engine_cursor set tick_id = $1 where name = 'triggers-replay'", [
+      (fillTick?.id ?? 1) - 1,
+    ]);
+    const replay = new ContractRiskEngine(db, { name: "triggers-replay" });
+    await replay.start();
+    await replay.drain();
+    const n = await pool.query("select count(*)::int as n from contract_closes where position_id = any($1)", [
+      [tp.id, sl.id, liq.id],
+    ]);
+    expect(n.rows[0].n).toBe(3);
+    await reconciled();
+  });
+
+  it("liquidates beyond the margin without touching the user's other balance: the insurance pays the shortfall", async () => {
+    const engine = new ContractRiskEngine(db, { name: "gap" });
+    await engine.start();
+    const user = await newContractUser(db, "1000");
+    await tick("AVAXUSDT", "10");
+    const p = await open(user, { symbol: "AVAXUSDT", side: "long", lots: "10", leverage: 50 });
+    const before = await contractWallet(db, user.id);
+    await tick("AVAXUSDT", "8");
+    await engine.drain();
+    const { position, closes } = await getContractPosition(db, user, p.id);
+    expect(position.status).toBe("liquidated");
+    // margin 2, loss 20: the user loses 2, the insurance pays the other 18.
+    expect(closes[0]).toMatchObject({ pnl: "-20", payout: "0", shortfall: "18", fee: "0" });
+    expect(await contractWallet(db, user.id)).toEqual({ available: before.available, held: "0" });
+    await reconciled();
+  });
+});
+
+describe("overnight interest", () => {
+  it("charges each holding position once per day, catching up days missed", async () => {
+    const user = await newContractUser(db, "10000");
+    await tick("UNIUSDT", "10");
+    const p = await open(user, { symbol: "UNIUSDT", side: "long", lots: "100", leverage: 10 });
+    const opened = clock.now;
+    // Three days later: three days are due (the due instants at 00:00 UTC after the opening).
+    const later = new Date(opened.getTime() + 3 * 86_400_000);
+    const due = (await dueOvernightCharges(db, later)).filter((d) => d.positionId === p.id);
+    expect(due.map((d) => d.day)).toEqual(["2026-01-08", "2026-01-09", "2026-01-10"]);
+    for (const d of due) {
+      expect(await chargeOvernight(db, p.id, d.day, later)).toBe("charged");
+      expect(await chargeOvernight(db, p.id, d.day, later)).toBe("already");
+    }
+    expect((await dueOvernightCharges(db, later)).filter((d) => d.positionId === p.id)).toEqual([]);
+    // 10 × 100 × 0.0003 = 0.3 a day, from the margin of 100.
+    const { position } = await getContractPosition(db, user, p.id);
+    expect(position).toMatchObject({ margin: "99.1", overnight_total: "0.9" });
+    await reconciled();
+  });
+});

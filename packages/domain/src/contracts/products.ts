@@ -1,0 +1,89 @@
+import type { TContractProduct } from "@northstar/shared/contracts/contracts";
+import { isMarketOpen } from "@northstar/shared/markets";
+import type { DbOrTx } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import { loadCatalogue } from "../markets/index.ts";
+import { getPolicy } from "../policy/index.ts";
+
+/**
+ * Contracts settle in USDT, so they are offered on instruments quoted in USD or USDT (a price
+ * difference is then a USDT amount); other quotes need a conversion this module does not make yet.
+ */
+const SETTLED_QUOTES = new Set(["USD", "USDT"]);
+
+export interface ContractProduct extends TContractProduct {
+  tradingHours: Parameters<typeof isMarketOpen>[0];
+}
+
+/**
+ * Every contract product: each enabled catalogue instrument with the contract kind, on its asset
+ * class's terms and leverage levels (capped by the instrument's maximum leverage), with the
+ * per-instrument overrides of policy `contracts.products`; by the catalogue's order.
+ */
+export async function listContractProducts(
+  db: DbOrTx,
+  now = new Date(),
+  options: { withDisabled?: boolean } = {},
+): Promise<ContractProduct[]> {
+  const [catalogue, terms, levels, overrides] = await Promise.all([
+    loadCatalogue(db),
+    getPolicy(db, "contracts.terms"),
+    getPolicy(db, "contracts.leverage"),
+    getPolicy(db, "contracts.products"),
+  ]);
+  const out: ContractProduct[] = [];
+  for (const i of catalogue) {
+    const base = terms[i.category];
+    const over = overrides[i.symbol] ?? {};
+    if (!i.kinds.includes("contract") || !SETTLED_QUOTES.has(i.quote) || !base) {
+      continue;
+    }
+    if (over.enabled === false && !options.withDisabled) {
+      continue;
+    }
+    const leverage = [...(over.leverage ?? levels[i.category] ?? [1])]
+      .filter((l) => l <= i.maxLeverage)
+      .sort((a, b) => a - b);
+    const type = over.type ?? "perpetual";
+    const expiresAt = type === "delivery" && over.expiresAt ? over.expiresAt : null;
+    out.push({
+      symbol: i.symbol,
+      name: i.name,
+      category: i.category,
+      type,
+      expires_at: expiresAt ? new Date(expiresAt).toISOString() : null,
+      contract_size: i.contractSize,
+      lot_step: over.lotStep ?? base.lotStep,
+      min_lots: over.minLots ?? base.minLots,
+      max_lots: over.maxLots ?? base.maxLots,
+      leverage: leverage.length > 0 ? leverage : [1],
+      fee_rate: over.feeRate ?? base.feeRate,
+      overnight_rate: over.overnightRate ?? base.overnightRate,
+      maintenance_rate: over.maintenanceRate ?? base.maintenanceRate,
+      display_decimals: i.displayDecimals,
+      // A delivery contract past its expiry takes no new orders.
+      open:
+        isMarketOpen(i.tradingHours, now) &&
+        over.enabled !== false &&
+        (!expiresAt || new Date(expiresAt).getTime() > now.getTime()),
+      tradingHours: i.tradingHours,
+    });
+  }
+  return out;
+}
+
+/** The product of one instrument, or CONTRACT_NOT_AVAILABLE. */
+export async function getContractProduct(
+  db: DbOrTx,
+  symbol: string,
+  now = new Date(),
+): Promise<ContractProduct> {
+  const product = (await listContractProducts(db, now)).find((p) => p.symbol === symbol);
+  if (!product) {
+    throw new AppError("CONTRACT_NOT_AVAILABLE", {}, "symbol");
+  }
+  return product;
+}
+
+/** Drops the trading hours for the wire. */
+export const toProductView = ({ tradingHours: _, ...p }: ContractProduct): TContractProduct => p;
