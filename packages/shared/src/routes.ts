@@ -23,7 +23,8 @@ export type RouteFeature =
   | "messages"
   | "help"
   | "other"
-  | "options";
+  | "options"
+  | "proofs";
 
 export interface RouteEntry {
   path: string;
@@ -61,6 +62,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r("/benefitsDetail", "rewards", "benefits", true),
   r("/signRule", "rewards", "signRule", true),
   r("/userAgreement", "content", "agreement", true),
+  r("/proofOfLiabilities", "proofs", "proofs", true),
   r("/settingNew", "account", "settings", true),
   r("/setting-newdetail", "account", "settings", true),
   r("/questionnaire", "kyc", "questionnaire", true),

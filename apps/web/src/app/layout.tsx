@@ -89,6 +89,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
           <AppLink to={`/text?id=${CONTENT_PAGE.userAgreement}`}>{t("nav.agreement")}</AppLink>
           <AppLink to={`/text?id=${CONTENT_PAGE.privacyTerms}`}>{t("nav.privacy")}</AppLink>
           <AppLink to="/notice">{t("nav.notice")}</AppLink>
+          <AppLink to="/proofOfLiabilities">{t("nav.proofs")}</AppLink>
         </Space>
         <Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
           © {new Date().getFullYear()} {site.data?.name ?? "Northstar"} · {t("common.riskWarning")}

@@ -147,6 +147,11 @@ const Launchpad = page(
   (m) => m.LaunchpadPage,
   ["launchpad"],
 );
+const Proofs = page(
+  () => import("../features/proofs/proofs-page.tsx"),
+  (m) => m.ProofsPage,
+  ["proofs"],
+);
 const SubscriptionRecords = page(
   () => import("../features/launchpad/subscription-records-page.tsx"),
   (m) => m.SubscriptionRecordsPage,
@@ -318,6 +323,7 @@ export const PAGES: Record<string, Page> = {
   "/subscription": Launchpad,
   "/subscriptionBuy": Launchpad,
   "/subscriptionRecord": SubscriptionRecords,
+  "/proofOfLiabilities": Proofs,
   "/options": OptionsTrade,
   "/optionsRecord": OptionsRecord,
   "/ldcoin": LoanApply,

@@ -22,6 +22,7 @@ import { AdminLoginPage } from "./login-page.tsx";
 import { operatorTokenStore, useOperatorToken } from "./operator-session.ts";
 import { OptionsAdminPage } from "./options-page.tsx";
 import { PolicyPage } from "./policy-page.tsx";
+import { ProofsAdminPage } from "./proofs-admin-page.tsx";
 import { UsersPage } from "./users-page.tsx";
 import { WithdrawalsPage } from "./withdrawals-page.tsx";
 
@@ -85,6 +86,7 @@ function AdminRoutes() {
               element={<RoleGate page="launchpad" element={<LaunchpadAdminPage />} />}
             />
             <Route path="options" element={<RoleGate page="options" element={<OptionsAdminPage />} />} />
+            <Route path="proofs" element={<RoleGate page="proofs" element={<ProofsAdminPage />} />} />
             <Route path="loans" element={<RoleGate page="loans" element={<LoansAdminPage />} />} />
             <Route path="c2c" element={<RoleGate page="c2c" element={<C2cAdminPage />} />} />
             <Route

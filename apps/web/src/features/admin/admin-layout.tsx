@@ -9,6 +9,7 @@ import {
   LogoutOutlined,
   RiseOutlined,
   RocketOutlined,
+  SafetyCertificateOutlined,
   TeamOutlined,
   UploadOutlined,
   UserOutlined,
@@ -55,6 +56,7 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   loans: <WalletOutlined />,
   c2c: <BankOutlined />,
   contracts: <FundOutlined />,
+  proofs: <SafetyCertificateOutlined />,
 };
 
 /** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */

@@ -21,6 +21,7 @@ export const ADMIN_PAGES = [
   { key: "loans", roles: ["admin", "finance"] },
   { key: "c2c", roles: ["admin", "finance"] },
   { key: "contracts", roles: ["admin", "finance"] },
+  { key: "proofs", roles: ["admin", "finance"] },
 ] as const satisfies readonly { key: string; roles: readonly OperatorRole[] }[];
 
 export type AdminPageKey = (typeof ADMIN_PAGES)[number]["key"];
@@ -35,4 +36,6 @@ export const menuLabelKey = (key: AdminPageKey) =>
     ? "kyc.admin.menu"
     : key === "loans"
       ? "loans.admin.menu"
-      : `admin.menu.${key === "deposit-addresses" ? "depositAddresses" : key}`;
+      : key === "proofs"
+        ? "nav.proofs"
+        : `admin.menu.${key === "deposit-addresses" ? "depositAddresses" : key}`;

@@ -1,0 +1,85 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Platform, startPlatform } from "./platform.ts";
+import { shootMatrix } from "./screenshot-matrix.ts";
+import { depositUsdt } from "./spot-funding.ts";
+import { registerUser } from "./users.ts";
+
+/*
+ * Proof of liabilities in the browser: a user funded by a real deposit, a proof published by the
+ * operator (`pnpm admin proof:publish`), the public page listing its root and totals, and "verify my
+ * balance" recomputing the root in the browser from the user's own leaf and path. Screenshots go to
+ * docs/screenshots/proofs.
+ */
+let platform: Platform;
+let user: Page;
+let token: string;
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
+  token = await registerUser(platform, `proof-${Date.now()}@example.com`, "Secret123");
+  await depositUsdt(platform, token, "1500");
+  const other = await registerUser(platform, `proof2-${Date.now()}@example.com`, "Secret123");
+  await depositUsdt(platform, other, "250");
+  platform.admin("proof:publish");
+  const context = await platform.newContext();
+  await context.addInitScript((t) => localStorage.setItem("token", t), token);
+  user = await context.newPage();
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+describe("proof of liabilities in the browser", () => {
+  it("lists the published totals and verifies the user's balance against the root in the browser", async () => {
+    await user.goto("/proofOfLiabilities");
+    await user.getByTestId("proof-published").first().waitFor();
+    expect(await user.getByTestId("proof-total-USDT").first().textContent()).toBe("1,750.00");
+    const result = user.getByTestId("proof-verify-result");
+    await result.waitFor();
+    expect(await result.getAttribute("data-ok")).toBe("true");
+    expect(await user.getByTestId("proof-balance-USDT").textContent()).toBe("1,500.00");
+    const root = await user.getByTestId("proof-published").first().locator(".ns-num").first().textContent();
+    expect(await user.getByTestId("proof-recomputed").textContent()).toBe(root);
+  });
+
+  it("a visitor sees the totals and is asked to log in to verify", async () => {
+    const visitor = await (await platform.newContext()).newPage();
+    await visitor.goto("/proofOfLiabilities");
+    await visitor.getByTestId("proof-published").first().waitFor();
+    expect(await visitor.getByTestId("proof-verify").count()).toBe(0);
+  });
+
+  it("an operator publishes another proof from the back office", async () => {
+    const operator = await (await platform.newContext()).newPage();
+    await operator.goto("/admin/login");
+    await operator.getByTestId("admin-login-username").fill("admin");
+    await operator.getByTestId("admin-login-password").fill(platform.operatorPassword);
+    await operator.getByTestId("admin-login-submit").click();
+    await operator.waitForURL(/\/admin(?!\/login)/);
+    await operator.goto("/admin/proofs");
+    await operator.locator(".ant-table-row").first().waitFor();
+    expect(await operator.locator(".ant-table-row").count()).toBe(1);
+    await operator.getByTestId("admin-proof-publish").click();
+    await operator.getByTestId("admin-confirm-ok").click();
+    await expect.poll(() => operator.locator(".ant-table-row").count()).toBe(2);
+  });
+
+  it("takes screenshots of the page", async () => {
+    await shootMatrix(platform, {
+      folder: "proofs",
+      token,
+      pages: [
+        {
+          name: "proof",
+          path: "/proofOfLiabilities",
+          ready: async (page) => {
+            await page.getByTestId("proof-verify-result").waitFor();
+            await page.getByTestId("proof-published").first().waitFor();
+          },
+        },
+      ],
+    });
+  }, 240_000);
+});
