@@ -3,7 +3,7 @@ import { createDb } from "@northstar/domain/db";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, startPlatform } from "./platform.ts";
-import { shootMatrix } from "./screenshot-matrix.ts";
+import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { registerUser, trpcMutation } from "./users.ts";
 
 /*
@@ -175,29 +175,33 @@ describe("C2C purchase by wire in the browser", () => {
     expect(() => platform.admin("reconcile")).not.toThrow();
   });
 
-  it("takes screenshots of the quick purchase and an open order", async () => {
-    await user.goto("/c2c_index");
-    await user.getByTestId("c2c-amount").fill("1450");
-    await expect.poll(() => user.getByTestId("c2c-quote-coin").textContent()).toBe("200 USDT");
-    await user.locator('[data-testid="c2c-buy"]:not([disabled])').click();
-    await confirmModal(user, "c2c-buy-confirm");
-    await user.waitForURL(/\/c2c_order\?id=\d+/);
-    const openOrder = orderIdOf(user);
-    await shootMatrix(platform, {
-      folder: "c2c",
-      token,
-      pages: [
-        {
-          name: "quick-buy",
-          path: "/kjmbSelect",
-          ready: (page) => page.getByTestId("c2c-merchant").first().waitFor(),
-        },
-        {
-          name: "order",
-          path: `/c2c_order?id=${openOrder}`,
-          ready: (page) => page.getByTestId("c2c-countdown").waitFor(),
-        },
-      ],
-    });
-  });
+  it(
+    "takes screenshots of the quick purchase and an open order",
+    async () => {
+      await user.goto("/c2c_index");
+      await user.getByTestId("c2c-amount").fill("1450");
+      await expect.poll(() => user.getByTestId("c2c-quote-coin").textContent()).toBe("200 USDT");
+      await user.locator('[data-testid="c2c-buy"]:not([disabled])').click();
+      await confirmModal(user, "c2c-buy-confirm");
+      await user.waitForURL(/\/c2c_order\?id=\d+/);
+      const openOrder = orderIdOf(user);
+      await shootMatrix(platform, {
+        folder: "c2c",
+        token,
+        pages: [
+          {
+            name: "quick-buy",
+            path: "/kjmbSelect",
+            ready: (page) => page.getByTestId("c2c-merchant").first().waitFor(),
+          },
+          {
+            name: "order",
+            path: `/c2c_order?id=${openOrder}`,
+            ready: (page) => page.getByTestId("c2c-countdown").waitFor(),
+          },
+        ],
+      });
+    },
+    SCREENSHOT_TEST_TIMEOUT_MS,
+  );
 });

@@ -3,7 +3,7 @@ import pg from "pg";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, startPlatform } from "./platform.ts";
-import { shootMatrix } from "./screenshot-matrix.ts";
+import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
 import { registerUser, trpcMutation } from "./users.ts";
 
@@ -124,34 +124,38 @@ describe("contracts in the browser", () => {
     expect(new MoneyDecimal(held.rows[0]?.balance ?? "0").isZero()).toBe(true);
   });
 
-  it("writes screenshots of the trade screen with a position (phone and desktop, light and dark, en, zh, ty)", async () => {
-    await expect
-      .poll(
-        () =>
-          trpcMutation(platform, token, "contracts.open", {
-            symbol: "BTCUSDT",
-            side: "short",
-            order_type: "market",
-            lots: "0.01",
-            leverage: 20,
-          }).then(
-            () => "opened",
-            (error: Error) => error.message,
-          ),
-        { timeout: 30_000 },
-      )
-      .toBe("opened");
-    await shootMatrix(platform, {
-      folder: "contracts",
-      token,
-      pages: [
-        {
-          name: "trade",
-          path: "/preciousMetal?symbol=BTCUSDT",
-          ready: (page) => page.getByTestId("contract-pnl").first().waitFor({ timeout: 30_000 }),
-        },
-      ],
-    });
-    // Twelve pictures on a shared two-core machine: more time than one browser flow.
-  }, 240_000);
+  it(
+    "writes screenshots of the trade screen with a position (phone and desktop, light and dark, en, zh, ty)",
+    async () => {
+      await expect
+        .poll(
+          () =>
+            trpcMutation(platform, token, "contracts.open", {
+              symbol: "BTCUSDT",
+              side: "short",
+              order_type: "market",
+              lots: "0.01",
+              leverage: 20,
+            }).then(
+              () => "opened",
+              (error: Error) => error.message,
+            ),
+          { timeout: 30_000 },
+        )
+        .toBe("opened");
+      await shootMatrix(platform, {
+        folder: "contracts",
+        token,
+        pages: [
+          {
+            name: "trade",
+            path: "/preciousMetal?symbol=BTCUSDT",
+            ready: (page) => page.getByTestId("contract-pnl").first().waitFor({ timeout: 30_000 }),
+          },
+        ],
+      });
+      // Twelve pictures on a shared two-core machine: more time than one browser flow.
+    },
+    SCREENSHOT_TEST_TIMEOUT_MS,
+  );
 });

@@ -4,7 +4,7 @@ import pg from "pg";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, ROOT, startPlatform } from "./platform.ts";
-import { shootMatrix } from "./screenshot-matrix.ts";
+import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
 import { registerUser } from "./users.ts";
 
@@ -96,30 +96,34 @@ describe("managed earning in the browser", () => {
     expect(JSON.parse(platform.admin("earn:yield:run"))).toMatchObject({ orders: 0, days: 0 });
   });
 
-  it("takes screenshots of the product and order pages", async () => {
-    await shootMatrix(platform, {
-      folder: "earn",
-      token,
-      pages: [
-        {
-          name: "products",
-          path: "/profit_index",
-          ready: async (page) => {
-            await page.getByTestId("earn-product").first().waitFor();
-            await page.getByTestId("earn-total-principal").waitFor();
+  it(
+    "takes screenshots of the product and order pages",
+    async () => {
+      await shootMatrix(platform, {
+        folder: "earn",
+        token,
+        pages: [
+          {
+            name: "products",
+            path: "/profit_index",
+            ready: async (page) => {
+              await page.getByTestId("earn-product").first().waitFor();
+              await page.getByTestId("earn-total-principal").waitFor();
+            },
           },
-        },
-        {
-          name: "orders",
-          path: "/profit_wdtg",
-          ready: async (page) => {
-            await page.getByTestId("earn-order").first().waitFor();
-            await page.getByTestId("earn-total-principal").waitFor();
+          {
+            name: "orders",
+            path: "/profit_wdtg",
+            ready: async (page) => {
+              await page.getByTestId("earn-order").first().waitFor();
+              await page.getByTestId("earn-total-principal").waitFor();
+            },
           },
-        },
-      ],
-    });
-  });
+        ],
+      });
+    },
+    SCREENSHOT_TEST_TIMEOUT_MS,
+  );
 
   it("redeems early: the penalty is shown first, then the order is redeemed", async () => {
     await user.goto("/profit_wdtg");

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, startPlatform } from "./platform.ts";
-import { shootMatrix } from "./screenshot-matrix.ts";
+import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { registerUser } from "./users.ts";
 
 // A 1×1 PNG, the smallest photo the server accepts by content.
@@ -131,18 +131,22 @@ describe("verification in the browser", () => {
     await expect.poll(() => user.getByTestId("kyc-loan-limit").textContent()).toBe("1,000.00 USDT");
   });
 
-  it("writes screenshots of the verification centre and the credit score (phone, desktop, light, dark, en, zh, ty)", async () => {
-    const ready = (testId: string) => async (page: Page) => {
-      await page.getByTestId(testId).waitFor({ timeout: 30_000 });
-      await page.waitForFunction(() => document.documentElement.lang !== "", undefined, { timeout: 5_000 });
-    };
-    await shootMatrix(platform, {
-      folder: "kyc",
-      token,
-      pages: [
-        { name: "verification", path: "/authentication", ready: ready("kyc-risk-level") },
-        { name: "credit", path: "/credit", ready: ready("kyc-credit-score") },
-      ],
-    });
-  });
+  it(
+    "writes screenshots of the verification centre and the credit score (phone, desktop, light, dark, en, zh, ty)",
+    async () => {
+      const ready = (testId: string) => async (page: Page) => {
+        await page.getByTestId(testId).waitFor({ timeout: 30_000 });
+        await page.waitForFunction(() => document.documentElement.lang !== "", undefined, { timeout: 5_000 });
+      };
+      await shootMatrix(platform, {
+        folder: "kyc",
+        token,
+        pages: [
+          { name: "verification", path: "/authentication", ready: ready("kyc-risk-level") },
+          { name: "credit", path: "/credit", ready: ready("kyc-credit-score") },
+        ],
+      });
+    },
+    SCREENSHOT_TEST_TIMEOUT_MS,
+  );
 });

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, startPlatform } from "./platform.ts";
-import { shootMatrix } from "./screenshot-matrix.ts";
+import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
 import { registerUser } from "./users.ts";
 
@@ -127,15 +127,19 @@ describe("new-coin subscription in the browser", () => {
     expect(await record.getByTestId("launchpad-record-frozen").textContent()).toBe("0.00 USDT");
   });
 
-  it("takes screenshots of the subscription pages", async () => {
-    const first = (testId: string) => (page: Page) => page.getByTestId(testId).first().waitFor();
-    await shootMatrix(platform, {
-      folder: "launchpad",
-      token,
-      pages: [
-        { name: "subscription", path: "/subscription", ready: first("launchpad-offering") },
-        { name: "records", path: "/subscriptionRecord", ready: first("launchpad-record") },
-      ],
-    });
-  });
+  it(
+    "takes screenshots of the subscription pages",
+    async () => {
+      const first = (testId: string) => (page: Page) => page.getByTestId(testId).first().waitFor();
+      await shootMatrix(platform, {
+        folder: "launchpad",
+        token,
+        pages: [
+          { name: "subscription", path: "/subscription", ready: first("launchpad-offering") },
+          { name: "records", path: "/subscriptionRecord", ready: first("launchpad-record") },
+        ],
+      });
+    },
+    SCREENSHOT_TEST_TIMEOUT_MS,
+  );
 });

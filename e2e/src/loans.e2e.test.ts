@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, startPlatform } from "./platform.ts";
-import { shootMatrix } from "./screenshot-matrix.ts";
+import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { registerUser, trpcMutation } from "./users.ts";
 
 /*
@@ -157,21 +157,25 @@ describe("a loan in the browser", () => {
     expect(await user.getByTestId("loan-owed").first().textContent()).toBe("507.00 USDT");
   });
 
-  it("takes screenshots of the application page", async () => {
-    await shootMatrix(platform, {
-      folder: "loans",
-      token,
-      pages: [
-        {
-          name: "apply",
-          path: "/ldcoin",
-          ready: async (page) => {
-            await page.getByTestId("loan-available").waitFor();
-            await page.getByTestId("loan-amount").fill("1000");
-            await page.getByTestId("loan-quote-total").waitFor();
+  it(
+    "takes screenshots of the application page",
+    async () => {
+      await shootMatrix(platform, {
+        folder: "loans",
+        token,
+        pages: [
+          {
+            name: "apply",
+            path: "/ldcoin",
+            ready: async (page) => {
+              await page.getByTestId("loan-available").waitFor();
+              await page.getByTestId("loan-amount").fill("1000");
+              await page.getByTestId("loan-quote-total").waitFor();
+            },
           },
-        },
-      ],
-    });
-  });
+        ],
+      });
+    },
+    SCREENSHOT_TEST_TIMEOUT_MS,
+  );
 });

@@ -5,6 +5,7 @@ import pg from "pg";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, ROOT, startPlatform } from "./platform.ts";
+import { SCREENSHOT_TEST_TIMEOUT_MS } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
 import { registerUser, trpcMutation } from "./users.ts";
 
@@ -121,53 +122,57 @@ describe("options in the browser", () => {
     await expect(figure(user, "option-settlement-price")).resolves.toBe(settlement);
   });
 
-  it("writes screenshots of the trade screen and the delivery record (phone and desktop, light and dark, en, zh, ty)", async () => {
-    // An open option with a long expiry, so the screen shows a countdown.
-    const out = join(ROOT, "docs/screenshots/options");
-    mkdirSync(out, { recursive: true });
-    // A purchase needs a tick recorded in the last 5 s: on a busy machine the first try may miss it.
-    await expect
-      .poll(
-        () =>
-          trpcMutation(platform, token, "options.buy", {
-            symbol: "BTCUSDT",
-            direction: "down",
-            amount: "20",
-            period_seconds: 300,
-          }).then(
-            () => "bought",
-            (error: Error) => error.message,
-          ),
-        { timeout: 30_000 },
-      )
-      .toBe("bought");
-    for (const lang of ["en", "zh", "ty"]) {
-      for (const theme of ["light", "dark"]) {
-        for (const size of [
-          { name: "phone", width: 390, height: 844 },
-          { name: "desktop", width: 1280, height: 800 },
-        ]) {
-          const context = await platform.newContext({ width: size.width, height: size.height });
-          await context.addInitScript(
-            ([l, t, tok]) => {
-              localStorage.setItem("lang", l);
-              localStorage.setItem("theme", t);
-              localStorage.setItem("token", tok);
-            },
-            [lang, theme, token] as const,
-          );
-          const page = await context.newPage();
-          await page.goto("/options?symbol=BTCUSDT");
-          await page.getByTestId("option-countdown").first().waitFor({ timeout: 30_000 });
-          await page.screenshot({ path: join(out, `trade-${lang}-${theme}-${size.name}.png`) });
-          if (theme === "light") {
-            await page.goto("/optionsRecord");
-            await page.getByTestId("option-record").waitFor({ timeout: 30_000 });
-            await page.screenshot({ path: join(out, `record-${lang}-${theme}-${size.name}.png`) });
+  it(
+    "writes screenshots of the trade screen and the delivery record (phone and desktop, light and dark, en, zh, ty)",
+    async () => {
+      // An open option with a long expiry, so the screen shows a countdown.
+      const out = join(ROOT, "docs/screenshots/options");
+      mkdirSync(out, { recursive: true });
+      // A purchase needs a tick recorded in the last 5 s: on a busy machine the first try may miss it.
+      await expect
+        .poll(
+          () =>
+            trpcMutation(platform, token, "options.buy", {
+              symbol: "BTCUSDT",
+              direction: "down",
+              amount: "20",
+              period_seconds: 300,
+            }).then(
+              () => "bought",
+              (error: Error) => error.message,
+            ),
+          { timeout: 30_000 },
+        )
+        .toBe("bought");
+      for (const lang of ["en", "zh", "ty"]) {
+        for (const theme of ["light", "dark"]) {
+          for (const size of [
+            { name: "phone", width: 390, height: 844 },
+            { name: "desktop", width: 1280, height: 800 },
+          ]) {
+            const context = await platform.newContext({ width: size.width, height: size.height });
+            await context.addInitScript(
+              ([l, t, tok]) => {
+                localStorage.setItem("lang", l);
+                localStorage.setItem("theme", t);
+                localStorage.setItem("token", tok);
+              },
+              [lang, theme, token] as const,
+            );
+            const page = await context.newPage();
+            await page.goto("/options?symbol=BTCUSDT");
+            await page.getByTestId("option-countdown").first().waitFor({ timeout: 30_000 });
+            await page.screenshot({ path: join(out, `trade-${lang}-${theme}-${size.name}.png`) });
+            if (theme === "light") {
+              await page.goto("/optionsRecord");
+              await page.getByTestId("option-record").waitFor({ timeout: 30_000 });
+              await page.screenshot({ path: join(out, `record-${lang}-${theme}-${size.name}.png`) });
+            }
+            await context.close();
           }
-          await context.close();
         }
       }
-    }
-  });
+    },
+    SCREENSHOT_TEST_TIMEOUT_MS,
+  );
 });

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, startPlatform } from "./platform.ts";
-import { shootMatrix } from "./screenshot-matrix.ts";
+import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
 import { registerUser } from "./users.ts";
 
@@ -66,20 +66,24 @@ describe("proof of liabilities in the browser", () => {
     await expect.poll(() => operator.locator(".ant-table-row").count()).toBe(2);
   });
 
-  it("takes screenshots of the page", async () => {
-    await shootMatrix(platform, {
-      folder: "proofs",
-      token,
-      pages: [
-        {
-          name: "proof",
-          path: "/proofOfLiabilities",
-          ready: async (page) => {
-            await page.getByTestId("proof-verify-result").waitFor();
-            await page.getByTestId("proof-published").first().waitFor();
+  it(
+    "takes screenshots of the page",
+    async () => {
+      await shootMatrix(platform, {
+        folder: "proofs",
+        token,
+        pages: [
+          {
+            name: "proof",
+            path: "/proofOfLiabilities",
+            ready: async (page) => {
+              await page.getByTestId("proof-verify-result").waitFor();
+              await page.getByTestId("proof-published").first().waitFor();
+            },
           },
-        },
-      ],
-    });
-  }, 240_000);
+        ],
+      });
+    },
+    SCREENSHOT_TEST_TIMEOUT_MS,
+  );
 });

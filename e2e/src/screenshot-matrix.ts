@@ -51,3 +51,9 @@ export async function shootMatrix(
     }
   }
 }
+
+/**
+ * A screenshot test takes a dozen to two dozen shots, each a page load: more than the default test
+ * time when two browser tests share the machine's two cores.
+ */
+export const SCREENSHOT_TEST_TIMEOUT_MS = 240_000;
