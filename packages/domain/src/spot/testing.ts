@@ -4,7 +4,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import type { User } from "../identity/index.ts";
 import { users } from "../identity/index.ts";
-import { getUserBalances, postEntry } from "../ledger/index.ts";
+import { getUserBalances, postEntry, type Wallet } from "../ledger/index.ts";
 import { spotOrders } from "./spot.table.ts";
 
 /*
@@ -12,11 +12,12 @@ import { spotOrders } from "./spot.table.ts";
  * and waiting for the matcher.
  */
 
-/** A user of the given book with `funds` (currency → amount) in the exchange wallet. */
+/** A user of the given book with `funds` (currency → amount) in one wallet (the exchange by default). */
 export async function createTrader(
   db: Db,
   funds: Record<string, string>,
   kind: "real" | "demo" = "real",
+  wallet: Wallet = "exchange",
 ): Promise<User> {
   const uid = randomBytes(6).toString("hex");
   const [user] = await db
@@ -33,7 +34,7 @@ export async function createTrader(
       reference: { type: "user", id: user.id },
       postings: [
         { account: { system: "house", book: kind, currency }, amount: `-${amount}` },
-        { account: { userId: user.id, book: kind, wallet: "exchange", currency }, amount },
+        { account: { userId: user.id, book: kind, wallet, currency }, amount },
       ],
     });
   }
