@@ -15,16 +15,16 @@ const FIRST_LOAD = ["src/i18n/languages/en.ts"];
 
 /**
  * The main pages: the modules each one's route loads (app/pages.tsx), and the ceiling the build is
- * held to. The shell (React, router, i18n, API client and the antd parts of the header, menus and
- * feedback) is most of each first load, so the ceilings stand above the target, at today's sizes
- * plus a little: a change that grows a first load fails here. Lower them as the shell shrinks.
+ * held to: the target itself. The shell (React, router, i18n, API client and the antd parts of the
+ * header, menus and feedback) is most of each first load; what a page draws after its first paint
+ * (the trade screen's chart, order form and orders panel) loads by dynamic import and is not counted.
  */
 export const PAGES = {
   home: { path: "/", modules: [...FIRST_LOAD, "src/features/home/home-page.tsx"], ceiling: 250 * 1024 },
   trade: {
     path: "/currencyTrade",
     modules: [...FIRST_LOAD, "src/features/spot/spot-trade-page.tsx"],
-    ceiling: 365 * 1024,
+    ceiling: 250 * 1024,
   },
 };
 

@@ -7,6 +7,7 @@ import { AppLink } from "../../lib/navigation.tsx";
 import { createStoredValue, useStoredValue } from "../../lib/store.ts";
 import { EmptyState, ErrorState } from "../common/page-states.tsx";
 import { Panel } from "../common/panel.tsx";
+import { TabBar } from "../common/tab-bar.tsx";
 import { topGainers, useMarketList } from "../markets/market-data.ts";
 import { LiveIndicator } from "../markets/market-status-tags.tsx";
 import { MarketTable } from "../markets/market-table.tsx";
@@ -50,21 +51,15 @@ export function HomeMarkets() {
       bodyStyle={{ paddingTop: 0 }}
       testId="home-markets"
     >
-      <div role="tablist" className="ns-home-tabs">
-        {(["mainstream", "gainers"] as const).map((key) => (
-          <button
-            key={key}
-            type="button"
-            role="tab"
-            aria-selected={tab === key}
-            className="ns-home-tab"
-            onClick={() => tabStore.set(key)}
-            data-testid={`home-markets-tab-${key}`}
-          >
-            {t(`market.home.${key}`)}
-          </button>
-        ))}
-      </div>
+      <TabBar
+        tabs={(["mainstream", "gainers"] as const).map((key) => ({
+          key,
+          label: t(`market.home.${key}`),
+          testId: `home-markets-tab-${key}`,
+        }))}
+        active={tab}
+        onChange={(key) => tabStore.set(key)}
+      />
       {tab === "mainstream" ? <Mainstream /> : <Gainers />}
     </Panel>
   );

@@ -1,21 +1,20 @@
 import { ArrowLeftOutlined } from "@ant-design/icons";
-import { leverageOffered, liveKinds, type TradingHours } from "@northstar/shared/markets";
-import { Alert, Button, Card, Col, Descriptions, Flex, Grid, Row, Tag, Typography, theme } from "antd";
+import { Button, Flex, Grid, theme } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
-import { useTicker, useTickerValue } from "../../lib/market-socket.ts";
+import { useTicker } from "../../lib/market-socket.ts";
 import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
 import { CurrencyMark } from "../assets/currency-mark.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
+import { Panel } from "../common/panel.tsx";
 import { StatusMessage } from "../common/status-message.tsx";
+import { Paragraph, Text, Title } from "../common/typography.tsx";
 import { FavouriteStar } from "./favourite-star.tsx";
-import { CandleChart } from "./lazy-candle-chart.tsx";
 import { ChangeText, LivePrice } from "./live-figures.tsx";
 import { type MarketRow, pairName, useInstrument } from "./market-data.ts";
 import { useMarketFormat } from "./market-format.ts";
 import { ClosedTag, LiveIndicator } from "./market-status-tags.tsx";
-import { OrderBook, RecentTrades } from "./order-book.tsx";
 
 export const DEFAULT_SYMBOL = "BTCUSDT";
 
@@ -23,19 +22,6 @@ export const DEFAULT_SYMBOL = "BTCUSDT";
 export function useSymbolParam(): string {
   const [params] = useSearchParams();
   return (params.get("symbol") ?? "").trim().toUpperCase() || DEFAULT_SYMBOL;
-}
-
-/**
- * /currency?symbol=BTCUSDT: one instrument with its live price and 24h statistics, the candlestick
- * chart, the order book and the latest trades. Without a symbol it shows BTCUSDT.
- */
-export function InstrumentPage() {
-  const symbol = useSymbolParam();
-  return (
-    <InstrumentLoader symbol={symbol}>
-      {(instrument) => <InstrumentView instrument={instrument} />}
-    </InstrumentLoader>
-  );
 }
 
 /**
@@ -83,36 +69,6 @@ export function InstrumentLoader({
   );
 }
 
-function InstrumentView({ instrument }: { instrument: MarketRow }) {
-  const { t } = useTranslation();
-  const { token } = theme.useToken();
-  const open = useTickerValue(instrument.symbol, instrument.ticker, (t) => t.x) ?? instrument.open;
-  return (
-    <Flex vertical gap={token.marginSM}>
-      <InstrumentHeader instrument={instrument} />
-      {!open && (
-        <Alert type="warning" showIcon title={t("market.closedNote")} data-testid="instrument-closed" />
-      )}
-      <Row gutter={[token.marginSM, token.marginSM]}>
-        <Col xs={24} lg={16}>
-          <Flex vertical gap={token.marginSM}>
-            <Card size="small" title={t("market.chart.title")} styles={{ body: { padding: 8 } }}>
-              <CandleChart instrument={instrument} />
-            </Card>
-            <InstrumentDetails instrument={instrument} />
-          </Flex>
-        </Col>
-        <Col xs={24} lg={8}>
-          <Flex vertical gap={token.marginSM}>
-            <OrderBook instrument={instrument} />
-            <RecentTrades instrument={instrument} />
-          </Flex>
-        </Col>
-      </Row>
-    </Flex>
-  );
-}
-
 /**
  * Symbol, name, live price, and the 24h statistics. `title` replaces the pair's name (the trading
  * screen puts its market picker there).
@@ -156,7 +112,7 @@ export function InstrumentHeader({ instrument, title }: { instrument: MarketRow;
   ];
 
   return (
-    <Card size={screens.md ? undefined : "small"} data-testid="instrument-header">
+    <Panel size={screens.md ? undefined : "small"} testId="instrument-header">
       <Flex gap={token.marginLG} wrap align="center" justify="space-between">
         <Flex align="center" gap={12} style={{ minWidth: 0 }}>
           <Button
@@ -169,17 +125,17 @@ export function InstrumentHeader({ instrument, title }: { instrument: MarketRow;
           <Flex vertical style={{ minWidth: 0 }}>
             <Flex align="center" gap={6} wrap>
               {title ?? (
-                <Typography.Title level={4} style={{ margin: 0 }} data-testid="instrument-symbol">
-                  {pairName(instrument)}
-                </Typography.Title>
+                <Title level={4} style={{ margin: 0 }}>
+                  <span data-testid="instrument-symbol">{pairName(instrument)}</span>
+                </Title>
               )}
               <FavouriteStar symbol={instrument.symbol} size="middle" />
-              <Tag style={{ marginInlineEnd: 0 }}>{t(`market.categories.${instrument.category}`)}</Tag>
+              <span className="ns-tag">{t(`market.categories.${instrument.category}`)}</span>
               {!open && <ClosedTag />}
             </Flex>
-            <Typography.Text type="secondary" ellipsis>
+            <Text type="secondary" ellipsis>
               {instrument.name}
-            </Typography.Text>
+            </Text>
           </Flex>
         </Flex>
         <Flex vertical align={screens.md ? "flex-end" : "flex-start"} gap={2}>
@@ -195,16 +151,16 @@ export function InstrumentHeader({ instrument, title }: { instrument: MarketRow;
         </Flex>
       </Flex>
       <div style={{ marginTop: token.marginMD }}>
-        <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
+        <Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
           {t("market.instrument.stats")}
-        </Typography.Text>
-        <Row gutter={[16, 8]} style={{ marginTop: 6 }} data-testid="instrument-stats">
+        </Text>
+        <div className="ns-instrument-stats" data-testid="instrument-stats">
           {stats.map((s) => (
-            <Col key={s.key} xs={12} sm={8} md={8} lg={4} xl={4}>
+            <div key={s.key}>
               <Flex vertical gap={2}>
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                <Text type="secondary" style={{ fontSize: 12 }}>
                   {s.label}
-                </Typography.Text>
+                </Text>
                 <span
                   style={{ fontVariantNumeric: "tabular-nums", fontWeight: 500 }}
                   data-testid={`stat-${s.key}`}
@@ -212,92 +168,15 @@ export function InstrumentHeader({ instrument, title }: { instrument: MarketRow;
                   {s.value}
                 </span>
               </Flex>
-            </Col>
+            </div>
           ))}
-        </Row>
+        </div>
         {!ticker && (
-          <Typography.Paragraph type="secondary" style={{ margin: "8px 0 0", fontSize: 12 }}>
+          <Paragraph type="secondary" style={{ margin: "8px 0 0", fontSize: 12 }}>
             {t("market.instrument.noTicker")}
-          </Typography.Paragraph>
+          </Paragraph>
         )}
       </div>
-    </Card>
-  );
-}
-
-/** Tick and lot size, leverage (when offered), the trading types offered today, and hours. */
-export function InstrumentDetails({ instrument }: { instrument: MarketRow }) {
-  const { t } = useTranslation();
-  const screens = Grid.useBreakpoint();
-  return (
-    <Card size="small" title={t("market.instrument.info")} data-testid="instrument-details">
-      <Descriptions
-        size="small"
-        column={screens.md ? 2 : 1}
-        items={[
-          { key: "tick", label: t("market.instrument.tickSize"), children: instrument.tickSize },
-          { key: "lot", label: t("market.instrument.lotSize"), children: instrument.lotSize },
-          { key: "min", label: t("market.instrument.minQty"), children: instrument.minQty },
-          // Leverage and contract terms only once a leveraged product exists.
-          ...(leverageOffered()
-            ? [
-                {
-                  key: "leverage",
-                  label: t("market.instrument.maxLeverage"),
-                  children: t("market.instrument.leverageValue", { n: instrument.maxLeverage }),
-                },
-              ]
-            : []),
-          {
-            key: "kinds",
-            label: t("market.instrument.kinds"),
-            children: (
-              <Flex gap={4} wrap data-testid="instrument-kinds">
-                {liveKinds(instrument.kinds).map((k) => (
-                  <Tag key={k} style={{ marginInlineEnd: 0 }}>
-                    {t(`market.instrument.kind.${k}`)}
-                  </Tag>
-                ))}
-              </Flex>
-            ),
-          },
-          {
-            key: "hours",
-            label: t("market.instrument.tradingHours"),
-            children: <Hours hours={instrument.tradingHours} />,
-          },
-        ]}
-      />
-    </Card>
-  );
-}
-
-/** Weekly sessions in the venue's time zone: "Mon–Fri 09:30–16:00 · Time zone: America/New_York". */
-function Hours({ hours }: { hours: TradingHours }) {
-  const { t } = useTranslation();
-  const format = useMarketFormat();
-  if (hours.sessions.length === 0) {
-    return <span>{t("market.instrument.alwaysOpen")}</span>;
-  }
-  const days = (list: number[]) => {
-    const sorted = [...list].sort((a, b) => a - b);
-    const first = sorted[0] ?? 0;
-    const last = sorted[sorted.length - 1] ?? 0;
-    const consecutive = sorted.length > 2 && last - first === sorted.length - 1;
-    return consecutive
-      ? `${format.weekday(first)}–${format.weekday(last)}`
-      : sorted.map((d) => format.weekday(d)).join(", ");
-  };
-  return (
-    <Flex vertical gap={2}>
-      {hours.sessions.map((s) => (
-        <span key={`${s.days.join()}-${s.open}-${s.close}`}>
-          {t("market.instrument.session", { days: days(s.days), open: s.open, close: s.close })}
-        </span>
-      ))}
-      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        {t("market.instrument.timeZone", { zone: hours.timeZone })}
-      </Typography.Text>
-    </Flex>
+    </Panel>
   );
 }

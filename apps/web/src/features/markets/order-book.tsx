@@ -1,8 +1,10 @@
 import { MoneyDecimal } from "@northstar/shared/money";
-import { Card, Flex, Skeleton, Typography, theme } from "antd";
+import { Flex, Skeleton, theme } from "antd";
 import { useTranslation } from "react-i18next";
 import { TRADES_KEPT, useDepth, useTrades } from "../../lib/market-socket.ts";
 import { EmptyState } from "../common/page-states.tsx";
+import { Panel } from "../common/panel.tsx";
+import { Text } from "../common/typography.tsx";
 import { LivePrice } from "./live-figures.tsx";
 import type { MarketRow } from "./market-data.ts";
 import { quantityDecimals, useMarketFormat } from "./market-format.ts";
@@ -126,9 +128,9 @@ export function OrderBook({
             style={{ fontSize: 18, fontWeight: 600 }}
           />
           {spread && (
-            <Typography.Text type="secondary" style={{ fontSize: 12, fontVariantNumeric: "tabular-nums" }}>
+            <Text type="secondary" style={{ fontSize: 12, fontVariantNumeric: "tabular-nums" }}>
               {t("market.book.spread")} {spread}
-            </Typography.Text>
+            </Text>
           )}
         </Flex>
         <Flex vertical style={{ minHeight: LEVELS * 22 }}>
@@ -139,18 +141,18 @@ export function OrderBook({
   }
 
   return (
-    <Card
+    <Panel
       size="small"
       title={t("market.book.title")}
-      styles={{ body: { padding: "4px 0 8px" } }}
-      data-testid="order-book"
+      bodyStyle={{ padding: "4px 0 8px" }}
+      testId="order-book"
     >
       <div className="ns-book-row" style={{ color: token.colorTextTertiary, fontSize: 12 }}>
         <span>{t("market.book.price", { unit: instrument.quote })}</span>
         <span style={{ textAlign: "end" }}>{t("market.book.amount", { unit: instrument.base })}</span>
       </div>
       {body}
-    </Card>
+    </Panel>
   );
 }
 
@@ -193,11 +195,11 @@ export function RecentTrades({ instrument }: { instrument: MarketRow }) {
   }
 
   return (
-    <Card
+    <Panel
       size="small"
       title={t("market.trades.title")}
-      styles={{ body: { padding: "4px 0 8px" } }}
-      data-testid="recent-trades"
+      bodyStyle={{ padding: "4px 0 8px" }}
+      testId="recent-trades"
     >
       <div
         className="ns-book-row"
@@ -208,6 +210,6 @@ export function RecentTrades({ instrument }: { instrument: MarketRow }) {
         <span style={{ textAlign: "end" }}>{t("market.trades.time")}</span>
       </div>
       {body}
-    </Card>
+    </Panel>
   );
 }

@@ -1,14 +1,12 @@
-import { CaretDownOutlined, SearchOutlined } from "@ant-design/icons";
-import { Button, Flex, Input, Popover, Skeleton, Typography, theme } from "antd";
-import { useMemo, useState } from "react";
+import { CaretDownOutlined } from "@ant-design/icons";
+import { Button, Flex, Popover, Skeleton } from "antd";
+import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useLocation } from "react-router";
-import { useAppNavigate } from "../../lib/navigation.tsx";
-import { EmptyState } from "../common/page-states.tsx";
-import { LiveChange, LivePrice } from "../markets/live-figures.tsx";
+import { Title } from "../common/typography.tsx";
 import { type MarketRow, pairName } from "../markets/market-data.ts";
-import { PairLabel } from "../markets/pair-label.tsx";
-import { useSpotMarkets } from "./spot-data.ts";
+
+// The list (with its search input) loads when the picker first opens.
+const MarketList = lazy(() => import("./market-picker-list.tsx").then((m) => ({ default: m.MarketList })));
 
 /**
  * The pair's name as a button that opens the list of spot markets, with live prices and a search;
@@ -25,7 +23,11 @@ export function MarketPicker({ instrument }: { instrument: MarketRow }) {
       placement="bottomLeft"
       arrow={false}
       destroyOnHidden
-      content={<MarketList current={instrument.symbol} onPicked={() => setOpen(false)} />}
+      content={
+        <Suspense fallback={<Skeleton active paragraph={{ rows: 5 }} style={{ width: 300 }} />}>
+          <MarketList current={instrument.symbol} onPicked={() => setOpen(false)} />
+        </Suspense>
+      }
       styles={{ container: { padding: 8 } }}
     >
       <Button
@@ -37,88 +39,12 @@ export function MarketPicker({ instrument }: { instrument: MarketRow }) {
         style={{ height: "auto", paddingInline: 6, marginInlineStart: -6 }}
       >
         <Flex align="center" gap={6}>
-          <Typography.Title level={4} style={{ margin: 0 }} data-testid="instrument-symbol">
-            {pairName(instrument)}
-          </Typography.Title>
+          <Title level={4} style={{ margin: 0 }}>
+            <span data-testid="instrument-symbol">{pairName(instrument)}</span>
+          </Title>
           <CaretDownOutlined aria-hidden style={{ fontSize: 12 }} />
         </Flex>
       </Button>
     </Popover>
-  );
-}
-
-function MarketList({ current, onPicked }: { current: string; onPicked: () => void }) {
-  const { t } = useTranslation();
-  const { token } = theme.useToken();
-  const go = useAppNavigate();
-  const { pathname } = useLocation();
-  const [search, setSearch] = useState("");
-  const markets = useSpotMarkets();
-  const rows = useMemo(() => {
-    const q = search.trim().toUpperCase();
-    const all = markets.data?.items ?? [];
-    return q ? all.filter((r) => r.symbol.includes(q) || r.name.toUpperCase().includes(q)) : all;
-  }, [markets.data, search]);
-
-  const pick = (symbol: string) => {
-    onPicked();
-    go(`${pathname}?symbol=${encodeURIComponent(symbol)}`);
-  };
-
-  return (
-    <Flex vertical gap={8} style={{ width: "min(340px, calc(100vw - 48px))" }}>
-      <Input
-        allowClear
-        autoFocus
-        prefix={<SearchOutlined />}
-        placeholder={t("spot.trade.searchMarket")}
-        value={search}
-        onChange={(e) => setSearch(e.target.value)}
-        data-testid="market-picker-search"
-      />
-      <div
-        role="listbox"
-        aria-label={t("spot.trade.spotMarkets")}
-        style={{ maxHeight: 360, overflowY: "auto" }}
-      >
-        {markets.isPending ? (
-          <Skeleton active paragraph={{ rows: 5 }} />
-        ) : rows.length === 0 ? (
-          <EmptyState>{t("spot.trade.noMarkets")}</EmptyState>
-        ) : (
-          rows.map((row) => (
-            <Flex
-              key={row.symbol}
-              role="option"
-              aria-selected={row.symbol === current}
-              tabIndex={0}
-              justify="space-between"
-              align="center"
-              gap={12}
-              className="ns-picker-row"
-              style={{
-                background: row.symbol === current ? token.controlItemBgActive : undefined,
-              }}
-              onClick={() => pick(row.symbol)}
-              onKeyDown={(e) => {
-                if (e.key === "Enter" || e.key === " ") {
-                  e.preventDefault();
-                  pick(row.symbol);
-                }
-              }}
-              data-testid={`market-picker-${row.symbol}`}
-            >
-              <PairLabel row={row} size={24} maxWidth={150} />
-              <Flex vertical align="flex-end" gap={0}>
-                <LivePrice symbol={row.symbol} decimals={row.displayDecimals} fallback={row.ticker} />
-                <span style={{ fontSize: 12 }}>
-                  <LiveChange symbol={row.symbol} fallback={row.ticker} />
-                </span>
-              </Flex>
-            </Flex>
-          ))
-        )}
-      </div>
-    </Flex>
   );
 }

@@ -1,7 +1,9 @@
 import type { TOrderSide } from "@northstar/shared/contracts/spot";
-import { Button, Card, Flex, Tabs } from "antd";
-import type { ReactNode } from "react";
+import { Button, Flex } from "antd";
+import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Panel } from "../common/panel.tsx";
+import { TabBar } from "../common/tab-bar.tsx";
 import type { MarketRow } from "../markets/market-data.ts";
 import { RecentTrades } from "../markets/order-book.tsx";
 import { TradeOrdersPanel } from "./lazy-trade-orders-panel.tsx";
@@ -17,36 +19,25 @@ export function PhoneTabs({
   hasSpot: boolean;
 }) {
   const { t } = useTranslation();
+  const [tab, setTab] = useState<PhoneTab>("book");
+  const tabs: { key: PhoneTab; label: ReactNode; testId: string }[] = [
+    { key: "book", label: t("market.book.title"), testId: "phone-tab-book" },
+    { key: "trades", label: t("market.trades.title"), testId: "phone-tab-trades" },
+    ...(hasSpot
+      ? [{ key: "orders" as const, label: t("spot.orders.current"), testId: "phone-tab-orders" }]
+      : []),
+  ];
   return (
-    <Card size="small" className="ns-phone-tabs" styles={{ body: { paddingTop: 0 } }}>
-      <Tabs
-        size="small"
-        data-testid="spot-phone-tabs"
-        items={[
-          {
-            key: "book",
-            label: <span data-testid="phone-tab-book">{t("market.book.title")}</span>,
-            children: book,
-          },
-          {
-            key: "trades",
-            label: <span data-testid="phone-tab-trades">{t("market.trades.title")}</span>,
-            children: <RecentTrades instrument={instrument} />,
-          },
-          ...(hasSpot
-            ? [
-                {
-                  key: "orders",
-                  label: <span data-testid="phone-tab-orders">{t("spot.orders.current")}</span>,
-                  children: <TradeOrdersPanel symbol={instrument.symbol} />,
-                },
-              ]
-            : []),
-        ]}
-      />
-    </Card>
+    <Panel size="small" className="ns-phone-tabs" bodyStyle={{ paddingTop: 0 }}>
+      <TabBar size="small" tabs={tabs} active={tab} onChange={setTab} testId="spot-phone-tabs" />
+      {tab === "book" && book}
+      {tab === "trades" && <RecentTrades instrument={instrument} />}
+      {tab === "orders" && hasSpot && <TradeOrdersPanel symbol={instrument.symbol} />}
+    </Panel>
   );
 }
+
+type PhoneTab = "book" | "trades" | "orders";
 
 /** Buy and Sell, stuck to the bottom of the screen above the tab bar; each opens the order form. */
 export function PhoneTradeBar({

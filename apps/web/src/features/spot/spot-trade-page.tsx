@@ -1,24 +1,23 @@
 import type { TOrderSide } from "@northstar/shared/contracts/spot";
-import { Button, Card, Drawer, Flex, Grid, Skeleton } from "antd";
+import { Button, Flex, Grid } from "antd";
 import { type ReactNode, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useAppNavigate } from "../../lib/navigation.tsx";
 import { useIsLoggedIn } from "../../lib/session.ts";
 import { ErrorState } from "../common/page-states.tsx";
+import { Panel } from "../common/panel.tsx";
 import { StatusMessage } from "../common/status-message.tsx";
 import { TradeKindSwitch } from "../common/trade-kind-switch.tsx";
-import {
-  InstrumentDetails,
-  InstrumentHeader,
-  InstrumentLoader,
-  useSymbolParam,
-} from "../markets/instrument-page.tsx";
+import { InstrumentHeader, InstrumentLoader, useSymbolParam } from "../markets/instrument-page.tsx";
 import { CandleChart } from "../markets/lazy-candle-chart.tsx";
+import { InstrumentDetails } from "../markets/lazy-instrument-details.tsx";
 import type { MarketRow } from "../markets/market-data.ts";
 import { levelKey, OrderBook, RecentTrades } from "../markets/order-book.tsx";
+import { OrderForm, OrderFormLoading } from "./lazy-order-form.tsx";
+import { OrderSheet } from "./lazy-order-sheet.tsx";
 import { TradeOrdersPanel } from "./lazy-trade-orders-panel.tsx";
 import { MarketPicker } from "./market-picker.tsx";
-import { OrderForm, type PickedPrice } from "./order-form.tsx";
+import type { PickedPrice } from "./order-form.tsx";
 import { isOpenOrder, useSpotLiveUpdates, useSpotOrders, useSpotTerms } from "./spot-data.ts";
 import { PhoneTabs, PhoneTradeBar } from "./spot-phone.tsx";
 import "./spot.css";
@@ -61,16 +60,12 @@ function TradeView({ instrument }: { instrument: MarketRow }) {
 
   let form: ReactNode;
   if (terms.isPending) {
-    form = (
-      <Card size="small" title={t("spot.form.title")}>
-        <Skeleton active paragraph={{ rows: 9 }} />
-      </Card>
-    );
+    form = <OrderFormLoading />;
   } else if (terms.isError) {
     form = (
-      <Card size="small" title={t("spot.form.title")}>
+      <Panel size="small" title={t("spot.form.title")}>
         <ErrorState onRetry={() => void terms.refetch()} />
-      </Card>
+      </Panel>
     );
   } else if (terms.data === null) {
     form = <NoSpotMarket />;
@@ -96,9 +91,9 @@ function TradeView({ instrument }: { instrument: MarketRow }) {
     />
   );
   const chart = (
-    <Card size="small" title={t("market.chart.title")} styles={{ body: { padding: 8 } }}>
+    <Panel size="small" title={t("market.chart.title")} bodyStyle={{ padding: 8 }}>
       <CandleChart instrument={instrument} />
-    </Card>
+    </Panel>
   );
 
   if (phone) {
@@ -110,26 +105,15 @@ function TradeView({ instrument }: { instrument: MarketRow }) {
         <PhoneTabs book={book} instrument={instrument} hasSpot={hasSpot} />
         <InstrumentDetails instrument={instrument} />
         {hasSpot || terms.isPending ? <PhoneTradeBar onOpen={setSheet} disabled={!hasSpot} /> : form}
-        <Drawer
-          placement="bottom"
-          open={sheet !== null}
-          onClose={() => setSheet(null)}
-          title={`${t("spot.form.title")} · ${instrument.base}/${instrument.quote}`}
-          size="auto"
-          styles={{ body: { padding: 8 }, wrapper: { maxHeight: "92vh" } }}
-          className="ns-order-sheet"
-          data-testid="order-sheet"
-        >
-          {sheet !== null && terms.data && (
-            <OrderForm
-              key={sheet}
-              instrument={instrument}
-              terms={terms.data}
-              picked={picked}
-              initialSide={sheet}
-            />
-          )}
-        </Drawer>
+        {sheet !== null && terms.data && (
+          <OrderSheet
+            instrument={instrument}
+            terms={terms.data}
+            picked={picked}
+            side={sheet}
+            onClose={() => setSheet(null)}
+          />
+        )}
       </Flex>
     );
   }
@@ -163,7 +147,7 @@ function NoSpotMarket() {
   const { t } = useTranslation();
   const go = useAppNavigate();
   return (
-    <Card size="small" title={t("spot.form.title")} data-testid="spot-not-available">
+    <Panel size="small" title={t("spot.form.title")} testId="spot-not-available">
       <StatusMessage
         kind="info"
         title={t("errors.SPOT_NOT_AVAILABLE")}
@@ -174,6 +158,6 @@ function NoSpotMarket() {
           </Button>
         }
       />
-    </Card>
+    </Panel>
   );
 }
