@@ -7,6 +7,7 @@ import { createProduct, runDailyYield, settleOrder } from "@northstar/domain/ear
 import { type EntryInput, postEntries, reconcileLedger } from "@northstar/domain/ledger";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { recreateDatabase } from "./database.ts";
+import { sized } from "./smoke.ts";
 import { type BenchResult, percentile } from "./types.ts";
 
 /*
@@ -21,11 +22,12 @@ import { type BenchResult, percentile } from "./types.ts";
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const DATABASE_URL =
-  process.env.BENCH_EARN_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/northstar_bench_earn";
-const ORDERS = Number(process.env.BENCH_EARN_ORDERS ?? 1_000_000);
-const USERS = Number(process.env.BENCH_EARN_USERS ?? 10_000);
-const PEER = Number(process.env.BENCH_EARN_PEER ?? 5000);
-const DAYS = Number(process.env.BENCH_EARN_DAYS ?? 3);
+  process.env.BENCH_EARN_DATABASE_URL ??
+  `postgresql://postgres@127.0.0.1:5432/northstar_bench_earn${sized("", "_smoke")}`;
+const ORDERS = Number(process.env.BENCH_EARN_ORDERS ?? sized(1_000_000, 3000));
+const USERS = Number(process.env.BENCH_EARN_USERS ?? sized(10_000, 100));
+const PEER = Number(process.env.BENCH_EARN_PEER ?? sized(5000, 200));
+const DAYS = Number(process.env.BENCH_EARN_DAYS ?? sized(3, 1));
 const RATE = "0.0005";
 const START_DAY = "2026-03-01";
 

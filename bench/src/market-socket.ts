@@ -8,6 +8,7 @@ import { ChannelPublisher } from "@northstar/domain/markets";
 import type { Ticker } from "@northstar/shared/markets";
 import { Redis } from "ioredis";
 import { recreateDatabase } from "./database.ts";
+import { sized } from "./smoke.ts";
 import { type BenchResult, percentile } from "./types.ts";
 
 /*
@@ -24,13 +25,17 @@ import { type BenchResult, percentile } from "./types.ts";
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/northstar_bench";
-const PORT = Number(process.env.BENCH_PORT ?? 3900);
+const DATABASE_URL =
+  process.env.BENCH_DATABASE_URL ??
+  `postgresql://postgres@127.0.0.1:5432/northstar_bench${sized("", "_smoke")}`;
+const PORT = Number(process.env.BENCH_PORT ?? sized(3900, 3910));
 const INSTRUMENTS = Number(process.env.BENCH_INSTRUMENTS ?? 107);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? sized(20, 3));
 // The top level is about what the API can hold under an open-file limit of 20,000 (it needs ~30 more).
-const LEVELS = (process.env.BENCH_CLIENTS ?? "2000,3000,4000,5000,10000,15000,19900").split(",").map(Number);
-const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? 2);
+const LEVELS = (process.env.BENCH_CLIENTS ?? sized("2000,3000,4000,5000,10000,15000,19900", "100,200"))
+  .split(",")
+  .map(Number);
+const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? sized(2, 1));
 
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];

@@ -17,6 +17,7 @@ import {
 import { MoneyDecimal } from "@northstar/shared/money";
 import { Redis } from "ioredis";
 import { recreateDatabase } from "./database.ts";
+import { sized } from "./smoke.ts";
 import { type BenchResult, percentile } from "./types.ts";
 
 /*
@@ -33,14 +34,15 @@ import { type BenchResult, percentile } from "./types.ts";
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const DATABASE_URL =
-  process.env.BENCH_OPTIONS_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/northstar_bench_options";
+  process.env.BENCH_OPTIONS_DATABASE_URL ??
+  `postgresql://postgres@127.0.0.1:5432/northstar_bench_options${sized("", "_smoke")}`;
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const REPEATS = Number(process.env.BENCH_OPTIONS_REPEATS ?? 3);
-const BACKLOG = Number(process.env.BENCH_OPTIONS_BACKLOG ?? 6000);
-const STEADY_RATE = Number(process.env.BENCH_OPTIONS_RATE ?? 2000);
-const STEADY_SECONDS = Number(process.env.BENCH_OPTIONS_SECONDS ?? 10);
-const BURST = 10_000;
-const BUYERS = 500;
+const REPEATS = Number(process.env.BENCH_OPTIONS_REPEATS ?? sized(3, 1));
+const BACKLOG = Number(process.env.BENCH_OPTIONS_BACKLOG ?? sized(6000, 300));
+const STEADY_RATE = Number(process.env.BENCH_OPTIONS_RATE ?? sized(2000, 100));
+const STEADY_SECONDS = Number(process.env.BENCH_OPTIONS_SECONDS ?? sized(10, 2));
+const BURST = sized(10_000, 500);
+const BUYERS = sized(500, 50);
 const SYMBOLS = ["BTCUSDT", "ETHUSDT"] as const;
 
 function freshDatabase() {

@@ -10,6 +10,7 @@ import { Redis } from "ioredis";
 import { createTrader } from "../../packages/domain/src/spot/testing.ts";
 import { checkSpotLedger } from "../../packages/domain/src/spot/workload.ts";
 import { recreateDatabase } from "./database.ts";
+import { sized } from "./smoke.ts";
 import { type BenchResult, percentile } from "./types.ts";
 
 /*
@@ -22,12 +23,13 @@ import { type BenchResult, percentile } from "./types.ts";
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const DATABASE_URL =
-  process.env.BENCH_SPOT_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/northstar_bench_spot";
+  process.env.BENCH_SPOT_DATABASE_URL ??
+  `postgresql://postgres@127.0.0.1:5432/northstar_bench_spot${sized("", "_smoke")}`;
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const PORT = Number(process.env.BENCH_SPOT_PORT ?? 3901);
-const TRADERS = 200;
-const CONCURRENCY = Number(process.env.BENCH_SPOT_CONCURRENCY ?? 64);
-const SECONDS = Number(process.env.BENCH_SPOT_SECONDS ?? 15);
+const PORT = Number(process.env.BENCH_SPOT_PORT ?? sized(3901, 3911));
+const TRADERS = sized(200, 10);
+const CONCURRENCY = Number(process.env.BENCH_SPOT_CONCURRENCY ?? sized(64, 8));
+const SECONDS = Number(process.env.BENCH_SPOT_SECONDS ?? sized(15, 2));
 const TARGET_RATE = Number(process.env.BENCH_SPOT_RATE ?? 5000);
 
 async function freshDatabase() {
@@ -187,7 +189,7 @@ export async function run(): Promise<BenchResult> {
       await new Promise((r) => setTimeout(r, 100));
     }
     const random = mulberry32(5);
-    await closedLoop(tokens, 3, random); // warm-up: JIT, pools, account-id caches
+    await closedLoop(tokens, sized(3, 1), random); // warm-up: JIT, pools, account-id caches
     const closed = summary(await closedLoop(tokens, SECONDS, random));
     // Fixed offered rates at half and at four fifths of what the closed loop sustained.
     const openLoops = [];

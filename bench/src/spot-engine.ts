@@ -8,6 +8,7 @@ import {
   OrderBook as TheirBook,
   Side as TheirSide,
 } from "nodejs-order-book";
+import { sized } from "./smoke.ts";
 import { type BenchResult, percentile } from "./types.ts";
 
 /**
@@ -572,7 +573,7 @@ const gcText = (runs: GcWindow[]) =>
   `${runs.map((g) => g.count).join("+")} (max pause ${Math.max(0, ...runs.map((g) => g.maxPauseMs))} ms)`;
 
 /** Runs per figure for our engine; nodejs-order-book runs once, as one of its runs takes up to a minute. */
-const OUR_REPEATS = 3;
+const OUR_REPEATS = sized(3, 1);
 
 export async function run(): Promise<BenchResult> {
   gcObserver.observe({ entryTypes: ["gc"] });
@@ -585,9 +586,9 @@ export async function run(): Promise<BenchResult> {
 
   const genStart = performance.now();
   const workloads = [
-    { w: workloadA(1, 1_000_000), warmup: workloadA(99, 100_000) },
+    { w: workloadA(1, sized(1_000_000, 20_000)), warmup: workloadA(99, sized(100_000, 2_000)) },
     // B is smaller: nodejs-order-book needs about half a millisecond per op there.
-    { w: workloadB(2, 2_000, 100_000), warmup: workloadB(98, 2_000, 10_000) },
+    { w: workloadB(2, 2_000, sized(100_000, 5_000)), warmup: workloadB(98, 2_000, sized(10_000, 500)) },
   ];
   summary.push(`workloads generated in ${Math.round(performance.now() - genStart)} ms (not timed)`);
   const lat = new Float64Array(Math.max(...workloads.map(({ w }) => w.length - w.prefill)));
