@@ -38,6 +38,9 @@ const stages = [
       `--outputFile.json=${resultsDir}/integration.json`,
     ],
   ],
+  // Every benchmark once at a size of seconds, with its own checks (reconcile, same final book, every
+  // order paid): a benchmark that no longer runs fails here rather than on the day it is needed.
+  ["bench-smoke", "pnpm", ["bench", "all", "--smoke"]],
   // Builds the web app as `pnpm start` serves it and checks each main page's first-load JavaScript
   // against its budget (apps/web/scripts/bundle-budget.mjs); the browser stage reuses this build.
   ["budget", "pnpm", ["--filter", "@northstar/web", "run", "budget"]],

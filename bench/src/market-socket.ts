@@ -83,7 +83,8 @@ async function startApi(prefix: string): Promise<ChildProcess> {
     },
     stdio: ["ignore", "inherit", "inherit"],
   });
-  for (let i = 0; i < 200; i++) {
+  // Up to 90 s: on a busy machine loading the API's TypeScript alone can take most of a minute.
+  for (let i = 0; i < 900; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${PORT}/health`)).ok) {
         return api;
@@ -91,7 +92,7 @@ async function startApi(prefix: string): Promise<ChildProcess> {
     } catch {}
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error("API did not start");
+  throw new Error("API did not start in 90 s");
 }
 
 function message<T>(child: ChildProcess, cmd: string): Promise<T> {
