@@ -84,7 +84,7 @@ export async function startPlatform() {
   }
 
   async function connect() {
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 120_000;
     for (;;) {
       try {
         const res = await fetch(`${baseUrl}/health`);
@@ -95,7 +95,7 @@ export async function startPlatform() {
         // not up yet
       }
       if (Date.now() > deadline) {
-        throw new Error("platform did not start in 60 s");
+        throw new Error("platform did not start in 120 s");
       }
       await new Promise((r) => setTimeout(r, 250));
     }

@@ -22,7 +22,7 @@ export function TabBar<K extends string>({
   return (
     <div
       role="tablist"
-      className={size === "small" ? "ns-tabs ns-tabs-small" : "ns-tabs"}
+      className={size === "small" ? "ns-tabrow ns-tabrow-small" : "ns-tabrow"}
       data-testid={testId}
     >
       {tabs.map((tab) => (
@@ -31,7 +31,7 @@ export function TabBar<K extends string>({
           type="button"
           role="tab"
           aria-selected={tab.key === active}
-          className="ns-tab"
+          className="ns-tabrow-tab"
           onClick={() => onChange(tab.key)}
           data-testid={tab.testId}
         >
