@@ -288,6 +288,9 @@ export async function linkWallet(
   params: { input: TWalletSignInRequest; ip: string; site: SiteIdentity; now?: Date },
 ): Promise<TLinkedWallet> {
   const now = params.now ?? new Date();
+  if (user.kind !== "real") {
+    throw new AppError("REAL_ACCOUNT_REQUIRED");
+  }
   const { address, chainId } = await acceptSignedMessage(db, {
     input: params.input,
     purpose: "link",
