@@ -252,7 +252,7 @@ export async function walletLogin(
           .values({
             uid,
             passwordHash: NO_PASSWORD,
-            nationality: "",
+            nationality: "ZZ",
             inviteCode: newInviteCode(),
             nickname: `U${uid}`,
             language: params.language,

@@ -40,7 +40,7 @@ export function DownloadPage() {
             type="success"
             showIcon
             icon={<CheckCircleOutlined />}
-            message={t("wallet.install.installed")}
+            title={t("wallet.install.installed")}
           />
         ) : (
           offer && (

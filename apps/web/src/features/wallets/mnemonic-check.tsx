@@ -55,7 +55,7 @@ export function MnemonicCheck() {
         <Alert
           type={result ? "success" : "error"}
           showIcon
-          message={t(result ? "wallet.mnemonic.valid" : "wallet.mnemonic.invalid")}
+          title={t(result ? "wallet.mnemonic.valid" : "wallet.mnemonic.invalid")}
           data-testid={result ? "mnemonic-valid" : "mnemonic-invalid"}
         />
       )}

@@ -63,7 +63,7 @@ export function WalletLoginButton() {
       >
         {t("wallet.login.button")}
       </Button>
-      {notice && <Alert type="info" showIcon message={notice} data-testid="wallet-login-notice" />}
+      {notice && <Alert type="info" showIcon title={notice} data-testid="wallet-login-notice" />}
     </Flex>
   );
 }

@@ -68,7 +68,7 @@ export function WalletsPage() {
     >
       <Flex vertical gap={12}>
         <Typography.Text type="secondary">{t("wallet.page.intro")}</Typography.Text>
-        {notice && <Alert type="info" showIcon message={notice} data-testid="wallet-link-notice" />}
+        {notice && <Alert type="info" showIcon title={notice} data-testid="wallet-link-notice" />}
         {wallets.isPending ? (
           <LoadingState rows={3} />
         ) : wallets.isError ? (
