@@ -1,4 +1,10 @@
-import { issueWalletNonce, linkWallet, listWallets, unlinkWallet, walletLogin } from "@northstar/domain/identity";
+import {
+  issueWalletNonce,
+  linkWallet,
+  listWallets,
+  unlinkWallet,
+  walletLogin,
+} from "@northstar/domain/identity";
 import {
   ZWalletNonceRequestSchema,
   ZWalletSignInRequestSchema,
