@@ -172,6 +172,18 @@ export const ERROR_CODES = {
   CONTRACT_NOT_HOLDING: ResponseCode.Refused,
   CONTRACT_EXTRA_MARGIN_LIMIT: ResponseCode.Refused,
   CONTRACT_MARGIN_BELOW_SAFE: ResponseCode.Refused,
+  WALLET_ADDRESS_INVALID: ResponseCode.Refused,
+  WALLET_MESSAGE_INVALID: ResponseCode.Refused,
+  WALLET_NONCE_INVALID: ResponseCode.Refused,
+  WALLET_DOMAIN_MISMATCH: ResponseCode.Refused,
+  WALLET_CHAIN_UNSUPPORTED: ResponseCode.Refused,
+  WALLET_SIGNATURE_INVALID: ResponseCode.Refused,
+  WALLET_LOCKED: ResponseCode.Refused,
+  WALLET_NONCE_THROTTLED: ResponseCode.Refused,
+  WALLET_ALREADY_LINKED: ResponseCode.Refused,
+  WALLET_LIMIT: ResponseCode.Refused,
+  WALLET_NOT_FOUND: ResponseCode.Refused,
+  WALLET_LAST_SIGN_IN: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -15,6 +15,7 @@ import {
   withdrawalRouter,
 } from "./routers/funding/router.ts";
 import { identityRouter } from "./routers/identity/router.ts";
+import { walletLoginRouter } from "./routers/identity/wallet-router.ts";
 import { kycRouter } from "./routers/kyc/router.ts";
 import { adminLaunchpadRouter, launchpadRouter } from "./routers/launchpad/router.ts";
 import { adminLoansRouter, loansRouter } from "./routers/loans/router.ts";
@@ -26,6 +27,7 @@ import { spotRouter } from "./routers/spot/router.ts";
 
 export const appRouter = router({
   identity: identityRouter,
+  walletLogin: walletLoginRouter,
   policy: policyRouter,
   asset: assetRouter,
   deposit: depositRouter,

@@ -22,6 +22,7 @@ const Home = page(
 const Login = page(
   () => import("../features/identity/login-page.tsx"),
   (m) => m.LoginPage,
+  ["wallet"],
 );
 const Register = page(
   () => import("../features/identity/register-page.tsx"),
@@ -62,6 +63,16 @@ const Profile = page(
 const Settings = page(
   () => import("../features/account/settings-page.tsx"),
   (m) => m.SettingsPage,
+);
+const Wallets = page(
+  () => import("../features/wallets/wallets-page.tsx"),
+  (m) => m.WalletsPage,
+  ["wallet"],
+);
+const Download = page(
+  () => import("../features/wallets/download-page.tsx"),
+  (m) => m.DownloadPage,
+  ["wallet"],
 );
 const Content = page(
   () => import("../features/content/content-page.tsx"),
@@ -279,6 +290,7 @@ export const PAGES: Record<string, Page> = {
   "/agreement": Content,
   "/text": Content,
   "/notice": Notices,
+  "/downLoad": Download,
   "/table1": Assets,
   "/table2": Assets,
   "/record": MoneyRecords,
@@ -292,7 +304,7 @@ export const PAGES: Record<string, Page> = {
   "/tbjl": WithdrawalRecords,
   "/addcardRecord": WithdrawalRecords,
   "/address": AddressList,
-  "/wallet": AddressList,
+  "/wallet": Wallets,
   "/walletAdd": AddressAdd,
   "/bank": BankCards,
   "/bankAdd": BankCardAdd,

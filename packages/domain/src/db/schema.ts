@@ -10,6 +10,7 @@ export * from "../funding/funding.table.ts";
 export * from "../idempotency/idempotency.table.ts";
 export * from "../identity/identity.table.ts";
 export * from "../identity/totp.table.ts";
+export * from "../identity/wallets.table.ts";
 export * from "../kyc/kyc.table.ts";
 export * from "../launchpad/launchpad.table.ts";
 export * from "../ledger/ledger.table.ts";

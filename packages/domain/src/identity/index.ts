@@ -17,3 +17,5 @@ export * from "./totp.ts";
 export * from "./totp-keys.ts";
 export * from "./trade-password.ts";
 export * from "./update-password.ts";
+export * from "./wallet-login.ts";
+export * from "./wallets.table.ts";

@@ -20,7 +20,8 @@ export type SecretKind =
   | "totp"
   | "security_answer"
   | "operator_password"
-  | "operator_address";
+  | "operator_address"
+  | "wallet_signin";
 
 const LOGIN_LIMITS = {
   maxFailures: "identity.login.maxFailures",
@@ -48,6 +49,7 @@ const LIMITS: Record<SecretKind, { maxFailures: PolicyKey; lockMinutes: PolicyKe
     maxFailures: "security.operatorLogin.addressMaxFailures",
     lockMinutes: "security.operatorLogin.addressLockMinutes",
   },
+  wallet_signin: { maxFailures: "identity.wallet.maxFailures", lockMinutes: "identity.wallet.lockMinutes" },
 };
 
 export type SecretTarget = { kind: SecretKind; subject: string };

@@ -41,6 +41,22 @@ export const POLICY = {
   },
   "identity.nickname.maxLength": { schema: z.number().int().min(4).max(64), default: 20, public: true },
   /**
+   * Wallet sign-in (EIP-4361): a nonce lives 5 minutes and is used once; messages are accepted for
+   * these chains only; an address (IP) may ask for this many nonces an hour; this many failed
+   * sign-ins in a row from one address or for one wallet lock it for `lockMinutes`.
+   */
+  "identity.wallet.nonceTtlMinutes": { schema: z.number().int().min(1).max(60), default: 5, public: false },
+  "identity.wallet.chainIds": {
+    schema: z.array(z.number().int().positive()).min(1),
+    default: [1] as number[],
+    public: true,
+  },
+  "identity.wallet.noncesPerHour": { schema: z.number().int().min(1).max(1000), default: 30, public: false },
+  "identity.wallet.maxFailures": { schema: z.number().int().min(1).max(50), default: 5, public: false },
+  "identity.wallet.lockMinutes": { schema: z.number().int().min(1).max(1440), default: 15, public: true },
+  /** The most wallets one account may link. */
+  "identity.wallet.maxPerUser": { schema: z.number().int().min(1).max(20), default: 5, public: true },
+  /**
    * Attempt limits on secrets: this many wrong guesses in a row (through any call that checks the
    * secret) lock it for `lockMinutes`; while locked even the right answer is refused.
    */

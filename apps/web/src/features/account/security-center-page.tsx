@@ -6,6 +6,7 @@ import {
   MobileOutlined,
   QuestionCircleOutlined,
   SafetyCertificateOutlined,
+  WalletOutlined,
 } from "@ant-design/icons";
 import { maskEmail, maskPhone } from "@northstar/shared/display";
 import { Button, Flex, Progress, Tag, Typography, theme } from "antd";
@@ -133,6 +134,13 @@ function SecurityRows() {
           }
           description={t("account.security.googleDesc")}
           action={action(t(googleBound ? "common.more" : "common.bind"), "/googleCode", false)}
+        />
+        <SettingRow
+          testId="security-row-wallets"
+          icon={<WalletOutlined />}
+          title={t("account.security.wallets")}
+          description={t("account.security.walletsDesc")}
+          action={action(t("common.more"), "/wallet", false)}
         />
       </SettingGroup>
     </Flex>

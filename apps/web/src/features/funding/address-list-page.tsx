@@ -8,7 +8,7 @@ import { KeyValue } from "./key-value.tsx";
 import { DeleteItemButton, SavedListPage } from "./saved-list-page.tsx";
 import "./funding.css";
 
-/** /address and /wallet: the user's saved withdrawal addresses. */
+/** /address: the user's saved withdrawal addresses (/wallet lists the wallets that sign in). */
 export function AddressListPage() {
   const { t } = useTranslation();
   const trpc = useTRPC();

@@ -10,6 +10,7 @@ import { AppLink } from "../../lib/navigation.tsx";
 import { languageStore, tokenStore } from "../../lib/session.ts";
 import { Page } from "../common/page.tsx";
 import { DemoEntry } from "../demo/demo-entry.tsx";
+import { WalletLoginButton } from "../wallets/wallet-login-button.tsx";
 import { AccountField, AccountTypeTabs } from "./account-field.tsx";
 import { type AccountType, type AccountValues, accountPayload } from "./account-type.ts";
 import { Intro } from "./auth-intro.tsx";
@@ -104,6 +105,7 @@ export function LoginPage() {
       </Form>
       <Divider plain>{t("auth.login.or")}</Divider>
       <DemoEntry />
+      <WalletLoginButton />
       <Flex justify="center" gap={4} wrap style={{ marginTop: 16 }}>
         <Typography.Text type="secondary">{t("auth.login.noAccount")}</Typography.Text>
         <AppLink to="/register">
