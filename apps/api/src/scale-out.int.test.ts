@@ -41,7 +41,7 @@ const SYMBOL = "BTCUSDT";
 const TRADE_PASSWORD = "123456";
 /** Far below the market: a limit buy that rests until cancelled (holds 50 USDT). */
 const RESTING = { price: "50000", quantity: "0.001" };
-const START_TIMEOUT_MS = 90_000;
+const START_TIMEOUT_MS = 180_000;
 
 const redis = new Redis(testRedisUrl());
 const startedAt = Date.now();
@@ -746,5 +746,5 @@ describe("two API processes and two workers", () => {
 
     // Both APIs and the surviving worker are still up.
     expect([...apiProcesses, workerB].every((p) => p.child.exitCode === null)).toBe(true);
-  }, 300_000);
+  }, 420_000);
 });
