@@ -220,6 +220,39 @@ describe("market socket", () => {
     expect(depth.events.filter((e) => !e.snapshot).map((e) => e.seq)).toEqual([last]);
   });
 
+  it("follows a new publisher after a restart or a takeover: its sequences start above the old one's", async () => {
+    const gaps: string[] = [];
+    const { socket } = client({ onGap: (ch) => gaps.push(ch) });
+    const ch = channel.depth("SOLUSDT");
+    const depth = collect(socket, ch);
+    const best = (event: ChannelEvent<unknown> | undefined) =>
+      (event?.data as { bids?: string[][] } | null | undefined)?.bids?.[0]?.[0];
+    await depth.until((e) => e.length === 1);
+    // The old publisher had published many updates before this client came.
+    for (let i = 0; i < 20; i++) {
+      publisher.publish(ch, { bids: [[String(100 + i), "1"]], asks: [] });
+    }
+    await publisher.flush();
+    await depth.until((e) => e.some((x) => best(x) === "119"));
+    // A standby worker takes the role over in a later millisecond: a publisher of its own.
+    const started = Date.now();
+    while (Date.now() === started) {
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    const successor = new ChannelPublisher(h.redis, h.redisPrefix);
+    successor.publish(ch, { bids: [["200", "1"]], asks: [] });
+    await successor.flush();
+    // Its first update is a gap for the client, which takes a fresh snapshot: the screen moves on
+    // instead of ignoring updates numbered below those it already has.
+    await depth.until((e) => best(e.at(-1)) === "200");
+    expect(gaps).toEqual([ch]);
+    expect(depth.events.at(-1)).toMatchObject({ snapshot: true });
+    successor.publish(ch, { bids: [["201", "1"]], asks: [] });
+    await successor.flush();
+    await depth.until((e) => best(e.at(-1)) === "201");
+    expect(depth.events.at(-1)).toMatchObject({ snapshot: false });
+  });
+
   it("reconnects a second after the connection drops, and resumes from a fresh snapshot", async () => {
     // The client's reconnect timer runs on the test's clock: the test sees the delay asked for and
     // decides when that second has passed.

@@ -23,11 +23,16 @@ export async function readSnapshot<T = unknown>(
 
 /**
  * Publishes channel updates with per-channel sequence numbers. One publisher owns a channel (a Redis
- * lease makes sure of it), so an in-memory counter is the sequence. After a restart the counter starts
- * again; clients see the jump as a gap and take a fresh snapshot.
+ * lease makes sure of it), so an in-memory counter is the sequence. A publisher's counters start
+ * above those of any publisher before it (at its start time in ms × 1000), so after a restart or a
+ * takeover by a standby worker clients see a jump forward, a gap, and take a fresh snapshot; a
+ * counter that started again at 1 would look to them like updates already applied, and be ignored.
+ * That holds while a channel averages under a million updates a second over a publisher's life.
  */
 export class ChannelPublisher {
   private readonly seqs = new Map<MarketChannel, number>();
+  /** Where this publisher's sequences start; the safe-integer limit is reached only in year 2255. */
+  private readonly seqBase = Date.now() * 1000;
   private pipeline: ReturnType<Redis["pipeline"]> | null = null;
 
   constructor(
@@ -50,7 +55,7 @@ export class ChannelPublisher {
     // `route` is the Redis channel when it differs from the client's name for it (`user` → `user:<id>`).
     const route = options.route ?? ch;
     const ts = options.ts ?? Date.now();
-    const seq = (this.seqs.get(route) ?? 0) + 1;
+    const seq = (this.seqs.get(route) ?? this.seqBase) + 1;
     this.seqs.set(route, seq);
     const message: ChannelMessage<T> = { ch, seq, ts, data };
     this.pipeline ??= this.redis.pipeline();

@@ -177,7 +177,10 @@ export class MarketSocket {
       if (message.seq <= last) {
         return; // already contained in the snapshot
       }
-      if (message.seq !== last + 1) {
+      // A snapshot at seq 0 means nothing was published on the channel before (the `user` channel's
+      // always is): the first update, whatever its number, starts the sequence. Publishers number
+      // from their start time, so that a successor's updates are never taken for old ones.
+      if (message.seq !== last + 1 && last !== 0) {
         this.options.onGap?.(message.ch, last + 1, message.seq);
         this.lastSeq.set(message.ch, undefined);
         this.send({ main_type: MAIN_TYPE.subscribe, sub: [message.ch], ...this.tokenFor([message.ch]) });
