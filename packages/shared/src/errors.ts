@@ -172,6 +172,10 @@ export const ERROR_CODES = {
   CONTRACT_NOT_HOLDING: ResponseCode.Refused,
   CONTRACT_EXTRA_MARGIN_LIMIT: ResponseCode.Refused,
   CONTRACT_MARGIN_BELOW_SAFE: ResponseCode.Refused,
+  SIGN_IN_ALREADY_CLAIMED: ResponseCode.Refused,
+  SIGN_IN_BUDGET_EXHAUSTED: ResponseCode.Refused,
+  TIME_ZONE_INVALID: ResponseCode.Refused,
+  REFERRAL_DAY_NOT_ENDED: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
