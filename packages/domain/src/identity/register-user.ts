@@ -46,7 +46,7 @@ export async function registerUser(
       .from(users)
       .where(eq(users.inviteCode, input.invite_code.trim().toUpperCase()));
     // A demo account's code is no invitation: its trades are play money and the chain must be real.
-    if (!inviter || inviter.kind !== "real") {
+    if (inviter?.kind !== "real") {
       throw new AppError("INVITE_CODE_INVALID", {}, "invite_code");
     }
     invitedBy = inviter.id;
