@@ -55,7 +55,9 @@ describe("referrals and the sign-in in the browser", () => {
     await friend.context().close();
 
     await inviter.reload();
-    await expect.poll(() => inviter.getByTestId("invite-level-1-count").textContent()).toBe("1");
+    await expect
+      .poll(() => inviter.getByTestId("invite-level-1-count").textContent(), { timeout: 15_000 })
+      .toBe("1");
     expect(await inviter.getByTestId("invite-level-2-count").textContent()).toBe("0");
   });
 
@@ -82,7 +84,9 @@ describe("referrals and the sign-in in the browser", () => {
     }
     await inviter.goto("/benefitsDetail");
     // After day 7 a new cycle begins: today offers day 1 again, nothing signed.
-    await expect.poll(() => inviter.getByTestId("sign-in-day-7").getAttribute("data-signed")).toBe("no");
+    await expect
+      .poll(() => inviter.getByTestId("sign-in-day-7").getAttribute("data-signed"), { timeout: 15_000 })
+      .toBe("no");
     expect(await inviter.getByTestId("sign-in-claim-row").count()).toBe(7);
     // 0.1 + 0.1 + 0.2 + 0.2 + 0.3 + 0.5 + 1 USDT from the budget of 100.
     const budget = JSON.parse(platform.admin("rewards:budget")) as { currency: string; balance: string }[];
