@@ -68,12 +68,14 @@ describe("referrals and the sign-in in the browser", () => {
       for (let day = 1; day <= 7; day++) {
         await inviter.goto("/benefitsDetail");
         const claim = inviter.getByTestId("sign-in-claim");
-        await expect.poll(() => claim.isEnabled()).toBe(true);
+        await expect.poll(() => claim.isEnabled(), { timeout: 15_000 }).toBe(true);
         await claim.click();
         await expect
-          .poll(() => inviter.getByTestId(`sign-in-day-${day}`).getAttribute("data-signed"))
+          .poll(() => inviter.getByTestId(`sign-in-day-${day}`).getAttribute("data-signed"), {
+            timeout: 15_000,
+          })
           .toBe("yes");
-        await expect.poll(() => claim.isDisabled()).toBe(true);
+        await expect.poll(() => claim.isDisabled(), { timeout: 15_000 }).toBe(true);
         // A day passes: the sign-ins so far are moved one day back, as if made a day earlier.
         await db.query(
           "update sign_in_profiles set last_claim_date = last_claim_date - 1; update sign_in_claims set local_date = local_date - 1",
