@@ -89,22 +89,26 @@ export async function claimSignIn(
     if (budget.lessThan(amount)) {
       throw new AppError("SIGN_IN_BUDGET_EXHAUSTED");
     }
-    await tx.insert(signInClaims).values({
-      userId: user.id,
-      localDate: today,
-      cycleDay: state.day,
-      currency: terms.currency,
-      amount: amount.toFixed(),
-    });
+    const [row] = await tx
+      .insert(signInClaims)
+      .values({
+        userId: user.id,
+        localDate: today,
+        cycleDay: state.day,
+        currency: terms.currency,
+        amount: amount.toFixed(),
+      })
+      .returning({ id: signInClaims.id });
     await tx
       .update(signInProfiles)
       .set({ cycleDay: state.day, lastClaimDate: today, updatedAt: now })
       .where(eq(signInProfiles.userId, user.id));
     if (!amount.isZero()) {
       await postEntry(tx, {
-        idempotencyKey: `rewards.sign-in:${user.id}:${today}`,
+        // The claim row (unique per user and day) is the business key; the entry is paid once per claim.
+        idempotencyKey: `rewards.sign-in:${row?.id}`,
         kind: "rewards.sign_in",
-        reference: { type: "sign_in", id: `${user.id}:${today}` },
+        reference: { type: "sign_in_claim", id: String(row?.id) },
         postings: [
           {
             account: { system: "marketing_budget", book: "real", currency: terms.currency },
