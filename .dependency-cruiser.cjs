@@ -31,6 +31,8 @@ const LADDER = [
   "c2c",
   "contracts",
   "proofs",
+  "referral",
+  "rewards",
   "admin",
   "setup",
 ];

@@ -14,6 +14,7 @@ import { startLoanOverdueWorker } from "./queues/loan-overdue.ts";
 import { startNotificationsWorker } from "./queues/notifications.ts";
 import { startOptionSettlement } from "./queues/option-settlement.ts";
 import { startProofPublishWorker } from "./queues/proof-publish.ts";
+import { startReferralRewardsWorker } from "./queues/referral-rewards.ts";
 import { startSpot } from "./spot.ts";
 
 /** The worker process: runs every queue's processors until SIGINT/SIGTERM, then drains and exits. */
@@ -52,6 +53,12 @@ if (env.WORKER_ROLES.has("proof-publish")) {
 if (env.WORKER_ROLES.has("loan-overdue")) {
   workers.push(
     (await startLoanOverdueWorker(connection, env.REDIS_PREFIX, { db, now: () => new Date(), log })).worker,
+  );
+}
+if (env.WORKER_ROLES.has("referral-rewards")) {
+  workers.push(
+    (await startReferralRewardsWorker(connection, env.REDIS_PREFIX, { db, now: () => new Date(), log }))
+      .worker,
   );
 }
 if (env.WORKER_ROLES.has("contract-overnight")) {

@@ -184,6 +184,10 @@ export const ERROR_CODES = {
   WALLET_LIMIT: ResponseCode.Refused,
   WALLET_NOT_FOUND: ResponseCode.Refused,
   WALLET_LAST_SIGN_IN: ResponseCode.Refused,
+  SIGN_IN_ALREADY_CLAIMED: ResponseCode.Refused,
+  SIGN_IN_BUDGET_EXHAUSTED: ResponseCode.Refused,
+  TIME_ZONE_INVALID: ResponseCode.Refused,
+  REFERRAL_DAY_NOT_ENDED: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

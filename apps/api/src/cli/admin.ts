@@ -51,7 +51,11 @@ const USAGE = `usage: pnpm admin <command>
   c2c:rules <json {"en":"body":"...",...}>   the rules page per language
   contracts:products | contracts:set-products <json>   contract products (policy contracts.products, audited)
   contracts:set-leverage <json> | contracts:set-terms <json>   leverage levels and terms per asset class (audited)
-  contracts:exposure | contracts:house | contracts:liquidations [limit]   open exposure, house result, liquidations`;
+  contracts:exposure | contracts:house | contracts:liquidations [limit]   open exposure, house result, liquidations
+  referral:run [YYYY-MM-DD]   pay one ended UTC day's referral rewards (once; a paid day pays nothing),
+      or without a day every ended day not paid yet (what the daily job runs)
+  referral:payouts [YYYY-MM-DD]   the payouts (per day, inviter and currency) and the latest runs
+  rewards:budget | rewards:budget:fund <currency> <amount>   the marketing budget that pays sign-in rewards (ledger, audited)`;
 
 const [command, ...args] = process.argv.slice(2);
 const env = loadEnv();
@@ -73,6 +77,8 @@ const adminProofs = caller.adminProofs;
 const adminLoans = caller.adminLoans;
 const c2cAdmin = caller.c2cAdmin;
 const contractsAdmin = caller.contractsAdmin;
+const referralAdmin = caller.referralAdmin;
+const rewardsAdmin = caller.rewardsAdmin;
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 const id = () => Number(args[0]);
 
@@ -408,6 +414,18 @@ async function main(): Promise<number> {
       return 0;
     case "contracts:liquidations":
       print(await contractsAdmin.liquidations({ limit: Number(args[0] ?? 100) }));
+      return 0;
+    case "referral:run":
+      print(args[0] ? await referralAdmin.runDay({ day: args[0] }) : await referralAdmin.runDue());
+      return 0;
+    case "referral:payouts":
+      print(await referralAdmin.payouts({ day: args[0], page: 1, page_size: 100 }));
+      return 0;
+    case "rewards:budget":
+      print(await rewardsAdmin.budget());
+      return 0;
+    case "rewards:budget:fund":
+      print(await rewardsAdmin.fundBudget({ currency: args[0] ?? "", amount: args[1] ?? "" }));
       return 0;
     default:
       console.error(USAGE);

@@ -6,6 +6,7 @@ import { buyProfit, getProfitInfo, getProfitList, getProfitTotal, sellProfit } f
 import { getAsset2, getCurrencyAll, tempLogin } from "./funding.ts";
 import { getCode, hasTpassword, info, updatePasswordCall, userLogin, userRegister } from "./identity.ts";
 import { lendBack, lendImg, lendList, lendMy, lendMylist } from "./loans.ts";
+import { getMyPromotion } from "./referral.ts";
 
 /** Calls that throttle per client address: guessing passwords, spamming codes, mass sign-ups. */
 export const RATE_LIMITED_CALLS = new Set([
@@ -40,6 +41,7 @@ export function registerLegacyApi(app: FastifyInstance, deps: AppDeps): void {
     lendMylist,
     lendBack,
     lendImg,
+    getMyPromotion,
   ]) {
     registerLegacyCall(
       app,

@@ -23,6 +23,8 @@ import { marketRouter } from "./routers/markets/router.ts";
 import { optionsAdminRouter, optionsRouter } from "./routers/options/router.ts";
 import { policyRouter } from "./routers/policy/router.ts";
 import { adminProofsRouter, proofsRouter } from "./routers/proofs/router.ts";
+import { referralAdminRouter, referralRouter } from "./routers/referral/router.ts";
+import { rewardsAdminRouter, rewardsRouter } from "./routers/rewards/router.ts";
 import { spotRouter } from "./routers/spot/router.ts";
 
 export const appRouter = router({
@@ -55,6 +57,10 @@ export const appRouter = router({
   c2cAdmin: c2cAdminRouter,
   contracts: contractsRouter,
   contractsAdmin: contractsAdminRouter,
+  referral: referralRouter,
+  referralAdmin: referralAdminRouter,
+  rewards: rewardsRouter,
+  rewardsAdmin: rewardsAdminRouter,
 });
 
 /** Imported as a type only by the web app. */

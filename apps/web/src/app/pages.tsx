@@ -263,6 +263,26 @@ const LoanRepay = page(
   (m) => m.LoanRepayPage,
   ["loans"],
 );
+const Invite = page(
+  () => import("../features/referral/invite-page.tsx"),
+  (m) => m.InvitePage,
+  ["referral"],
+);
+const Benefits = page(
+  () => import("../features/rewards/benefits-page.tsx"),
+  (m) => m.BenefitsPage,
+  ["rewards"],
+);
+const BenefitsDetail = page(
+  () => import("../features/rewards/benefits-detail-page.tsx"),
+  (m) => m.BenefitsDetailPage,
+  ["rewards"],
+);
+const SignRule = page(
+  () => import("../features/rewards/sign-rule-page.tsx"),
+  (m) => m.SignRulePage,
+  ["rewards"],
+);
 
 export const PAGES: Record<string, Page> = {
   "/": Home,
@@ -336,6 +356,10 @@ export const PAGES: Record<string, Page> = {
   "/subscriptionBuy": Launchpad,
   "/subscriptionRecord": SubscriptionRecords,
   "/proofOfLiabilities": Proofs,
+  "/invite": Invite,
+  "/benefits": Benefits,
+  "/benefitsDetail": BenefitsDetail,
+  "/signRule": SignRule,
   "/options": OptionsTrade,
   "/optionsRecord": OptionsRecord,
   "/ldcoin": LoanApply,

@@ -19,5 +19,7 @@ export * from "../markets/markets.table.ts";
 export * from "../options/options.table.ts";
 export * from "../policy/policy.table.ts";
 export * from "../proofs/proofs.table.ts";
+export * from "../referral/referral.table.ts";
+export * from "../rewards/rewards.table.ts";
 export * from "../spot/spot.table.ts";
 export * from "../uploads/uploads.table.ts";

@@ -42,10 +42,11 @@ export async function registerUser(
   let invitedBy: number | null = null;
   if (input.invite_code) {
     const [inviter] = await db
-      .select({ id: users.id })
+      .select({ id: users.id, kind: users.kind })
       .from(users)
-      .where(eq(users.inviteCode, input.invite_code.toUpperCase()));
-    if (!inviter) {
+      .where(eq(users.inviteCode, input.invite_code.trim().toUpperCase()));
+    // A demo account's code is no invitation: its trades are play money and the chain must be real.
+    if (inviter?.kind !== "real") {
       throw new AppError("INVITE_CODE_INVALID", {}, "invite_code");
     }
     invitedBy = inviter.id;

@@ -25,7 +25,9 @@ export type SystemCode =
   | `c2c_reserved:${string}`
   | "c2c_supply"
   | "contracts_house"
-  | "contracts_insurance";
+  | "contracts_insurance"
+  | "marketing_budget"
+  | "marketing_funding";
 
 export type AccountRef =
   | { userId: number; book: Book; wallet: Wallet; currency: string; bucket?: Bucket }

@@ -21,6 +21,8 @@ import en_nav from "./en/nav.json" with { type: "json" };
 import en_notices from "./en/notices.json" with { type: "json" };
 import en_options from "./en/options.json" with { type: "json" };
 import en_proofs from "./en/proofs.json" with { type: "json" };
+import en_referral from "./en/referral.json" with { type: "json" };
+import en_rewards from "./en/rewards.json" with { type: "json" };
 import en_spot from "./en/spot.json" with { type: "json" };
 import en_wallet from "./en/wallet.json" with { type: "json" };
 import xby_account from "./xby/account.json" with { type: "json" };
@@ -45,6 +47,8 @@ import xby_nav from "./xby/nav.json" with { type: "json" };
 import xby_notices from "./xby/notices.json" with { type: "json" };
 import xby_options from "./xby/options.json" with { type: "json" };
 import xby_proofs from "./xby/proofs.json" with { type: "json" };
+import xby_referral from "./xby/referral.json" with { type: "json" };
+import xby_rewards from "./xby/rewards.json" with { type: "json" };
 import xby_spot from "./xby/spot.json" with { type: "json" };
 import xby_wallet from "./xby/wallet.json" with { type: "json" };
 import jp_account from "./jp/account.json" with { type: "json" };
@@ -69,6 +73,8 @@ import jp_nav from "./jp/nav.json" with { type: "json" };
 import jp_notices from "./jp/notices.json" with { type: "json" };
 import jp_options from "./jp/options.json" with { type: "json" };
 import jp_proofs from "./jp/proofs.json" with { type: "json" };
+import jp_referral from "./jp/referral.json" with { type: "json" };
+import jp_rewards from "./jp/rewards.json" with { type: "json" };
 import jp_spot from "./jp/spot.json" with { type: "json" };
 import jp_wallet from "./jp/wallet.json" with { type: "json" };
 import hy_account from "./hy/account.json" with { type: "json" };
@@ -93,6 +99,8 @@ import hy_nav from "./hy/nav.json" with { type: "json" };
 import hy_notices from "./hy/notices.json" with { type: "json" };
 import hy_options from "./hy/options.json" with { type: "json" };
 import hy_proofs from "./hy/proofs.json" with { type: "json" };
+import hy_referral from "./hy/referral.json" with { type: "json" };
+import hy_rewards from "./hy/rewards.json" with { type: "json" };
 import hy_spot from "./hy/spot.json" with { type: "json" };
 import hy_wallet from "./hy/wallet.json" with { type: "json" };
 import ty_account from "./ty/account.json" with { type: "json" };
@@ -117,6 +125,8 @@ import ty_nav from "./ty/nav.json" with { type: "json" };
 import ty_notices from "./ty/notices.json" with { type: "json" };
 import ty_options from "./ty/options.json" with { type: "json" };
 import ty_proofs from "./ty/proofs.json" with { type: "json" };
+import ty_referral from "./ty/referral.json" with { type: "json" };
+import ty_rewards from "./ty/rewards.json" with { type: "json" };
 import ty_spot from "./ty/spot.json" with { type: "json" };
 import ty_wallet from "./ty/wallet.json" with { type: "json" };
 import yn_account from "./yn/account.json" with { type: "json" };
@@ -141,6 +151,8 @@ import yn_nav from "./yn/nav.json" with { type: "json" };
 import yn_notices from "./yn/notices.json" with { type: "json" };
 import yn_options from "./yn/options.json" with { type: "json" };
 import yn_proofs from "./yn/proofs.json" with { type: "json" };
+import yn_referral from "./yn/referral.json" with { type: "json" };
+import yn_rewards from "./yn/rewards.json" with { type: "json" };
 import yn_spot from "./yn/spot.json" with { type: "json" };
 import yn_wallet from "./yn/wallet.json" with { type: "json" };
 import zh_account from "./zh/account.json" with { type: "json" };
@@ -165,6 +177,8 @@ import zh_nav from "./zh/nav.json" with { type: "json" };
 import zh_notices from "./zh/notices.json" with { type: "json" };
 import zh_options from "./zh/options.json" with { type: "json" };
 import zh_proofs from "./zh/proofs.json" with { type: "json" };
+import zh_referral from "./zh/referral.json" with { type: "json" };
+import zh_rewards from "./zh/rewards.json" with { type: "json" };
 import zh_spot from "./zh/spot.json" with { type: "json" };
 import zh_wallet from "./zh/wallet.json" with { type: "json" };
 import ft_account from "./ft/account.json" with { type: "json" };
@@ -189,16 +203,18 @@ import ft_nav from "./ft/nav.json" with { type: "json" };
 import ft_notices from "./ft/notices.json" with { type: "json" };
 import ft_options from "./ft/options.json" with { type: "json" };
 import ft_proofs from "./ft/proofs.json" with { type: "json" };
+import ft_referral from "./ft/referral.json" with { type: "json" };
+import ft_rewards from "./ft/rewards.json" with { type: "json" };
 import ft_spot from "./ft/spot.json" with { type: "json" };
 import ft_wallet from "./ft/wallet.json" with { type: "json" };
 
 export const catalogs = {
-  en: { "account": en_account, "admin": en_admin, "api": en_api, "assets": en_assets, "auth": en_auth, "c2c": en_c2c, "common": en_common, "content": en_content, "contracts": en_contracts, "earn": en_earn, "errors": en_errors, "fields": en_fields, "funding": en_funding, "kyc": en_kyc, "launchpad": en_launchpad, "loans": en_loans, "mail": en_mail, "market": en_market, "nav": en_nav, "notices": en_notices, "options": en_options, "proofs": en_proofs, "spot": en_spot, "wallet": en_wallet },
-  xby: { "account": xby_account, "admin": xby_admin, "api": xby_api, "assets": xby_assets, "auth": xby_auth, "c2c": xby_c2c, "common": xby_common, "content": xby_content, "contracts": xby_contracts, "earn": xby_earn, "errors": xby_errors, "fields": xby_fields, "funding": xby_funding, "kyc": xby_kyc, "launchpad": xby_launchpad, "loans": xby_loans, "mail": xby_mail, "market": xby_market, "nav": xby_nav, "notices": xby_notices, "options": xby_options, "proofs": xby_proofs, "spot": xby_spot, "wallet": xby_wallet },
-  jp: { "account": jp_account, "admin": jp_admin, "api": jp_api, "assets": jp_assets, "auth": jp_auth, "c2c": jp_c2c, "common": jp_common, "content": jp_content, "contracts": jp_contracts, "earn": jp_earn, "errors": jp_errors, "fields": jp_fields, "funding": jp_funding, "kyc": jp_kyc, "launchpad": jp_launchpad, "loans": jp_loans, "mail": jp_mail, "market": jp_market, "nav": jp_nav, "notices": jp_notices, "options": jp_options, "proofs": jp_proofs, "spot": jp_spot, "wallet": jp_wallet },
-  hy: { "account": hy_account, "admin": hy_admin, "api": hy_api, "assets": hy_assets, "auth": hy_auth, "c2c": hy_c2c, "common": hy_common, "content": hy_content, "contracts": hy_contracts, "earn": hy_earn, "errors": hy_errors, "fields": hy_fields, "funding": hy_funding, "kyc": hy_kyc, "launchpad": hy_launchpad, "loans": hy_loans, "mail": hy_mail, "market": hy_market, "nav": hy_nav, "notices": hy_notices, "options": hy_options, "proofs": hy_proofs, "spot": hy_spot, "wallet": hy_wallet },
-  ty: { "account": ty_account, "admin": ty_admin, "api": ty_api, "assets": ty_assets, "auth": ty_auth, "c2c": ty_c2c, "common": ty_common, "content": ty_content, "contracts": ty_contracts, "earn": ty_earn, "errors": ty_errors, "fields": ty_fields, "funding": ty_funding, "kyc": ty_kyc, "launchpad": ty_launchpad, "loans": ty_loans, "mail": ty_mail, "market": ty_market, "nav": ty_nav, "notices": ty_notices, "options": ty_options, "proofs": ty_proofs, "spot": ty_spot, "wallet": ty_wallet },
-  yn: { "account": yn_account, "admin": yn_admin, "api": yn_api, "assets": yn_assets, "auth": yn_auth, "c2c": yn_c2c, "common": yn_common, "content": yn_content, "contracts": yn_contracts, "earn": yn_earn, "errors": yn_errors, "fields": yn_fields, "funding": yn_funding, "kyc": yn_kyc, "launchpad": yn_launchpad, "loans": yn_loans, "mail": yn_mail, "market": yn_market, "nav": yn_nav, "notices": yn_notices, "options": yn_options, "proofs": yn_proofs, "spot": yn_spot, "wallet": yn_wallet },
-  zh: { "account": zh_account, "admin": zh_admin, "api": zh_api, "assets": zh_assets, "auth": zh_auth, "c2c": zh_c2c, "common": zh_common, "content": zh_content, "contracts": zh_contracts, "earn": zh_earn, "errors": zh_errors, "fields": zh_fields, "funding": zh_funding, "kyc": zh_kyc, "launchpad": zh_launchpad, "loans": zh_loans, "mail": zh_mail, "market": zh_market, "nav": zh_nav, "notices": zh_notices, "options": zh_options, "proofs": zh_proofs, "spot": zh_spot, "wallet": zh_wallet },
-  ft: { "account": ft_account, "admin": ft_admin, "api": ft_api, "assets": ft_assets, "auth": ft_auth, "c2c": ft_c2c, "common": ft_common, "content": ft_content, "contracts": ft_contracts, "earn": ft_earn, "errors": ft_errors, "fields": ft_fields, "funding": ft_funding, "kyc": ft_kyc, "launchpad": ft_launchpad, "loans": ft_loans, "mail": ft_mail, "market": ft_market, "nav": ft_nav, "notices": ft_notices, "options": ft_options, "proofs": ft_proofs, "spot": ft_spot, "wallet": ft_wallet },
+  en: { "account": en_account, "admin": en_admin, "api": en_api, "assets": en_assets, "auth": en_auth, "c2c": en_c2c, "common": en_common, "content": en_content, "contracts": en_contracts, "earn": en_earn, "errors": en_errors, "fields": en_fields, "funding": en_funding, "kyc": en_kyc, "launchpad": en_launchpad, "loans": en_loans, "mail": en_mail, "market": en_market, "nav": en_nav, "notices": en_notices, "options": en_options, "proofs": en_proofs, "referral": en_referral, "rewards": en_rewards, "spot": en_spot, "wallet": en_wallet },
+  xby: { "account": xby_account, "admin": xby_admin, "api": xby_api, "assets": xby_assets, "auth": xby_auth, "c2c": xby_c2c, "common": xby_common, "content": xby_content, "contracts": xby_contracts, "earn": xby_earn, "errors": xby_errors, "fields": xby_fields, "funding": xby_funding, "kyc": xby_kyc, "launchpad": xby_launchpad, "loans": xby_loans, "mail": xby_mail, "market": xby_market, "nav": xby_nav, "notices": xby_notices, "options": xby_options, "proofs": xby_proofs, "referral": xby_referral, "rewards": xby_rewards, "spot": xby_spot, "wallet": xby_wallet },
+  jp: { "account": jp_account, "admin": jp_admin, "api": jp_api, "assets": jp_assets, "auth": jp_auth, "c2c": jp_c2c, "common": jp_common, "content": jp_content, "contracts": jp_contracts, "earn": jp_earn, "errors": jp_errors, "fields": jp_fields, "funding": jp_funding, "kyc": jp_kyc, "launchpad": jp_launchpad, "loans": jp_loans, "mail": jp_mail, "market": jp_market, "nav": jp_nav, "notices": jp_notices, "options": jp_options, "proofs": jp_proofs, "referral": jp_referral, "rewards": jp_rewards, "spot": jp_spot, "wallet": jp_wallet },
+  hy: { "account": hy_account, "admin": hy_admin, "api": hy_api, "assets": hy_assets, "auth": hy_auth, "c2c": hy_c2c, "common": hy_common, "content": hy_content, "contracts": hy_contracts, "earn": hy_earn, "errors": hy_errors, "fields": hy_fields, "funding": hy_funding, "kyc": hy_kyc, "launchpad": hy_launchpad, "loans": hy_loans, "mail": hy_mail, "market": hy_market, "nav": hy_nav, "notices": hy_notices, "options": hy_options, "proofs": hy_proofs, "referral": hy_referral, "rewards": hy_rewards, "spot": hy_spot, "wallet": hy_wallet },
+  ty: { "account": ty_account, "admin": ty_admin, "api": ty_api, "assets": ty_assets, "auth": ty_auth, "c2c": ty_c2c, "common": ty_common, "content": ty_content, "contracts": ty_contracts, "earn": ty_earn, "errors": ty_errors, "fields": ty_fields, "funding": ty_funding, "kyc": ty_kyc, "launchpad": ty_launchpad, "loans": ty_loans, "mail": ty_mail, "market": ty_market, "nav": ty_nav, "notices": ty_notices, "options": ty_options, "proofs": ty_proofs, "referral": ty_referral, "rewards": ty_rewards, "spot": ty_spot, "wallet": ty_wallet },
+  yn: { "account": yn_account, "admin": yn_admin, "api": yn_api, "assets": yn_assets, "auth": yn_auth, "c2c": yn_c2c, "common": yn_common, "content": yn_content, "contracts": yn_contracts, "earn": yn_earn, "errors": yn_errors, "fields": yn_fields, "funding": yn_funding, "kyc": yn_kyc, "launchpad": yn_launchpad, "loans": yn_loans, "mail": yn_mail, "market": yn_market, "nav": yn_nav, "notices": yn_notices, "options": yn_options, "proofs": yn_proofs, "referral": yn_referral, "rewards": yn_rewards, "spot": yn_spot, "wallet": yn_wallet },
+  zh: { "account": zh_account, "admin": zh_admin, "api": zh_api, "assets": zh_assets, "auth": zh_auth, "c2c": zh_c2c, "common": zh_common, "content": zh_content, "contracts": zh_contracts, "earn": zh_earn, "errors": zh_errors, "fields": zh_fields, "funding": zh_funding, "kyc": zh_kyc, "launchpad": zh_launchpad, "loans": zh_loans, "mail": zh_mail, "market": zh_market, "nav": zh_nav, "notices": zh_notices, "options": zh_options, "proofs": zh_proofs, "referral": zh_referral, "rewards": zh_rewards, "spot": zh_spot, "wallet": zh_wallet },
+  ft: { "account": ft_account, "admin": ft_admin, "api": ft_api, "assets": ft_assets, "auth": ft_auth, "c2c": ft_c2c, "common": ft_common, "content": ft_content, "contracts": ft_contracts, "earn": ft_earn, "errors": ft_errors, "fields": ft_fields, "funding": ft_funding, "kyc": ft_kyc, "launchpad": ft_launchpad, "loans": ft_loans, "mail": ft_mail, "market": ft_market, "nav": ft_nav, "notices": ft_notices, "options": ft_options, "proofs": ft_proofs, "referral": ft_referral, "rewards": ft_rewards, "spot": ft_spot, "wallet": ft_wallet },
 } as const;

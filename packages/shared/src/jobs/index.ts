@@ -12,6 +12,7 @@ export const QUEUES = {
   c2cExpiry: "c2c-expiry",
   contractOvernight: "contract-overnight",
   contractDelivery: "contract-delivery",
+  referralRewards: "referral-rewards",
 } as const;
 
 export const JOBS = {
@@ -24,6 +25,7 @@ export const JOBS = {
   expireC2cOrder: "expire-c2c-order",
   chargeOvernight: "charge-overnight",
   deliverContracts: "deliver-contracts",
+  payReferralRewards: "pay-referral-rewards",
 } as const;
 
 export const ZSendCodeJobSchema = z.object({

@@ -21,7 +21,7 @@ export const zPositive = zDecimal.refine((v) => dec(v).greaterThan(0));
 export const zCurrencyCode = z.string().regex(/^[A-Z0-9]{2,10}$/);
 export const zChainCode = z.string().regex(/^[A-Z0-9]{2,12}$/);
 
-function isTimeZone(name: string): boolean {
+export function isTimeZone(name: string): boolean {
   try {
     new Intl.DateTimeFormat("en", { timeZone: name });
     return true;
@@ -29,6 +29,9 @@ function isTimeZone(name: string): boolean {
     return false;
   }
 }
+
+/** A time zone Intl knows (IANA), e.g. Asia/Hong_Kong. */
+export const zTimeZone = z.string().max(64).refine(isTimeZone);
 
 /** Whole hours within one day, opening before closing, in a time zone Intl knows (IANA). */
 export const zDailyWindow = z

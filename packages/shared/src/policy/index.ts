@@ -1,7 +1,17 @@
 import { z } from "zod";
-import { zChainCode, zCurrencyCode, zDailyWindow, zDecimal, zPositive, zRate, zShare } from "./bounds.ts";
+import { MoneyDecimal } from "../money.ts";
+import {
+  zChainCode,
+  zCurrencyCode,
+  zDailyWindow,
+  zDecimal,
+  zPositive,
+  zRate,
+  zShare,
+  zTimeZone,
+} from "./bounds.ts";
 
-export { policyConflict } from "./bounds.ts";
+export { isTimeZone, policyConflict } from "./bounds.ts";
 
 /** A decimal at or above zero (kyc caps, where "0" allows nothing). */
 const zNonNegative = zDecimal;
@@ -496,6 +506,34 @@ export const POLICY = {
   "contracts.overnightHourUtc": { schema: z.number().int().min(0).max(23), default: 0, public: true },
   /** A market order takes the latest recorded tick; one older than this means the feed is stale: refused. */
   "contracts.maxTickAgeMs": { schema: z.number().int().min(500).max(60_000), default: 5000, public: true },
+  // Referrals (issue 16). Spec: four levels in most texts, three in one; four by default.
+  /**
+   * The share of an invitee's trading fees paid to each level of inviters above them (first: the
+   * one who invited them). The list's length is the number of levels; together the shares never
+   * exceed the whole fee.
+   */
+  "referral.levelRates": {
+    schema: z
+      .array(zRate)
+      .min(1)
+      .max(10)
+      .refine((rates) => rates.reduce((sum, r) => sum.plus(r), new MoneyDecimal(0)).lessThanOrEqualTo(1)),
+    default: ["0.2", "0.1", "0.05", "0.02"] as string[],
+    public: true,
+  },
+  // Daily sign-in (issue 16). Spec section 9: the sign-in reward spans 7 days.
+  /** The reward of each day of the 7-day cycle (day 1 first), paid from the marketing budget. */
+  "rewards.signIn.dailyRewards": {
+    schema: z.array(zDecimal).length(7),
+    default: ["0.1", "0.1", "0.2", "0.2", "0.3", "0.5", "1"] as string[],
+    public: true,
+  },
+  /** The currency sign-in rewards are paid in, to the exchange wallet. */
+  "rewards.signIn.currency": { schema: zCurrencyCode, default: "USDT", public: true },
+  /** A missed calendar day restarts the cycle at day 1 (otherwise the next claim continues it). */
+  "rewards.signIn.restartOnMiss": { schema: z.boolean(), default: true, public: true },
+  /** The time zone a user's calendar day is counted in until their first claim gives their own. */
+  "rewards.signIn.defaultTimeZone": { schema: zTimeZone, default: "Asia/Hong_Kong", public: true },
 } as const;
 
 export type PolicyKey = keyof typeof POLICY;

@@ -3,12 +3,14 @@ import {
   BgColorsOutlined,
   FileProtectOutlined,
   FileTextOutlined,
+  GiftOutlined,
   GlobalOutlined,
   InfoCircleOutlined,
   LogoutOutlined,
   MoonOutlined,
   NotificationOutlined,
   SafetyOutlined,
+  ShareAltOutlined,
   SunOutlined,
   UserOutlined,
 } from "@ant-design/icons";
@@ -58,6 +60,18 @@ export function SettingsPage() {
               testId="settings-loans"
             />
             <SettingRow to="/c2c_index" icon={<BankOutlined />} title={t("nav.c2c")} testId="settings-c2c" />
+            <SettingRow
+              to="/invite"
+              icon={<ShareAltOutlined />}
+              title={t("nav.invite")}
+              testId="settings-invite"
+            />
+            <SettingRow
+              to="/benefits"
+              icon={<GiftOutlined />}
+              title={t("nav.benefits")}
+              testId="settings-benefits"
+            />
           </SettingGroup>
         )}
         <Preferences loggedIn={loggedIn} />

@@ -23,6 +23,8 @@ import { operatorTokenStore, useOperatorToken } from "./operator-session.ts";
 import { OptionsAdminPage } from "./options-page.tsx";
 import { PolicyPage } from "./policy-page.tsx";
 import { ProofsAdminPage } from "./proofs-admin-page.tsx";
+import { ReferralAdminPage } from "./referral-admin-page.tsx";
+import { RewardsAdminPage } from "./rewards-admin-page.tsx";
 import { UsersPage } from "./users-page.tsx";
 import { WithdrawalsPage } from "./withdrawals-page.tsx";
 
@@ -88,6 +90,8 @@ function AdminRoutes() {
             <Route path="options" element={<RoleGate page="options" element={<OptionsAdminPage />} />} />
             <Route path="proofs" element={<RoleGate page="proofs" element={<ProofsAdminPage />} />} />
             <Route path="loans" element={<RoleGate page="loans" element={<LoansAdminPage />} />} />
+            <Route path="referral" element={<RoleGate page="referral" element={<ReferralAdminPage />} />} />
+            <Route path="rewards" element={<RoleGate page="rewards" element={<RewardsAdminPage />} />} />
             <Route path="c2c" element={<RoleGate page="c2c" element={<C2cAdminPage />} />} />
             <Route
               path="contracts"

@@ -5,11 +5,13 @@ import {
   ControlOutlined,
   DownloadOutlined,
   FundOutlined,
+  GiftOutlined,
   IdcardOutlined,
   LogoutOutlined,
   RiseOutlined,
   RocketOutlined,
   SafetyCertificateOutlined,
+  ShareAltOutlined,
   TeamOutlined,
   UploadOutlined,
   UserOutlined,
@@ -57,6 +59,8 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   c2c: <BankOutlined />,
   contracts: <FundOutlined />,
   proofs: <SafetyCertificateOutlined />,
+  referral: <ShareAltOutlined />,
+  rewards: <GiftOutlined />,
 };
 
 /** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */

@@ -22,6 +22,8 @@ export const ADMIN_PAGES = [
   { key: "c2c", roles: ["admin", "finance"] },
   { key: "contracts", roles: ["admin", "finance"] },
   { key: "proofs", roles: ["admin", "finance"] },
+  { key: "referral", roles: ["admin", "finance"] },
+  { key: "rewards", roles: ["admin", "finance"] },
 ] as const satisfies readonly { key: string; roles: readonly OperatorRole[] }[];
 
 export type AdminPageKey = (typeof ADMIN_PAGES)[number]["key"];
@@ -38,4 +40,6 @@ export const menuLabelKey = (key: AdminPageKey) =>
       ? "loans.admin.menu"
       : key === "proofs"
         ? "nav.proofs"
-        : `admin.menu.${key === "deposit-addresses" ? "depositAddresses" : key}`;
+        : key === "referral" || key === "rewards"
+          ? `${key}.admin.menu`
+          : `admin.menu.${key === "deposit-addresses" ? "depositAddresses" : key}`;

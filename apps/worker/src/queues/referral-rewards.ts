@@ -1,0 +1,43 @@
+import { JOBS, QUEUES } from "@northstar/shared/jobs";
+import { Queue, UnrecoverableError, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import {
+  processReferralRewards,
+  type ReferralRewardsDeps,
+} from "../processors/referral/pay-referral-rewards.ts";
+import {
+  REFERRAL_REWARDS_PATTERN,
+  REFERRAL_REWARDS_SCHEDULER_ID,
+  referralRewardsWorkerOptions,
+} from "./referral-rewards.config.ts";
+
+/**
+ * The `referral-rewards` queue: a BullMQ job scheduler adds a run every day, and a catch-up run is
+ * added at start, so days missed while no worker ran are paid as soon as one is back.
+ */
+export async function startReferralRewardsWorker(
+  connection: Redis,
+  prefix: string,
+  deps: ReferralRewardsDeps,
+): Promise<{ worker: Worker; queue: Queue }> {
+  const queue = new Queue(QUEUES.referralRewards, { connection, prefix });
+  await queue.upsertJobScheduler(
+    REFERRAL_REWARDS_SCHEDULER_ID,
+    { pattern: REFERRAL_REWARDS_PATTERN, tz: "UTC" },
+    { name: JOBS.payReferralRewards, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
+  );
+  await queue.add(JOBS.payReferralRewards, {}, { removeOnComplete: 100, removeOnFail: 100 });
+  const worker = new Worker(
+    QUEUES.referralRewards,
+    async (job) => {
+      switch (job.name) {
+        case JOBS.payReferralRewards:
+          return processReferralRewards(deps);
+        default:
+          throw new UnrecoverableError(`unknown job ${job.name}`);
+      }
+    },
+    { ...referralRewardsWorkerOptions, connection, prefix },
+  );
+  return { worker, queue };
+}

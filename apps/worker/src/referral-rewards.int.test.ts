@@ -1,0 +1,98 @@
+import { randomBytes } from "node:crypto";
+import { createDb, type Db } from "@northstar/domain/db";
+import { postEntry, reconcileLedger } from "@northstar/domain/ledger";
+import { listReferralPayouts } from "@northstar/domain/referral";
+import { seedDatabase } from "@northstar/domain/seed";
+import { JOBS, QUEUES } from "@northstar/shared/jobs";
+import { QueueEvents } from "bullmq";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTrader } from "../../../packages/domain/src/spot/testing.ts";
+import { createTestDatabase, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
+import { startReferralRewardsWorker } from "./queues/referral-rewards.ts";
+
+/*
+ * The referral-rewards queue through real BullMQ and Redis, with a test clock: a run delivered twice
+ * pays a day once, and a worker stopped across several days pays exactly the missed days on start.
+ */
+let db: Db;
+let query: (text: string, values: unknown[]) => Promise<unknown>;
+let close: () => Promise<void>;
+const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
+const prefix = `test:referral:${randomBytes(3).toString("hex")}`;
+let clock = new Date("2026-05-02T00:20:00Z");
+const deps = () => ({ db, now: () => clock, log: () => {} });
+
+beforeAll(async () => {
+  const database = await createTestDatabase();
+  const conn = createDb(database.url, { max: 10 });
+  await seedDatabase(conn.db);
+  db = conn.db;
+  query = (text, values) => conn.pool.query(text, values);
+  close = async () => {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) {
+      await redis.del(...keys);
+    }
+    redis.disconnect();
+    await conn.close();
+    await database.drop();
+  };
+});
+afterAll(async () => {
+  await close?.();
+});
+
+/** A contract fee of `fee` USDT paid by `userId`, recorded at `when`. */
+async function fee(userId: number, amount: string, when: string) {
+  const key = `test:fee:${userId}:${when}`;
+  await postEntry(db, {
+    idempotencyKey: key,
+    kind: "contract.open",
+    reference: { type: "contract_position", id: key },
+    postings: [
+      { account: { userId, book: "real", wallet: "contract", currency: "USDT" }, amount: `-${amount}` },
+      { account: { system: "fees", book: "real", currency: "USDT" }, amount },
+    ],
+  });
+  await query("update journal_entries set created_at = $1 where idempotency_key = $2", [when, key]);
+}
+
+describe("the referral-rewards queue", () => {
+  it("pays a day once when the job is delivered twice, and catches up exactly after a stop", async () => {
+    const inviter = await createTrader(db, {});
+    const invitee = await createTrader(db, { USDT: "1000" }, "real", "contract");
+    await query("update users set invited_by = $1 where id = $2", [inviter.id, invitee.id]);
+    for (const day of ["01", "02", "03", "04", "05"]) {
+      await fee(invitee.id, "10", `2026-05-${day}T12:00:00Z`);
+    }
+    const events = new QueueEvents(QUEUES.referralRewards, { connection: redis.duplicate(), prefix });
+    await events.waitUntilReady();
+    const paidDays = async () =>
+      (await listReferralPayouts(db, { page: 1, pageSize: 50 })).items
+        .map((p) => `${p.day} ${p.amount}`)
+        .sort();
+
+    let { worker, queue } = await startReferralRewardsWorker(redis, prefix, deps());
+    await new Promise<void>((resolve) => worker.once("drained", () => resolve()));
+    const first = await queue.add(JOBS.payReferralRewards, {});
+    const second = await queue.add(JOBS.payReferralRewards, {});
+    await Promise.all([first.waitUntilFinished(events), second.waitUntilFinished(events)]);
+    expect(await paidDays()).toEqual(["2026-05-01 2"]);
+    expect((await queue.getJobSchedulers()).map((s) => s.key)).toContain("referral-rewards-daily");
+    await worker.close();
+    await queue.close();
+
+    // Stopped until 5 May noon: 2, 3 and 4 May are due; the restarted worker's first run pays them.
+    clock = new Date("2026-05-05T12:00:00Z");
+    ({ worker, queue } = await startReferralRewardsWorker(redis, prefix, deps()));
+    await new Promise<void>((resolve) => worker.once("drained", () => resolve()));
+    expect(await paidDays()).toEqual(["2026-05-01 2", "2026-05-02 2", "2026-05-03 2", "2026-05-04 2"]);
+    await (await queue.add(JOBS.payReferralRewards, {})).waitUntilFinished(events);
+    expect(await paidDays()).toHaveLength(4);
+    expect((await reconcileLedger(db)).ok).toBe(true);
+    await worker.close();
+    await queue.close();
+    await events.close();
+  });
+});

@@ -1,0 +1,17 @@
+import { z } from "zod";
+
+/** A UTC calendar day, YYYY-MM-DD. */
+export const zDay = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/);
+
+export const ZReferralRunRequestSchema = z.object({ day: zDay });
+export type TReferralRunRequest = z.infer<typeof ZReferralRunRequestSchema>;
+
+export const ZReferralPayoutsRequestSchema = z.object({
+  day: zDay.optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(50),
+});
+export type TReferralPayoutsRequest = z.infer<typeof ZReferralPayoutsRequestSchema>;
