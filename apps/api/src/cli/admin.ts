@@ -63,7 +63,7 @@ const caller = createCallerFactory(appRouter)({
   operatorToken: undefined,
   ip: "127.0.0.1",
   userAgent: "cli",
-  cliOperator: { id: 0, username: "cli", role: "admin", status: "active" },
+  cliOperator: { id: 0, username: "cli", role: "admin", status: "active", enrolmentRequired: false },
 });
 const admin = caller.admin;
 const adminEarn = caller.adminEarn;
