@@ -148,7 +148,7 @@ export const operatorProcedure = (permission: Permission) =>
     if (type === "mutation" && result.ok) {
       await recordAudit(ctx.deps.db, {
         actor,
-        action: `admin.${path}`,
+        action: `api:${path}`,
         subject: path,
         details: {
           permission,
