@@ -6,10 +6,10 @@ import {
   type OperatorRole,
   upsertOperator,
 } from "@northstar/domain/admin";
-import { isOperatorRole } from "@northstar/shared/operators";
 import { recordAudit } from "@northstar/domain/audit";
 import { addTotpKeyToFile, loadTotpKeyring, reencryptTotpSecrets } from "@northstar/domain/identity";
 import { REJECT_REASONS, type RejectReason } from "@northstar/shared/kyc";
+import { isOperatorRole } from "@northstar/shared/operators";
 import { env as loadEnv } from "../env.ts";
 import { createDeps } from "../http/create-deps.ts";
 import { createCallerFactory } from "../trpc/init.ts";

@@ -4,8 +4,8 @@ import { authenticate, type User, updateAvatar } from "@northstar/domain/identit
 import { isVerificationPhoto } from "@northstar/domain/kyc";
 import { getPolicy } from "@northstar/domain/policy";
 import { readUpload, storeUpload } from "@northstar/domain/uploads";
-import { can } from "@northstar/shared/operators";
 import { toLanguage } from "@northstar/shared/languages";
+import { can } from "@northstar/shared/operators";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppDeps } from "./deps.ts";
 import { toRefusal } from "./errors.ts";

@@ -3,8 +3,8 @@ import { recordAudit } from "@northstar/domain/audit";
 import { AppError } from "@northstar/domain/errors";
 import { type Authenticated, authenticate } from "@northstar/domain/identity";
 import { ResponseCode } from "@northstar/shared/errors";
-import { can, type Permission } from "@northstar/shared/operators";
 import { type Language, toLanguage } from "@northstar/shared/languages";
+import { can, type Permission } from "@northstar/shared/operators";
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { CreateFastifyContextOptions } from "@trpc/server/adapters/fastify";
 import { ZodError } from "zod";
@@ -45,27 +45,30 @@ export interface ProcedureMeta {
   permission?: Permission;
 }
 
-const t = initTRPC.context<TrpcContext>().meta<ProcedureMeta>().create({
-  /**
-   * Every error reaches the client with the envelope's code (1, 1000, 2000, 500), the domain error
-   * code and a message in the caller's language; server faults hide their details.
-   */
-  errorFormatter({ shape, error, ctx }) {
-    const cause = error.cause instanceof ZodError || error.cause instanceof AppError ? error.cause : null;
-    const refusal = toRefusal(cause ?? clientFault(error.code), ctx?.lang ?? "en");
-    return {
-      ...shape,
-      message: refusal.message,
-      data: {
-        code: shape.data.code,
-        httpStatus: shape.data.httpStatus,
-        responseCode: refusal.code,
-        errorCode: refusal.errorCode,
-        field: refusal.field ?? null,
-      },
-    };
-  },
-});
+const t = initTRPC
+  .context<TrpcContext>()
+  .meta<ProcedureMeta>()
+  .create({
+    /**
+     * Every error reaches the client with the envelope's code (1, 1000, 2000, 500), the domain error
+     * code and a message in the caller's language; server faults hide their details.
+     */
+    errorFormatter({ shape, error, ctx }) {
+      const cause = error.cause instanceof ZodError || error.cause instanceof AppError ? error.cause : null;
+      const refusal = toRefusal(cause ?? clientFault(error.code), ctx?.lang ?? "en");
+      return {
+        ...shape,
+        message: refusal.message,
+        data: {
+          code: shape.data.code,
+          httpStatus: shape.data.httpStatus,
+          responseCode: refusal.code,
+          errorCode: refusal.errorCode,
+          field: refusal.field ?? null,
+        },
+      };
+    },
+  });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;

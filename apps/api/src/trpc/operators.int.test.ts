@@ -1,7 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { upsertOperator } from "@northstar/domain/admin";
 import { getPolicy } from "@northstar/domain/policy";
-import { can, OPERATOR_ROLES, type OperatorRole, PERMISSION_NAMES, type Permission } from "@northstar/shared/operators";
+import {
+  can,
+  OPERATOR_ROLES,
+  type OperatorRole,
+  PERMISSION_NAMES,
+  type Permission,
+} from "@northstar/shared/operators";
 import { authenticator } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCli } from "../test/cli.ts";
@@ -113,53 +119,55 @@ describe("the permission table covers every admin procedure", () => {
     expect(outside.map((p) => p.path)).toEqual([]);
   });
 
-  it(
-    "refuses, for every role, every procedure whose permission the role lacks, changing nothing",
-    { timeout: 180_000 },
-    async () => {
-      const tokens = {} as Record<OperatorRole, string>;
-      for (const role of OPERATOR_ROLES) {
-        tokens[role] = (await signInOperator(h, role)).token;
-      }
-      const before = await snapshot();
-      const [{ count: auditBefore } = { count: 0 }] = await query<{ count: number }>(
-        h,
-        "select count(*)::int as count from audit_log where action = 'operator.forbidden'",
-      );
-      let refused = 0;
-      const wrong: string[] = [];
-      for (const role of OPERATOR_ROLES) {
-        for (const p of adminProcedures) {
-          // An allowed mutation would do its work (sign out, run a job): only allowed queries are called.
-          if (p.type === "subscription" || !p.permission || (can(role, p.permission) && p.type === "mutation")) {
-            continue;
+  it("refuses, for every role, every procedure whose permission the role lacks, changing nothing", {
+    timeout: 180_000,
+  }, async () => {
+    const tokens = {} as Record<OperatorRole, string>;
+    for (const role of OPERATOR_ROLES) {
+      tokens[role] = (await signInOperator(h, role)).token;
+    }
+    const before = await snapshot();
+    const [{ count: auditBefore } = { count: 0 }] = await query<{ count: number }>(
+      h,
+      "select count(*)::int as count from audit_log where action = 'operator.forbidden'",
+    );
+    let refused = 0;
+    const wrong: string[] = [];
+    for (const role of OPERATOR_ROLES) {
+      for (const p of adminProcedures) {
+        // An allowed mutation would do its work (sign out, run a job): only allowed queries are called.
+        if (
+          p.type === "subscription" ||
+          !p.permission ||
+          (can(role, p.permission) && p.type === "mutation")
+        ) {
+          continue;
+        }
+        const res = await call(p.path, p.type, {}, tokens[role]);
+        const code = res.body.error?.data?.errorCode;
+        if (!can(role, p.permission)) {
+          refused += 1;
+          if (code !== "FORBIDDEN") {
+            wrong.push(`${role} ${p.path}: ${code ?? "ok"}`);
           }
-          const res = await call(p.path, p.type, {}, tokens[role]);
-          const code = res.body.error?.data?.errorCode;
-          if (!can(role, p.permission)) {
-            refused += 1;
-            if (code !== "FORBIDDEN") {
-              wrong.push(`${role} ${p.path}: ${code ?? "ok"}`);
-            }
-          } else if (code === "FORBIDDEN" || code === "LOGIN_REQUIRED") {
-            wrong.push(`${role} ${p.path} (allowed): ${code}`);
-          }
+        } else if (code === "FORBIDDEN" || code === "LOGIN_REQUIRED") {
+          wrong.push(`${role} ${p.path} (allowed): ${code}`);
         }
       }
-      expect(wrong).toEqual([]);
-      // Every role lacks something, and a refusal is reported with the translated text.
-      expect(refused).toBeGreaterThan(200);
-      expectTrpcRefusal(await call("admin.setPolicy", "mutation", {}, tokens.support), "FORBIDDEN");
-      refused += 1;
-      const after = await snapshot();
-      expect(after).toEqual(before);
-      const [{ count: auditAfter } = { count: 0 }] = await query<{ count: number }>(
-        h,
-        "select count(*)::int as count from audit_log where action = 'operator.forbidden'",
-      );
-      expect(auditAfter - auditBefore).toBe(refused);
-    },
-  );
+    }
+    expect(wrong).toEqual([]);
+    // Every role lacks something, and a refusal is reported with the translated text.
+    expect(refused).toBeGreaterThan(200);
+    expectTrpcRefusal(await call("admin.setPolicy", "mutation", {}, tokens.support), "FORBIDDEN");
+    refused += 1;
+    const after = await snapshot();
+    expect(after).toEqual(before);
+    const [{ count: auditAfter } = { count: 0 }] = await query<{ count: number }>(
+      h,
+      "select count(*)::int as count from audit_log where action = 'operator.forbidden'",
+    );
+    expect(auditAfter - auditBefore).toBe(refused);
+  });
 
   it("refuses every admin procedure without an operator session", async () => {
     for (const p of adminProcedures.slice(0, 20)) {
@@ -186,7 +194,10 @@ describe("two-factor sign-in", () => {
         await call("admin.user", "query", { query: "x@y.z" }, first.token),
         "OPERATOR_ENROLMENT_REQUIRED",
       );
-      expectTrpcRefusal(await call("admin.account.sessions", "query", {}, first.token), "OPERATOR_ENROLMENT_REQUIRED");
+      expectTrpcRefusal(
+        await call("admin.account.sessions", "query", {}, first.token),
+        "OPERATOR_ENROLMENT_REQUIRED",
+      );
       const { secret, uri } = dataOf<{ secret: string; uri: string }>(
         await call("admin.account.startTwoFactor", "mutation", {}, first.token),
       );
@@ -216,7 +227,11 @@ describe("two-factor sign-in", () => {
         "select action from audit_log where actor = $1 and action in ('operator.totp_enrolled', 'operator.login') order by id",
         [`operator:${op.id}`],
       );
-      expect(audit.map((a) => a.action)).toEqual(["operator.login", "operator.totp_enrolled", "operator.login"]);
+      expect(audit.map((a) => a.action)).toEqual([
+        "operator.login",
+        "operator.totp_enrolled",
+        "operator.login",
+      ]);
     }
   });
 
@@ -230,9 +245,11 @@ describe("two-factor sign-in", () => {
     const { secret } = dataOf<{ secret: string }>(
       await call("admin.account.startTwoFactor", "mutation", {}, res.token),
     );
-    const [row] = await query<{ secret: string }>(h, "select secret from operator_totp where operator_id = $1", [
-      op.id,
-    ]);
+    const [row] = await query<{ secret: string }>(
+      h,
+      "select secret from operator_totp where operator_id = $1",
+      [op.id],
+    );
     expect(row?.secret).toMatch(/^v1:/);
     expect(row?.secret).not.toContain(secret);
     // The audit entry of the call does not hold the secret either.
@@ -263,12 +280,14 @@ describe("two-factor sign-in", () => {
     );
     expect(sessions[0]?.count).toBe(1);
     // The lock ends (moved back in the database, as the clock would): the right code works again.
-    await query(h, "update secret_attempts set locked_until = now() - interval '1 second' where subject = $1", [
-      `operator-totp:${s.id}`,
-    ]);
-    expect(dataOf(await login({ username: s.username, password: s.password, code: right }, "10.8.1.2"))).toHaveProperty(
-      "token",
+    await query(
+      h,
+      "update secret_attempts set locked_until = now() - interval '1 second' where subject = $1",
+      [`operator-totp:${s.id}`],
     );
+    expect(
+      dataOf(await login({ username: s.username, password: s.password, code: right }, "10.8.1.2")),
+    ).toHaveProperty("token");
   });
 
   it("refuses a replayed code, and of two sign-ins at once with one code only one gets in", async () => {
@@ -280,7 +299,10 @@ describe("two-factor sign-in", () => {
     );
     const codes = results.map((r) => r.body.error?.data?.errorCode ?? "ok").sort();
     expect(codes).toEqual(["OPERATOR_TOTP_USED", "OPERATOR_TOTP_USED", "ok"]);
-    expectTrpcRefusal(await login({ username: s.username, password: s.password, code }), "OPERATOR_TOTP_USED");
+    expectTrpcRefusal(
+      await login({ username: s.username, password: s.password, code }),
+      "OPERATOR_TOTP_USED",
+    );
   });
 });
 
@@ -302,11 +324,15 @@ describe("sessions", () => {
     );
     expect(await call("admin.me", "query", undefined, b)).toMatchObject({ status: 200 });
     dataOf(await call("admin.account.revokeSession", "mutation", { id: other?.id }, a));
-    expect((await call("admin.me", "query", undefined, b)).body.error?.data?.errorCode).toBe("LOGIN_REQUIRED");
+    expect((await call("admin.me", "query", undefined, b)).body.error?.data?.errorCode).toBe(
+      "LOGIN_REQUIRED",
+    );
     expect(await call("admin.me", "query", undefined, a)).toMatchObject({ status: 200 });
     // Signing out ends the session asking.
     dataOf(await call("admin.account.signOut", "mutation", {}, a));
-    expect((await call("admin.me", "query", undefined, a)).body.error?.data?.errorCode).toBe("LOGIN_REQUIRED");
+    expect((await call("admin.me", "query", undefined, a)).body.error?.data?.errorCode).toBe(
+      "LOGIN_REQUIRED",
+    );
   });
 
   it("lets an administrator end another's sessions, and a disabled operator's sessions die at once", async () => {
@@ -317,19 +343,33 @@ describe("sessions", () => {
     expect(
       dataOf(await call("admin.operators.revokeSessions", "mutation", { username: op.username }, boss.token)),
     ).toEqual({ sessionsEnded: 1 });
-    expect((await call("admin.me", "query", undefined, t1)).body.error?.data?.errorCode).toBe("LOGIN_REQUIRED");
+    expect((await call("admin.me", "query", undefined, t1)).body.error?.data?.errorCode).toBe(
+      "LOGIN_REQUIRED",
+    );
 
     const t2 = dataOf<{ token: string }>(await login(op)).token;
     expect(
       dataOf(
-        await call("admin.operators.setStatus", "mutation", { username: op.username, status: "disabled" }, boss.token),
+        await call(
+          "admin.operators.setStatus",
+          "mutation",
+          { username: op.username, status: "disabled" },
+          boss.token,
+        ),
       ),
     ).toMatchObject({ status: "disabled", sessionsEnded: 1 });
-    expect((await call("admin.me", "query", undefined, t2)).body.error?.data?.errorCode).toBe("LOGIN_REQUIRED");
+    expect((await call("admin.me", "query", undefined, t2)).body.error?.data?.errorCode).toBe(
+      "LOGIN_REQUIRED",
+    );
     expectTrpcRefusal(await login(op), "OPERATOR_LOGIN_WRONG");
     // An administrator cannot disable themselves.
     expectTrpcRefusal(
-      await call("admin.operators.setStatus", "mutation", { username: boss.username, status: "disabled" }, boss.token),
+      await call(
+        "admin.operators.setStatus",
+        "mutation",
+        { username: boss.username, status: "disabled" },
+        boss.token,
+      ),
       "OPERATOR_SELF_CHANGE",
     );
     // The administrator sees their own recent actions, with the state before and after.
@@ -368,7 +408,9 @@ describe("pnpm admin operator:add|role|disable", { timeout: 120_000 }, () => {
     const disabled = await runAdminCli(h, "operator:disable", username);
     expect(disabled.code, disabled.stderr).toBe(0);
     expect(disabled.stdout).toContain("sessions ended: 1");
-    expect((await call("admin.me", "query", undefined, token)).body.error?.data?.errorCode).toBe("LOGIN_REQUIRED");
+    expect((await call("admin.me", "query", undefined, token)).body.error?.data?.errorCode).toBe(
+      "LOGIN_REQUIRED",
+    );
     const unknown = await runAdminCli(h, "operator:disable", `nobody-${randomBytes(3).toString("hex")}`);
     expect(unknown.code).toBe(1);
 
@@ -383,7 +425,11 @@ describe("pnpm admin operator:add|role|disable", { timeout: 120_000 }, () => {
         action: "operator.create",
         details: { before: null, after: { role: "support", status: "active" } },
       },
-      { actor: "cli", action: "operator.role", details: { before: { role: "support" }, after: { role: "risk" } } },
+      {
+        actor: "cli",
+        action: "operator.role",
+        details: { before: { role: "support" }, after: { role: "risk" } },
+      },
       {
         actor: "cli",
         action: "operator.disable",

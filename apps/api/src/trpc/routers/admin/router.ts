@@ -1,4 +1,3 @@
-import { getSiteSettings } from "@northstar/domain/content";
 import {
   addOperator,
   confirmOperatorTotp,
@@ -17,6 +16,7 @@ import {
   startOperatorTotp,
 } from "@northstar/domain/admin";
 import { listAuditLog } from "@northstar/domain/audit";
+import { getSiteSettings } from "@northstar/domain/content";
 import { AppError } from "@northstar/domain/errors";
 import {
   approveWithdrawal,
@@ -53,7 +53,10 @@ const zStatus = z.enum(["pending", "success", "failed", "cancelled"]).optional()
 const zReview = z.object({ id: z.coerce.number().int().positive() });
 const zReject = zReview.extend({ reason: z.string().trim().min(1).max(200) });
 const actor = operatorActor;
-const zCode = z.string().trim().regex(/^\d{6}$/);
+const zCode = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/);
 const zUsername = z
   .string()
   .trim()
@@ -120,22 +123,24 @@ const operatorsRouter = router({
   setStatus: manage
     .input(z.object({ username: zUsername, status: z.enum(["active", "disabled"]) }))
     .mutation(({ ctx, input }) =>
-      setOperatorStatus(ctx.deps.db, { ...input, actor: actor(ctx.operator), actorId: actorId(ctx.operator) }),
+      setOperatorStatus(ctx.deps.db, {
+        ...input,
+        actor: actor(ctx.operator),
+        actorId: actorId(ctx.operator),
+      }),
     ),
   revokeSessions: manage
     .input(z.object({ username: zUsername }))
     .mutation(({ ctx, input }) =>
       revokeOperatorSessions(ctx.deps.db, { username: input.username, actor: actor(ctx.operator) }),
     ),
-  resetTwoFactor: manage
-    .input(z.object({ username: zUsername }))
-    .mutation(({ ctx, input }) =>
-      resetOperatorTwoFactor(ctx.deps.db, {
-        username: input.username,
-        actor: actor(ctx.operator),
-        actorId: actorId(ctx.operator),
-      }),
-    ),
+  resetTwoFactor: manage.input(z.object({ username: zUsername })).mutation(({ ctx, input }) =>
+    resetOperatorTwoFactor(ctx.deps.db, {
+      username: input.username,
+      actor: actor(ctx.operator),
+      actorId: actorId(ctx.operator),
+    }),
+  ),
 });
 
 /** The back office. Every procedure checks the operator's role; every change is audited. */
@@ -184,12 +189,10 @@ export const adminRouter = router({
   saveInstrument: catalogue
     .input(ZSaveInstrumentRequestSchema)
     .mutation(({ ctx, input }) => saveInstrument(ctx.deps.db, input, actor(ctx.operator))),
-  setInstrumentEnabled: catalogue
-    .input(ZInstrumentEnabledRequestSchema)
-    .mutation(async ({ ctx, input }) => {
-      await setInstrumentEnabled(ctx.deps.db, input.symbol, input.enabled, actor(ctx.operator));
-      return { ok: true };
-    }),
+  setInstrumentEnabled: catalogue.input(ZInstrumentEnabledRequestSchema).mutation(async ({ ctx, input }) => {
+    await setInstrumentEnabled(ctx.deps.db, input.symbol, input.enabled, actor(ctx.operator));
+    return { ok: true };
+  }),
 
   deposits: funding
     .input(z.object({ status: z.enum(["pending", "success", "failed"]).optional() }))

@@ -87,10 +87,12 @@ export const adminEarnRouter = router({
     .mutation(({ ctx, input }) =>
       setProductOnSale(ctx.deps.db, input.id, input.on_sale, actor(ctx.operator)),
     ),
-  orders: productsRead.input(ZPageRequestSchema.extend({ statuses: zStatuses })).query(async ({ ctx, input }) => {
-    const rows = await listOrdersForReview(ctx.deps.db, input.statuses, input.page, input.page_size);
-    return rows.map((o) => ({ ...orderView(o, ""), userId: o.userId }));
-  }),
+  orders: productsRead
+    .input(ZPageRequestSchema.extend({ statuses: zStatuses }))
+    .query(async ({ ctx, input }) => {
+      const rows = await listOrdersForReview(ctx.deps.db, input.statuses, input.page, input.page_size);
+      return rows.map((o) => ({ ...orderView(o, ""), userId: o.userId }));
+    }),
   approveRedemption: productsOperate.input(zId).mutation(async ({ ctx, input }) => {
     const done = await approveRedemption(ctx.deps.db, {
       orderId: input.id,
@@ -111,16 +113,14 @@ export const adminEarnRouter = router({
       return { ok: true };
     }),
   rates: productsRead.input(zId).query(({ ctx, input }) => listPublishedRates(ctx.deps.db, input.id)),
-  publishRate: catalogue
-    .input(ZEarnPublishRateSchema)
-    .mutation(({ ctx, input }) =>
-      publishRate(ctx.deps.db, {
-        productId: input.product_id,
-        day: input.day,
-        rate: input.rate,
-        actor: actor(ctx.operator),
-      }),
-    ),
+  publishRate: catalogue.input(ZEarnPublishRateSchema).mutation(({ ctx, input }) =>
+    publishRate(ctx.deps.db, {
+      productId: input.product_id,
+      day: input.day,
+      rate: input.rate,
+      actor: actor(ctx.operator),
+    }),
+  ),
   yieldReport: productsRead.query(({ ctx }) => yieldReport(ctx.deps.db)),
   /** Runs the daily job now (it is idempotent): for operators after an outage, and the CLI. */
   runYield: operatorProcedure("jobs.run").mutation(({ ctx }) => runDailyYield(ctx.deps.db)),
