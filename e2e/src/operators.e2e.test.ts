@@ -69,13 +69,17 @@ describe("operators", () => {
         folder: "operators",
         token: "",
         operatorToken,
+        sizes: ["desktop"],
         pages: [
           {
             name: "security",
             path: "/admin/security",
             ready: async (page) => {
-              await page.getByTestId("admin-2fa-on").waitFor();
-              await page.locator('[data-testid="admin-my-actions"] .ant-table-row').first().waitFor();
+              await page.getByTestId("admin-2fa-on").waitFor({ timeout: 60_000 });
+              await page
+                .locator('[data-testid="admin-my-actions"] .ant-table-row')
+                .first()
+                .waitFor({ timeout: 60_000 });
             },
           },
         ],

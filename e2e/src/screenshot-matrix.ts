@@ -25,13 +25,20 @@ export interface ShotPage {
  */
 export async function shootMatrix(
   platform: Platform,
-  options: { folder: string; token: string; pages: ShotPage[]; operatorToken?: string },
+  options: {
+    folder: string;
+    token: string;
+    pages: ShotPage[];
+    operatorToken?: string;
+    /** only these sizes (the back office is used at a desk) */
+    sizes?: readonly (typeof SHOT_SIZES)[number]["name"][];
+  },
 ): Promise<void> {
   const out = join(ROOT, "docs/screenshots", options.folder);
   mkdirSync(out, { recursive: true });
   for (const lang of SHOT_LANGUAGES) {
     for (const theme of SHOT_THEMES) {
-      for (const size of SHOT_SIZES) {
+      for (const size of SHOT_SIZES.filter((s) => !options.sizes || options.sizes.includes(s.name))) {
         const context = await platform.newContext({ width: size.width, height: size.height });
         await context.addInitScript(
           ([l, th, t, op]) => {

@@ -247,10 +247,8 @@ function ActionsCard() {
     },
   ];
   return (
-    <Card
-      title={t("admin.security.actions")}
-      extra={<Typography.Text type="secondary">{t("admin.security.actionsNote")}</Typography.Text>}
-    >
+    <Card title={t("admin.security.actions")}>
+      <Typography.Paragraph type="secondary">{t("admin.security.actionsNote")}</Typography.Paragraph>
       {actions.isError ? (
         <QueryError error={actions.error} onRetry={() => void actions.refetch()} />
       ) : (
