@@ -170,7 +170,7 @@ export async function authenticateOperator(db: DbOrTx, token: string): Promise<A
         gt(operatorSessions.expiresAt, new Date()),
       ),
     );
-  if (!row || row.status !== "active") {
+  if (row?.status !== "active") {
     return null;
   }
   return {
