@@ -43,11 +43,13 @@ const ADMIN_NAMESPACES = [
 const PUBLIC_ADMIN = ["admin.login"];
 
 type ProcDef = { _def: { type: "query" | "mutation" | "subscription"; meta?: { permission?: Permission } } };
-const procedures = Object.entries(appRouter._def.procedures as Record<string, ProcDef>).map(([path, p]) => ({
-  path,
-  type: p._def.type,
-  permission: p._def.meta?.permission,
-}));
+const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, ProcDef>).map(
+  ([path, p]) => ({
+    path,
+    type: p._def.type,
+    permission: p._def.meta?.permission,
+  }),
+);
 const adminProcedures = procedures.filter(
   (p) => ADMIN_NAMESPACES.includes(p.path.split(".")[0] ?? "") && !PUBLIC_ADMIN.includes(p.path),
 );
