@@ -1,6 +1,7 @@
 import { translate } from "@northstar/shared/i18n";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 
 let platform: Platform;
@@ -12,10 +13,7 @@ const symbol = `${base}USDT`;
 beforeAll(async () => {
   platform = await startPlatform();
   operator = await (await platform.newContext()).newPage();
-  await operator.goto("/admin/login");
-  await operator.getByTestId("admin-login-username").fill("admin");
-  await operator.getByTestId("admin-login-password").fill(platform.operatorPassword);
-  await operator.getByTestId("admin-login-submit").click();
+  await signInAdmin(operator, platform);
   await operator.waitForURL(/\/admin(?!\/login)/);
 });
 afterAll(async () => {

@@ -2,6 +2,7 @@ import { expireDueC2cOrders } from "@northstar/domain/c2c";
 import { createDb } from "@northstar/domain/db";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { registerUser, trpcMutation } from "./users.ts";
@@ -127,10 +128,7 @@ describe("C2C purchase by wire in the browser", () => {
 
     // The operator opens the back office's queue, sees the proof image and confirms the wire.
     const operator = await (await platform.newContext()).newPage();
-    await operator.goto("/admin/login");
-    await operator.getByTestId("admin-login-username").fill("admin");
-    await operator.getByTestId("admin-login-password").fill(platform.operatorPassword);
-    await operator.getByTestId("admin-login-submit").click();
+    await signInAdmin(operator, platform);
     await operator.waitForURL(
       (url) => url.pathname.startsWith("/admin") && !url.pathname.startsWith("/admin/login"),
     );

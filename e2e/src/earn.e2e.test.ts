@@ -3,6 +3,7 @@ import { join } from "node:path";
 import pg from "pg";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInAdmin } from "./operators.ts";
 import { type Platform, ROOT, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
@@ -140,10 +141,7 @@ describe("managed earning in the browser", () => {
 
   it("the back office lists the product and the order, and the yield report opens", async () => {
     const operator = await (await platform.newContext()).newPage();
-    await operator.goto("/admin/login");
-    await operator.getByTestId("admin-login-username").fill("admin");
-    await operator.getByTestId("admin-login-password").fill(platform.operatorPassword);
-    await operator.getByTestId("admin-login-submit").click();
+    await signInAdmin(operator, platform);
     await operator.waitForURL(/\/admin(\/deposits)?$/);
     await operator.goto("/admin/earn");
     await operator.getByRole("cell", { name: "AI Quant 7" }).waitFor();

@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
@@ -84,10 +85,7 @@ describe("new-coin subscription in the browser", () => {
     const id = await record.getAttribute("data-id");
 
     const operator = await (await platform.newContext()).newPage();
-    await operator.goto("/admin/login");
-    await operator.getByTestId("admin-login-username").fill("admin");
-    await operator.getByTestId("admin-login-password").fill(platform.operatorPassword);
-    await operator.getByTestId("admin-login-submit").click();
+    await signInAdmin(operator, platform);
     await operator.waitForURL(/\/admin(?!\/login)/);
     await operator.goto("/admin/launchpad");
     await operator.locator(`tr[data-row-key="${offeringId}"] .ant-table-row-expand-icon`).click();

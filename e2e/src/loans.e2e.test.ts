@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { registerUser, trpcMutation } from "./users.ts";
@@ -123,10 +124,7 @@ describe("a loan in the browser", () => {
 
   it("an operator approves it in the back office, which disburses it", async () => {
     const operator = await (await platform.newContext()).newPage();
-    await operator.goto("/admin/login");
-    await operator.getByTestId("admin-login-username").fill("admin");
-    await operator.getByTestId("admin-login-password").fill(platform.operatorPassword);
-    await operator.getByTestId("admin-login-submit").click();
+    await signInAdmin(operator, platform);
     await operator.waitForURL(
       (url) => url.pathname.startsWith("/admin") && !url.pathname.startsWith("/admin/login"),
     );

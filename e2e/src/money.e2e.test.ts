@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 import { registerUser, trpcMutation } from "./users.ts";
 
@@ -65,10 +66,7 @@ describe("money in the browser", () => {
   });
 
   it("an operator confirms it in the back office", async () => {
-    await operator.goto("/admin/login");
-    await operator.getByTestId("admin-login-username").fill("admin");
-    await operator.getByTestId("admin-login-password").fill(platform.operatorPassword);
-    await operator.getByTestId("admin-login-submit").click();
+    await signInAdmin(operator, platform);
     await operator.waitForURL(/\/admin(\/deposits)?$/);
     await operator.goto("/admin/deposits");
     const confirm = operator.locator('[data-testid^="admin-deposit-confirm-"]').first();

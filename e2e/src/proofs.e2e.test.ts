@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
@@ -53,10 +54,7 @@ describe("proof of liabilities in the browser", () => {
 
   it("an operator publishes another proof from the back office", async () => {
     const operator = await (await platform.newContext()).newPage();
-    await operator.goto("/admin/login");
-    await operator.getByTestId("admin-login-username").fill("admin");
-    await operator.getByTestId("admin-login-password").fill(platform.operatorPassword);
-    await operator.getByTestId("admin-login-submit").click();
+    await signInAdmin(operator, platform);
     await operator.waitForURL(/\/admin(?!\/login)/);
     await operator.goto("/admin/proofs");
     await operator.locator(".ant-table-row").first().waitFor();

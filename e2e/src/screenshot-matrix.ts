@@ -19,26 +19,38 @@ export interface ShotPage {
 }
 
 /**
- * Takes each page signed in as `token`, at phone and desktop size, light and dark, in English,
+ * Takes each page signed in as `token` (and, for back-office pages, as the operator of
+ * `operatorToken`), at phone and desktop size, light and dark, in English,
  * Simplified Chinese and Thai, into docs/screenshots/<folder>/<name>-<lang>-<theme>-<size>.png.
  */
 export async function shootMatrix(
   platform: Platform,
-  options: { folder: string; token: string; pages: ShotPage[] },
+  options: {
+    folder: string;
+    token: string;
+    pages: ShotPage[];
+    operatorToken?: string;
+    /** only these sizes (the back office is used at a desk) */
+    sizes?: readonly (typeof SHOT_SIZES)[number]["name"][];
+  },
 ): Promise<void> {
   const out = join(ROOT, "docs/screenshots", options.folder);
   mkdirSync(out, { recursive: true });
   for (const lang of SHOT_LANGUAGES) {
     for (const theme of SHOT_THEMES) {
-      for (const size of SHOT_SIZES) {
+      for (const size of SHOT_SIZES.filter((s) => !options.sizes || options.sizes.includes(s.name))) {
         const context = await platform.newContext({ width: size.width, height: size.height });
         await context.addInitScript(
-          ([l, th, t]) => {
+          ([l, th, t, op]) => {
             localStorage.setItem("lang", l);
             localStorage.setItem("theme", th);
             localStorage.setItem("token", t);
+            // The back office keeps its operator token per tab (see operator-session.ts).
+            if (op) {
+              sessionStorage.setItem("operatorToken", op);
+            }
           },
-          [lang, theme, options.token] as const,
+          [lang, theme, options.token, options.operatorToken ?? ""] as const,
         );
         const page = await context.newPage();
         for (const shot of options.pages) {

@@ -6,12 +6,15 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { operatorTotp } from "@northstar/domain/admin";
 import { createDb } from "@northstar/domain/db";
+import { loadTotpKeyring } from "@northstar/domain/identity";
 import { getUserBalances } from "@northstar/domain/ledger";
 import { seedDatabase } from "@northstar/domain/seed";
 import { type ChannelEvent, channel, MarketSocket, type SocketLike } from "@northstar/shared/markets";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { Redis } from "ioredis";
+import { authenticator } from "otplib";
 import { afterAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import {
@@ -351,9 +354,23 @@ describe("two API processes and two workers", () => {
     const subscribedAt = Date.now();
 
     // ---- the operator signs in through one API and sets up through the other ----
+    // The seeded admin enrolled in two-factor sign-in with a known secret, as a real admin would be.
+    const [seededAdmin] = await sql<{ id: string }>("SELECT id FROM operators WHERE username = 'admin'");
+    const adminId = Number(seededAdmin?.id);
+    const adminSecret = authenticator.generateSecret(20);
+    await db.insert(operatorTotp).values({
+      operatorId: adminId,
+      secret: loadTotpKeyring({ key: env.TOTP_ENCRYPTION_KEY, dataDir: uploadDir }).encrypt(
+        adminSecret,
+        adminId,
+        "operator_totp",
+      ),
+      enabledAt: new Date(),
+    });
     const { token: operator } = await api1.data<{ token: string }>("admin.login", {
       username: "admin",
       password: operatorPassword,
+      code: authenticator.generate(adminSecret),
     });
     await api2.data(
       "admin.setDepositAddress",

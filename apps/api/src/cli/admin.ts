@@ -9,6 +9,7 @@ import {
 import { recordAudit } from "@northstar/domain/audit";
 import { addTotpKeyToFile, loadTotpKeyring, reencryptTotpSecrets } from "@northstar/domain/identity";
 import { REJECT_REASONS, type RejectReason } from "@northstar/shared/kyc";
+import { isOperatorRole } from "@northstar/shared/operators";
 import { env as loadEnv } from "../env.ts";
 import { createDeps } from "../http/create-deps.ts";
 import { createCallerFactory } from "../trpc/init.ts";
@@ -19,7 +20,12 @@ import { appRouter } from "../trpc/router.ts";
  * office (with the operator "cli"), so every change is checked and audited the same way.
  */
 const USAGE = `usage: pnpm admin <command>
-  operator:password <username> [--role admin|finance|support|content|compliance] [--stdin]
+  operator:add <username> <role>      add an operator; its password is generated and printed once
+      roles: ${OPERATOR_ROLES.join(", ")} (admin and finance enrol two-factor sign-in at first sign-in)
+  operator:role <username> <role>     change an operator's role (audited with before and after)
+  operator:disable <username> | operator:enable <username>   disabling ends its sessions at once
+  operator:list | operator:sessions:revoke <username> | operator:totp:reset <username>
+  operator:password <username> [--role ${OPERATOR_ROLES.join("|")}] [--stdin]
       create the operator or set a new password (generated and printed once, or read from stdin)
   policy:list | policy:set <key> <json-value>
   deposits:list [pending|success|failed] | deposits:confirm <id> | deposits:reject <id> <reason>
@@ -67,7 +73,7 @@ const caller = createCallerFactory(appRouter)({
   operatorToken: undefined,
   ip: "127.0.0.1",
   userAgent: "cli",
-  cliOperator: { id: 0, username: "cli", role: "admin", status: "active" },
+  cliOperator: { id: 0, username: "cli", role: "admin", status: "active", enrolmentRequired: false },
 });
 const admin = caller.admin;
 const adminEarn = caller.adminEarn;
@@ -107,6 +113,44 @@ async function main(): Promise<number> {
       }
       return 0;
     }
+    case "operator:add": {
+      const [username, role] = args;
+      if (!username || !isOperatorRole(role)) {
+        console.error(USAGE);
+        return 2;
+      }
+      const added = await admin.operators.add({ username, role });
+      console.log(`created operator ${added.username} (${added.role})`);
+      console.log(`password: ${added.password}`);
+      return 0;
+    }
+    case "operator:role": {
+      const [username, role] = args;
+      if (!username || !isOperatorRole(role)) {
+        console.error(USAGE);
+        return 2;
+      }
+      await admin.operators.setRole({ username, role });
+      console.log(`operator ${username} is now ${role}`);
+      return 0;
+    }
+    case "operator:disable":
+    case "operator:enable": {
+      const status = command === "operator:disable" ? "disabled" : "active";
+      const done = await admin.operators.setStatus({ username: args[0] ?? "", status });
+      console.log(`operator ${done.username} ${status}; sessions ended: ${done.sessionsEnded}`);
+      return 0;
+    }
+    case "operator:list":
+      print(await admin.operators.list());
+      return 0;
+    case "operator:sessions:revoke":
+      print(await admin.operators.revokeSessions({ username: args[0] ?? "" }));
+      return 0;
+    case "operator:totp:reset":
+      await admin.operators.resetTwoFactor({ username: args[0] ?? "" });
+      console.log(`two-factor sign-in of ${args[0]} removed; it enrols again at next sign-in`);
+      return 0;
     case "policy:list":
       print(await admin.getPolicy());
       return 0;

@@ -5,6 +5,7 @@ import { isVerificationPhoto } from "@northstar/domain/kyc";
 import { getPolicy } from "@northstar/domain/policy";
 import { readUpload, storeUpload } from "@northstar/domain/uploads";
 import { toLanguage } from "@northstar/shared/languages";
+import { can } from "@northstar/shared/operators";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppDeps } from "./deps.ts";
 import { toRefusal } from "./errors.ts";
@@ -66,10 +67,12 @@ export function registerUploadRoutes(app: FastifyInstance, deps: AppDeps): void 
   app.get<{ Params: { id: string } }>("/uploads/:id", async (request, reply) => {
     const operatorToken = request.headers["x-operator-token"];
     try {
-      const operator =
+      const signedIn =
         typeof operatorToken === "string" ? await authenticateOperator(deps.db, operatorToken) : null;
-      // Identity documents (verification photos) are for compliance and administrators only.
-      if (operator && !["admin", "compliance"].includes(operator.role)) {
+      // An operator who still has to enrol two-factor sign-in sees nothing yet.
+      const operator = signedIn && !signedIn.enrolmentRequired ? signedIn : null;
+      // Identity documents (verification photos) are for those who review them (the permission table).
+      if (operator && !can(operator.role, "kyc.review")) {
         if (await isVerificationPhoto(deps.db, request.params.id)) {
           return reply.status(404).send({ code: 404, message: "not found" });
         }

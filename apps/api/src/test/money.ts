@@ -1,9 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { type OperatorRole, upsertOperator } from "@northstar/domain/admin";
+import { type OperatorRole, operatorTotp, upsertOperator } from "@northstar/domain/admin";
+import { totpKeyring } from "@northstar/domain/identity";
 import { type Book, getUserBalances, postEntry, reconcileLedger } from "@northstar/domain/ledger";
 import { setPolicy } from "@northstar/domain/policy";
 import { MoneyDecimal } from "@northstar/shared/money";
+import { totpRequiredFor } from "@northstar/shared/operators";
 import type { PolicyKey, PolicyValue } from "@northstar/shared/policy";
+import { authenticator } from "otplib";
 import { expect } from "vitest";
 import { expectOk, query, tokenHash } from "./fixtures.ts";
 import type { Harness } from "./harness.ts";
@@ -32,12 +35,32 @@ export const norm = (value: string | null | undefined) => new MoneyDecimal(value
 export const txHash = () => `0x${randomBytes(32).toString("hex")}`;
 
 let opSeq = 0;
-/** Creates an operator with `role` and logs it in through admin.login; answers the operator token. */
-export async function operatorToken(h: Harness, role: OperatorRole = "finance"): Promise<string> {
+
+/**
+ * Creates an operator with `role`, enrolled in two-factor sign-in with a known secret when the role
+ * requires it (as an enrolled operator would be), and signs it in through admin.login with a code.
+ */
+export async function signInOperator(h: Harness, role: OperatorRole = "finance") {
   const username = `${role}-${++opSeq}-${randomBytes(2).toString("hex")}`;
   const password = randomBytes(12).toString("base64url");
-  await upsertOperator(h.db, { username, password, role, actor: "test" });
-  return dataOf<{ token: string }>(await h.trpc("admin.login", { username, password })).token;
+  const { id } = await upsertOperator(h.db, { username, password, role, actor: "test" });
+  let secret: string | undefined;
+  if (totpRequiredFor(role)) {
+    secret = authenticator.generateSecret(20);
+    await h.db.insert(operatorTotp).values({
+      operatorId: id,
+      secret: totpKeyring().encrypt(secret, id, "operator_totp"),
+      enabledAt: new Date(),
+    });
+  }
+  const code = secret ? authenticator.generate(secret) : undefined;
+  const token = dataOf<{ token: string }>(await h.trpc("admin.login", { username, password, code })).token;
+  return { id, username, password, secret, token };
+}
+
+/** Creates an operator with `role`, signs it in (with a code when its role requires one); answers the token. */
+export async function operatorToken(h: Harness, role: OperatorRole = "finance"): Promise<string> {
+  return (await signInOperator(h, role)).token;
 }
 
 export type TrpcResult = Awaited<ReturnType<Harness["trpc"]>>;

@@ -1,8 +1,10 @@
-import { authenticateOperator, type OperatorRole } from "@northstar/domain/admin";
+import { type AuthenticatedOperator, authenticateOperator } from "@northstar/domain/admin";
+import { recordAudit } from "@northstar/domain/audit";
 import { AppError } from "@northstar/domain/errors";
 import { type Authenticated, authenticate } from "@northstar/domain/identity";
 import { ResponseCode } from "@northstar/shared/errors";
 import { type Language, toLanguage } from "@northstar/shared/languages";
+import { can, type Permission } from "@northstar/shared/operators";
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { CreateFastifyContextOptions } from "@trpc/server/adapters/fastify";
 import { ZodError } from "zod";
@@ -21,7 +23,7 @@ export interface TrpcContext {
   /** The Idempotency-Key header the web sends with every money action (see ./idempotency.ts). */
   idempotencyKey?: string;
   /** Set only by the operator CLI, which runs on the server with the database's own credentials. */
-  cliOperator?: { id: number; username: string; role: OperatorRole; status: "active" };
+  cliOperator?: AuthenticatedOperator;
 }
 
 export function createContextFactory(deps: AppDeps) {
@@ -38,27 +40,35 @@ export function createContextFactory(deps: AppDeps) {
   });
 }
 
-const t = initTRPC.context<TrpcContext>().create({
-  /**
-   * Every error reaches the client with the envelope's code (1, 1000, 2000, 500), the domain error
-   * code and a message in the caller's language; server faults hide their details.
-   */
-  errorFormatter({ shape, error, ctx }) {
-    const cause = error.cause instanceof ZodError || error.cause instanceof AppError ? error.cause : null;
-    const refusal = toRefusal(cause ?? clientFault(error.code), ctx?.lang ?? "en");
-    return {
-      ...shape,
-      message: refusal.message,
-      data: {
-        code: shape.data.code,
-        httpStatus: shape.data.httpStatus,
-        responseCode: refusal.code,
-        errorCode: refusal.errorCode,
-        field: refusal.field ?? null,
-      },
-    };
-  },
-});
+/** A procedure's metadata: the permission an operator procedure requires (see operatorProcedure). */
+export interface ProcedureMeta {
+  permission?: Permission;
+}
+
+const t = initTRPC
+  .context<TrpcContext>()
+  .meta<ProcedureMeta>()
+  .create({
+    /**
+     * Every error reaches the client with the envelope's code (1, 1000, 2000, 500), the domain error
+     * code and a message in the caller's language; server faults hide their details.
+     */
+    errorFormatter({ shape, error, ctx }) {
+      const cause = error.cause instanceof ZodError || error.cause instanceof AppError ? error.cause : null;
+      const refusal = toRefusal(cause ?? clientFault(error.code), ctx?.lang ?? "en");
+      return {
+        ...shape,
+        message: refusal.message,
+        data: {
+          code: shape.data.code,
+          httpStatus: shape.data.httpStatus,
+          responseCode: refusal.code,
+          errorCode: refusal.errorCode,
+          field: refusal.field ?? null,
+        },
+      };
+    },
+  });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
@@ -88,19 +98,69 @@ export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   return next({ ctx: { ...ctx, auth } });
 });
 
-/** Operator procedures: a valid operator session whose role is among `roles`. */
-export const operatorProcedure = (roles: readonly OperatorRole[]) =>
-  publicProcedure.use(async ({ ctx, next }) => {
+/** Keys whose values never reach the audit log. */
+const SECRET_KEY = /password|secret|code|token|uri/i;
+
+function redact(value: unknown, depth = 0): unknown {
+  if (depth > 4) {
+    return "…";
+  }
+  if (Array.isArray(value)) {
+    return value.slice(0, 50).map((v) => redact(v, depth + 1));
+  }
+  if (value && typeof value === "object" && !(value instanceof Date)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? "[redacted]" : redact(v, depth + 1)]),
+    );
+  }
+  return typeof value === "string" && value.length > 500 ? `${value.slice(0, 500)}…` : value;
+}
+
+export const operatorActor = (op: { id: number }) => (op.id === 0 ? "cli" : `operator:${op.id}`);
+
+/**
+ * Operator procedures: a live operator session whose role holds `permission` in the one permission
+ * table (packages/shared/src/operators.ts). The permission is also the procedure's metadata, so a
+ * test walks every admin procedure and finds none without one. An operator whose role requires
+ * two-factor sign-in and who has not enrolled may use only "account.enrol" procedures. A refusal is
+ * audited; so is every operator mutation that went through (who, which procedure, the input and the
+ * result, secrets redacted), next to the domain's own audit entries with the state before and after.
+ */
+export const operatorProcedure = (permission: Permission) =>
+  publicProcedure.meta({ permission }).use(async ({ ctx, next, path, type, getRawInput }) => {
     const operator =
       ctx.cliOperator ??
       (ctx.operatorToken ? await authenticateOperator(ctx.deps.db, ctx.operatorToken) : null);
     if (!operator) {
       throw new AppError("LOGIN_REQUIRED");
     }
-    if (!roles.includes(operator.role)) {
+    const actor = operatorActor(operator);
+    if (!can(operator.role, permission)) {
+      await recordAudit(ctx.deps.db, {
+        actor,
+        action: "operator.forbidden",
+        subject: path,
+        details: { role: operator.role, permission },
+      });
       throw new AppError("FORBIDDEN");
     }
-    return next({ ctx: { ...ctx, operator } });
+    if (operator.enrolmentRequired && permission !== "account.enrol") {
+      throw new AppError("OPERATOR_ENROLMENT_REQUIRED");
+    }
+    const result = await next({ ctx: { ...ctx, operator } });
+    if (type === "mutation" && result.ok) {
+      await recordAudit(ctx.deps.db, {
+        actor,
+        action: `api:${path}`,
+        subject: path,
+        details: {
+          permission,
+          input: redact(await getRawInput().catch(() => null)),
+          after: redact(result.data),
+        },
+      });
+    }
+    return result;
   });
 
 export { TRPCError };

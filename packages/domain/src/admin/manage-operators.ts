@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { totpRequiredFor } from "@northstar/shared/operators";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { recordAudit } from "../audit/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
@@ -12,7 +13,8 @@ import {
   takeAttempt,
   verifySecret,
 } from "../identity/index.ts";
-import { type OperatorRole, operatorSessions, operators } from "./admin.table.ts";
+import { type OperatorRole, operatorSessions, operators, operatorTotp } from "./admin.table.ts";
+import { isOperatorTotpEnrolled, verifyOperatorCode } from "./operator-totp.ts";
 
 const OPERATOR_SESSION_HOURS = 12;
 
@@ -61,9 +63,15 @@ export async function upsertOperator(
 /**
  * Operator sign-in. Failures count per name (known or not, so the answers reveal no names) and per
  * address (across names); either limit refuses further tries for a while, even with the right
- * password. Each failure, refusal and lockout is written to the audit log.
+ * password. An operator with two-factor sign-in must then give a code from the authenticator: wrong
+ * codes count under their own limit (so the password's right answer does not clear them), and a code
+ * is accepted once. An operator whose role requires two factors but who has not enrolled gets a
+ * session that can only enrol. Each failure, refusal and lockout is written to the audit log.
  */
-export async function loginOperator(db: Db, params: { username: string; password: string; address: string }) {
+export async function loginOperator(
+  db: Db,
+  params: { username: string; password: string; code?: string; address: string; userAgent?: string },
+) {
   const byName: SecretTarget = { kind: "operator_password", subject: `operator:${params.username}` };
   const byAddress: SecretTarget = { kind: "operator_address", subject: `address:${params.address}` };
   const audit = (action: string, details: Record<string, unknown>) =>
@@ -97,26 +105,64 @@ export async function loginOperator(db: Db, params: { username: string; password
     throw new AppError("OPERATOR_LOGIN_WRONG", {}, "password");
   }
   await Promise.all([clearAttempts(db, byName), clearAttempts(db, byAddress)]);
+  const enrolled = await isOperatorTotpEnrolled(db, op.id);
+  if (enrolled) {
+    if (!params.code) {
+      throw new AppError("OPERATOR_TOTP_REQUIRED", {}, "code");
+    }
+    try {
+      await verifyOperatorCode(db, op.id, params.code);
+    } catch (error) {
+      await audit("operator.login_totp_failed", {
+        error: error instanceof AppError ? error.code : "unknown",
+      });
+      throw error;
+    }
+  }
   const token = newToken();
   await db.insert(operatorSessions).values({
     operatorId: op.id,
     tokenHash: sha256(token),
+    address: params.address,
+    userAgent: params.userAgent?.slice(0, 300) ?? null,
     expiresAt: new Date(Date.now() + OPERATOR_SESSION_HOURS * 3600_000),
   });
-  await recordAudit(db, { actor: `operator:${op.id}`, action: "operator.login" });
-  return { token, operator: { id: op.id, username: op.username, role: op.role } };
+  await recordAudit(db, {
+    actor: `operator:${op.id}`,
+    action: "operator.login",
+    details: { address: params.address, twoFactor: enrolled },
+  });
+  return {
+    token,
+    operator: { id: op.id, username: op.username, role: op.role },
+    enrolmentRequired: !enrolled && totpRequiredFor(op.role),
+  };
 }
 
-export async function authenticateOperator(db: DbOrTx, token: string) {
+export type AuthenticatedOperator = {
+  id: number;
+  username: string;
+  role: OperatorRole;
+  status: "active";
+  /** The role requires two-factor sign-in and the operator has not enrolled yet: enrolment only. */
+  enrolmentRequired: boolean;
+  sessionId?: number;
+};
+
+/** The operator of a live session (not revoked, not expired, operator active), or null. */
+export async function authenticateOperator(db: DbOrTx, token: string): Promise<AuthenticatedOperator | null> {
   const [row] = await db
     .select({
       id: operators.id,
       username: operators.username,
       role: operators.role,
       status: operators.status,
+      sessionId: operatorSessions.id,
+      totpEnabledAt: operatorTotp.enabledAt,
     })
     .from(operatorSessions)
     .innerJoin(operators, eq(operators.id, operatorSessions.operatorId))
+    .leftJoin(operatorTotp, eq(operatorTotp.operatorId, operators.id))
     .where(
       and(
         eq(operatorSessions.tokenHash, sha256(token)),
@@ -124,5 +170,15 @@ export async function authenticateOperator(db: DbOrTx, token: string) {
         gt(operatorSessions.expiresAt, new Date()),
       ),
     );
-  return row && row.status === "active" ? row : null;
+  if (row?.status !== "active") {
+    return null;
+  }
+  return {
+    id: row.id,
+    username: row.username,
+    role: row.role,
+    status: "active",
+    enrolmentRequired: !row.totpEnabledAt && totpRequiredFor(row.role),
+    sessionId: row.sessionId,
+  };
 }

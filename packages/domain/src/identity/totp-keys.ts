@@ -23,7 +23,10 @@ export const totpKeyId = (key: Buffer) => createHash("sha256").update(key).diges
 
 export const isEncryptedTotpSecret = (stored: string) => stored.startsWith(`${VERSION}:`);
 
-const aad = (userId: number) => Buffer.from(`user_totp:${userId}`);
+/** Whose secret it is: a user's (the default) or an operator's, so a row moved across either fails. */
+export type TotpScope = "user_totp" | "operator_totp";
+
+const aad = (userId: number, scope: TotpScope) => Buffer.from(`${scope}:${userId}`);
 
 export class TotpKeyring {
   #keys = new Map<string, Buffer>();
@@ -49,22 +52,22 @@ export class TotpKeyring {
     return this.#currentId;
   }
 
-  encrypt(secret: string, userId: number): string {
+  encrypt(secret: string, userId: number, scope: TotpScope = "user_totp"): string {
     const iv = randomBytes(12);
     const cipher = createCipheriv("aes-256-gcm", this.#key(this.#currentId), iv);
-    cipher.setAAD(aad(userId));
+    cipher.setAAD(aad(userId, scope));
     const body = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
     const parts = [iv, cipher.getAuthTag(), body].map((b) => b.toString("base64url"));
     return [VERSION, this.#currentId, ...parts].join(":");
   }
 
-  decrypt(stored: string, userId: number): string {
+  decrypt(stored: string, userId: number, scope: TotpScope = "user_totp"): string {
     const [version, id, iv, tag, body] = stored.split(":");
     if (version !== VERSION || !id || !iv || !tag || body === undefined) {
       throw new Error("not an encrypted TOTP secret");
     }
     const decipher = createDecipheriv("aes-256-gcm", this.#key(id), Buffer.from(iv, "base64url"));
-    decipher.setAAD(aad(userId));
+    decipher.setAAD(aad(userId, scope));
     decipher.setAuthTag(Buffer.from(tag, "base64url"));
     return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString(
       "utf8",

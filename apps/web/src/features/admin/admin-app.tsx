@@ -25,6 +25,7 @@ import { PolicyPage } from "./policy-page.tsx";
 import { ProofsAdminPage } from "./proofs-admin-page.tsx";
 import { ReferralAdminPage } from "./referral-admin-page.tsx";
 import { RewardsAdminPage } from "./rewards-admin-page.tsx";
+import { SecurityPage } from "./security-page.tsx";
 import { UsersPage } from "./users-page.tsx";
 import { WithdrawalsPage } from "./withdrawals-page.tsx";
 
@@ -97,6 +98,7 @@ function AdminRoutes() {
               path="contracts"
               element={<RoleGate page="contracts" element={<ContractsAdminPage />} />}
             />
+            <Route path="security" element={<RoleGate page="security" element={<SecurityPage />} />} />
             <Route path="*" element={<AdminNotFound />} />
           </Route>
         </Routes>
@@ -123,13 +125,16 @@ function RequireOperator({ children }: { children: React.ReactNode }) {
 /** /admin opens the first page the operator's role may see. */
 function AdminHome() {
   const operator = useOperator();
-  const first = pagesFor(operator.role)[0];
+  const first = pagesFor(operator)[0];
   return first ? <Navigate to={`/admin/${first.key}`} replace /> : <Forbidden />;
 }
 
 function RoleGate({ page, element }: { page: AdminPageKey; element: React.ReactElement }) {
   const operator = useOperator();
-  return pagesFor(operator.role).some((p) => p.key === page) ? element : <Forbidden />;
+  if (operator.enrolmentRequired && page !== "security") {
+    return <Navigate to="/admin/security" replace />;
+  }
+  return pagesFor(operator).some((p) => p.key === page) ? element : <Forbidden />;
 }
 
 function Forbidden() {

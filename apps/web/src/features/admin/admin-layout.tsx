@@ -7,6 +7,7 @@ import {
   FundOutlined,
   GiftOutlined,
   IdcardOutlined,
+  LockOutlined,
   LogoutOutlined,
   RiseOutlined,
   RocketOutlined,
@@ -17,7 +18,7 @@ import {
   UserOutlined,
   WalletOutlined,
 } from "@ant-design/icons";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Badge, Button, Flex, Layout, Menu, Space, Spin, Tag, Typography, theme } from "antd";
 import { createContext, type ReactNode, useContext, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -57,6 +58,7 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   options: <FundOutlined />,
   loans: <WalletOutlined />,
   c2c: <BankOutlined />,
+  security: <LockOutlined />,
   contracts: <FundOutlined />,
   proofs: <SafetyCertificateOutlined />,
   referral: <ShareAltOutlined />,
@@ -93,7 +95,7 @@ export function AdminLayout() {
   }
 
   const operator = me.data;
-  const pages = pagesFor(operator.role);
+  const pages = pagesFor(operator);
 
   return (
     <OperatorContext.Provider value={operator}>
@@ -222,17 +224,22 @@ export function HeaderTools() {
 }
 
 /**
- * Signs out: forgets the operator token in this tab and clears the back office's cache. (The API
- * has no operator logout call yet; the server session lapses after its 12 hours.)
+ * Signs out: ends the session on the server, forgets the operator token in this tab and clears the
+ * back office's cache.
  */
 function LogoutButton() {
   const { t } = useTranslation();
+  const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const signOut = useMutation(trpc.admin.account.signOut.mutationOptions({ meta: { inline: true } }));
   return (
     <Button
       icon={<LogoutOutlined />}
       data-testid="admin-logout"
-      onClick={() => {
+      loading={signOut.isPending}
+      onClick={async () => {
+        // The session ends on the server first (an already ended one is fine), then the token goes.
+        await signOut.mutateAsync().catch(() => undefined);
         operatorTokenStore.clear("signout");
         // After the guard has left the layout, so no query refetches on the way out.
         setTimeout(() => queryClient.clear(), 0);

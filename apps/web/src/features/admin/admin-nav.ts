@@ -1,35 +1,43 @@
-import type { OperatorRole } from "./admin-types.ts";
+import { can, type Permission } from "@northstar/shared/operators";
+import type { Operator } from "./admin-types.ts";
 
 /**
- * The back office's pages and the operator roles that may open them: the same roles the API's
- * procedures accept (apps/api/src/trpc/routers/admin/router.ts), so the menu offers nothing the
- * server would refuse. The server still checks every call.
+ * The back office's pages and the permission each needs, read from the one permission table
+ * (packages/shared/src/operators.ts) that the API enforces, so the menu offers nothing the server
+ * would refuse. The server still checks every call.
  */
 export const ADMIN_PAGES = [
-  { key: "deposits", roles: ["admin", "finance"] },
-  { key: "withdrawals", roles: ["admin", "finance"] },
-  { key: "deposit-addresses", roles: ["admin", "finance"] },
-  { key: "instruments", roles: ["admin"] },
-  { key: "users", roles: ["admin", "finance", "support", "content"] },
-  { key: "ledger", roles: ["admin", "finance"] },
-  { key: "policy", roles: ["admin", "finance"] },
-  { key: "audit", roles: ["admin"] },
-  { key: "kyc", roles: ["admin", "compliance"] },
-  { key: "earn", roles: ["admin", "finance"] },
-  { key: "launchpad", roles: ["admin", "finance"] },
-  { key: "options", roles: ["admin", "finance"] },
-  { key: "loans", roles: ["admin", "finance"] },
-  { key: "c2c", roles: ["admin", "finance"] },
-  { key: "contracts", roles: ["admin", "finance"] },
-  { key: "proofs", roles: ["admin", "finance"] },
-  { key: "referral", roles: ["admin", "finance"] },
-  { key: "rewards", roles: ["admin", "finance"] },
-] as const satisfies readonly { key: string; roles: readonly OperatorRole[] }[];
+  { key: "deposits", permission: "funding.review" },
+  { key: "withdrawals", permission: "funding.review" },
+  { key: "deposit-addresses", permission: "funding.addresses" },
+  { key: "instruments", permission: "catalogue.manage" },
+  { key: "users", permission: "users.read" },
+  { key: "ledger", permission: "ledger.read" },
+  { key: "policy", permission: "policy.read" },
+  { key: "audit", permission: "audit.read" },
+  { key: "kyc", permission: "kyc.review" },
+  { key: "earn", permission: "products.read" },
+  { key: "launchpad", permission: "products.read" },
+  { key: "options", permission: "risk.read" },
+  { key: "loans", permission: "products.read" },
+  { key: "c2c", permission: "products.read" },
+  { key: "contracts", permission: "risk.read" },
+  { key: "proofs", permission: "proofs.publish" },
+  { key: "referral", permission: "products.read" },
+  { key: "rewards", permission: "products.read" },
+  { key: "security", permission: "account.enrol" },
+] as const satisfies readonly { key: string; permission: Permission }[];
 
 export type AdminPageKey = (typeof ADMIN_PAGES)[number]["key"];
 
-export function pagesFor(role: OperatorRole | undefined) {
-  return ADMIN_PAGES.filter((p) => role !== undefined && (p.roles as readonly OperatorRole[]).includes(role));
+/** The pages an operator may open; one who must still enrol two-factor sign-in sees only "security". */
+export function pagesFor(operator: Pick<Operator, "role" | "enrolmentRequired"> | undefined) {
+  if (!operator) {
+    return [];
+  }
+  return ADMIN_PAGES.filter((p) =>
+    operator.enrolmentRequired ? p.key === "security" : can(operator.role, p.permission),
+  );
 }
 
 /** The i18n key of a page's menu label. */

@@ -1,10 +1,10 @@
-import { LockOutlined, UserOutlined } from "@ant-design/icons";
+import { LockOutlined, SafetyOutlined, UserOutlined } from "@ant-design/icons";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Card, Flex, Form, Input, Typography, theme } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate, useSearchParams } from "react-router";
-import { useTRPC } from "../../lib/trpc.ts";
+import { toApiError, useTRPC } from "../../lib/trpc.ts";
 import { HeaderTools } from "./admin-layout.tsx";
 import { refusalText } from "./admin-query-client.ts";
 import { operatorTokenStore, useOperatorToken } from "./operator-session.ts";
@@ -12,6 +12,7 @@ import { operatorTokenStore, useOperatorToken } from "./operator-session.ts";
 interface LoginForm {
   username: string;
   password: string;
+  code?: string;
 }
 
 /** Only paths inside the back office are followed after sign-in. */
@@ -29,6 +30,8 @@ export function AdminLoginPage() {
   const [params] = useSearchParams();
   const operatorToken = useOperatorToken();
   const [error, setError] = useState<string>();
+  // Shown once the server says this operator signs in with a code from an authenticator app.
+  const [needsCode, setNeedsCode] = useState(false);
   const target = safeRedirect(params.get("redirect"));
 
   const login = useMutation(
@@ -36,11 +39,24 @@ export function AdminLoginPage() {
       meta: { inline: true },
       onSuccess: (data) => {
         queryClient.clear();
-        queryClient.setQueryData(trpc.admin.me.queryKey(), { ...data.operator, status: "active" as const });
+        queryClient.setQueryData(trpc.admin.me.queryKey(), {
+          ...data.operator,
+          status: "active" as const,
+          enrolmentRequired: data.enrolmentRequired,
+        });
         operatorTokenStore.set(data.token);
-        void navigate(target, { replace: true });
+        // A role that needs two-factor sign-in goes to enrolment first.
+        void navigate(data.enrolmentRequired ? "/admin/security" : target, { replace: true });
       },
       onError: (e) => {
+        const code = toApiError(e).errorCode;
+        if (
+          code === "OPERATOR_TOTP_REQUIRED" ||
+          code === "OPERATOR_TOTP_WRONG" ||
+          code === "OPERATOR_TOTP_USED"
+        ) {
+          setNeedsCode(true);
+        }
         // Lockouts and throttling come with the server's text, which names the minutes left.
         setError(refusalText(e));
       },
@@ -72,7 +88,11 @@ export function AdminLoginPage() {
             requiredMark={false}
             onFinish={(values) => {
               setError(undefined);
-              login.mutate({ username: values.username.trim(), password: values.password });
+              login.mutate({
+                username: values.username.trim(),
+                password: values.password,
+                code: values.code?.trim() || undefined,
+              });
             }}
             onValuesChange={() => setError(undefined)}
           >
@@ -109,6 +129,23 @@ export function AdminLoginPage() {
                 data-testid="admin-login-password"
               />
             </Form.Item>
+            {needsCode && (
+              <Form.Item
+                name="code"
+                label={t("admin.login.code")}
+                extra={t("admin.login.codeHint")}
+                rules={[{ required: true, pattern: /^\d{6}$/, message: t("errors.OPERATOR_TOTP_REQUIRED") }]}
+              >
+                <Input
+                  prefix={<SafetyOutlined />}
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={6}
+                  autoFocus
+                  data-testid="admin-login-code"
+                />
+              </Form.Item>
+            )}
             {error && (
               <Alert
                 type="error"

@@ -1,5 +1,22 @@
-import { loginOperator, lookupUser } from "@northstar/domain/admin";
+import {
+  addOperator,
+  confirmOperatorTotp,
+  generateOperatorPassword,
+  isOperatorTotpEnrolled,
+  listOperators,
+  listOwnActions,
+  listOwnSessions,
+  loginOperator,
+  lookupUser,
+  resetOperatorTwoFactor,
+  revokeOperatorSessions,
+  revokeOwnSession,
+  setOperatorRole,
+  setOperatorStatus,
+  startOperatorTotp,
+} from "@northstar/domain/admin";
 import { listAuditLog } from "@northstar/domain/audit";
+import { getSiteSettings } from "@northstar/domain/content";
 import { AppError } from "@northstar/domain/errors";
 import {
   approveWithdrawal,
@@ -20,26 +37,141 @@ import {
   ZMarketListRequestSchema,
   ZSaveInstrumentRequestSchema,
 } from "@northstar/shared/contracts/markets";
+import { OPERATOR_ROLES } from "@northstar/shared/operators";
 import { isPolicyKey } from "@northstar/shared/policy";
 import { z } from "zod";
-import { operatorProcedure, publicProcedure, router } from "../../init.ts";
+import { operatorActor, operatorProcedure, publicProcedure, router } from "../../init.ts";
 import { kycAdminRouter } from "../kyc/admin-router.ts";
 
-const anyOperator = operatorProcedure(["admin", "finance", "support", "content"]);
-const finance = operatorProcedure(["admin", "finance"]);
+const funding = operatorProcedure("funding.review");
+const fundingAddresses = operatorProcedure("funding.addresses");
+const catalogue = operatorProcedure("catalogue.manage");
+const enrol = operatorProcedure("account.enrol");
+const security = operatorProcedure("account.security");
+const manage = operatorProcedure("operators.manage");
 const zStatus = z.enum(["pending", "success", "failed", "cancelled"]).optional();
 const zReview = z.object({ id: z.coerce.number().int().positive() });
 const zReject = zReview.extend({ reason: z.string().trim().min(1).max(200) });
-const actor = (op: { id: number; username: string }) => (op.id === 0 ? "cli" : `operator:${op.id}`);
+const actor = operatorActor;
+const zCode = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/);
+const zUsername = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9][a-z0-9._-]{1,62}$/i);
+const zRole = z.enum(OPERATOR_ROLES);
+/** The acting operator's id for "not yourself" checks; the CLI (id 0) acts as no operator. */
+const actorId = (op: { id: number }) => (op.id === 0 ? undefined : op.id);
+
+/** The operator's own account: two-factor enrolment, sessions, recent actions. */
+const accountRouter = router({
+  twoFactor: enrol.query(async ({ ctx }) => ({
+    enrolled: await isOperatorTotpEnrolled(ctx.deps.db, ctx.operator.id),
+    required: ctx.operator.enrolmentRequired,
+  })),
+  startTwoFactor: enrol.mutation(async ({ ctx }) => {
+    const site = await getSiteSettings(ctx.deps.db);
+    return startOperatorTotp(ctx.deps.db, ctx.operator.id, site.name);
+  }),
+  confirmTwoFactor: enrol.input(z.object({ code: zCode })).mutation(async ({ ctx, input }) => {
+    await confirmOperatorTotp(ctx.deps.db, ctx.operator.id, input.code);
+    return { ok: true };
+  }),
+  /** Ends the session asking (sign out). */
+  signOut: enrol.mutation(async ({ ctx }) => {
+    if (ctx.operator.sessionId) {
+      await revokeOwnSession(ctx.deps.db, {
+        operatorId: ctx.operator.id,
+        sessionId: ctx.operator.sessionId,
+        actor: actor(ctx.operator),
+      });
+    }
+    return { ok: true };
+  }),
+  sessions: security.query(({ ctx }) =>
+    listOwnSessions(ctx.deps.db, ctx.operator.id, ctx.operator.sessionId),
+  ),
+  revokeSession: security
+    .input(z.object({ id: z.coerce.number().int().positive() }))
+    .mutation(async ({ ctx, input }) => {
+      await revokeOwnSession(ctx.deps.db, {
+        operatorId: ctx.operator.id,
+        sessionId: input.id,
+        actor: actor(ctx.operator),
+      });
+      return { ok: true };
+    }),
+  actions: security.query(({ ctx }) => listOwnActions(ctx.deps.db, ctx.operator.id)),
+});
+
+/** Administrators manage operators (the CLI's operator:add|role|disable call these). */
+const operatorsRouter = router({
+  list: manage.query(({ ctx }) => listOperators(ctx.deps.db)),
+  add: manage.input(z.object({ username: zUsername, role: zRole })).mutation(async ({ ctx, input }) => {
+    const password = generateOperatorPassword();
+    const { id } = await addOperator(ctx.deps.db, { ...input, password, actor: actor(ctx.operator) });
+    // Shown once; only its hash is stored.
+    return { id, username: input.username, role: input.role, password };
+  }),
+  setRole: manage
+    .input(z.object({ username: zUsername, role: zRole }))
+    .mutation(({ ctx, input }) =>
+      setOperatorRole(ctx.deps.db, { ...input, actor: actor(ctx.operator), actorId: actorId(ctx.operator) }),
+    ),
+  setStatus: manage
+    .input(z.object({ username: zUsername, status: z.enum(["active", "disabled"]) }))
+    .mutation(({ ctx, input }) =>
+      setOperatorStatus(ctx.deps.db, {
+        ...input,
+        actor: actor(ctx.operator),
+        actorId: actorId(ctx.operator),
+      }),
+    ),
+  revokeSessions: manage
+    .input(z.object({ username: zUsername }))
+    .mutation(({ ctx, input }) =>
+      revokeOperatorSessions(ctx.deps.db, { username: input.username, actor: actor(ctx.operator) }),
+    ),
+  resetTwoFactor: manage.input(z.object({ username: zUsername })).mutation(({ ctx, input }) =>
+    resetOperatorTwoFactor(ctx.deps.db, {
+      username: input.username,
+      actor: actor(ctx.operator),
+      actorId: actorId(ctx.operator),
+    }),
+  ),
+});
 
 /** The back office. Every procedure checks the operator's role; every change is audited. */
 export const adminRouter = router({
   login: publicProcedure
-    .input(z.object({ username: z.string().min(1).max(64), password: z.string().min(1).max(128) }))
-    .mutation(({ ctx, input }) => loginOperator(ctx.deps.db, { ...input, address: ctx.ip })),
-  me: anyOperator.query(({ ctx }) => ctx.operator),
-  getPolicy: finance.query(({ ctx }) => getPolicySnapshot(ctx.deps.db)),
-  setPolicy: operatorProcedure(["admin"])
+    .input(
+      z.object({
+        username: z.string().min(1).max(64),
+        password: z.string().min(1).max(128),
+        code: z.string().trim().max(6).optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      loginOperator(ctx.deps.db, {
+        ...input,
+        code: input.code || undefined,
+        address: ctx.ip,
+        userAgent: ctx.userAgent,
+      }),
+    ),
+  me: enrol.query(({ ctx }) => ({
+    id: ctx.operator.id,
+    username: ctx.operator.username,
+    role: ctx.operator.role,
+    status: ctx.operator.status,
+    enrolmentRequired: ctx.operator.enrolmentRequired,
+  })),
+  account: accountRouter,
+  operators: operatorsRouter,
+  getPolicy: operatorProcedure("policy.read").query(({ ctx }) => getPolicySnapshot(ctx.deps.db)),
+  setPolicy: operatorProcedure("policy.write")
     .input(z.object({ key: z.string(), value: z.unknown() }))
     .mutation(async ({ ctx, input }) => {
       if (!isPolicyKey(input.key)) {
@@ -49,32 +181,30 @@ export const adminRouter = router({
       return { ok: true };
     }),
 
-  instruments: operatorProcedure(["admin"])
+  instruments: catalogue
     .input(ZMarketListRequestSchema.pick({ category: true, search: true, page: true, page_size: true }))
     .query(({ ctx, input }) =>
       listInstruments(ctx.deps.db, { ...input, pageSize: input.page_size, includeDisabled: true }),
     ),
-  saveInstrument: operatorProcedure(["admin"])
+  saveInstrument: catalogue
     .input(ZSaveInstrumentRequestSchema)
     .mutation(({ ctx, input }) => saveInstrument(ctx.deps.db, input, actor(ctx.operator))),
-  setInstrumentEnabled: operatorProcedure(["admin"])
-    .input(ZInstrumentEnabledRequestSchema)
-    .mutation(async ({ ctx, input }) => {
-      await setInstrumentEnabled(ctx.deps.db, input.symbol, input.enabled, actor(ctx.operator));
-      return { ok: true };
-    }),
+  setInstrumentEnabled: catalogue.input(ZInstrumentEnabledRequestSchema).mutation(async ({ ctx, input }) => {
+    await setInstrumentEnabled(ctx.deps.db, input.symbol, input.enabled, actor(ctx.operator));
+    return { ok: true };
+  }),
 
-  deposits: finance
+  deposits: funding
     .input(z.object({ status: z.enum(["pending", "success", "failed"]).optional() }))
     .query(({ ctx, input }) => listDepositsForReview(ctx.deps.db, input.status)),
-  confirmDeposit: finance.input(zReview).mutation(({ ctx, input }) =>
+  confirmDeposit: funding.input(zReview).mutation(({ ctx, input }) =>
     confirmDeposit(ctx.deps.db, ctx.deps.prices, {
       depositId: input.id,
       operatorId: ctx.operator.id,
       actor: actor(ctx.operator),
     }),
   ),
-  rejectDeposit: finance.input(zReject).mutation(async ({ ctx, input }) => {
+  rejectDeposit: funding.input(zReject).mutation(async ({ ctx, input }) => {
     await rejectDeposit(ctx.deps.db, {
       depositId: input.id,
       operatorId: ctx.operator.id,
@@ -84,10 +214,10 @@ export const adminRouter = router({
     return { ok: true };
   }),
 
-  withdrawals: finance
+  withdrawals: funding
     .input(z.object({ status: zStatus }))
     .query(({ ctx, input }) => listWithdrawalsForReview(ctx.deps.db, input.status)),
-  approveWithdrawal: finance.input(zReview).mutation(async ({ ctx, input }) => {
+  approveWithdrawal: funding.input(zReview).mutation(async ({ ctx, input }) => {
     await approveWithdrawal(ctx.deps.db, {
       withdrawalId: input.id,
       operatorId: ctx.operator.id,
@@ -95,7 +225,7 @@ export const adminRouter = router({
     });
     return { ok: true };
   }),
-  rejectWithdrawal: finance.input(zReject).mutation(async ({ ctx, input }) => {
+  rejectWithdrawal: funding.input(zReject).mutation(async ({ ctx, input }) => {
     await rejectWithdrawal(ctx.deps.db, {
       withdrawalId: input.id,
       operatorId: ctx.operator.id,
@@ -105,8 +235,8 @@ export const adminRouter = router({
     return { ok: true };
   }),
 
-  depositAddresses: finance.query(({ ctx }) => listDepositAddresses(ctx.deps.db)),
-  setDepositAddress: finance
+  depositAddresses: fundingAddresses.query(({ ctx }) => listDepositAddresses(ctx.deps.db)),
+  setDepositAddress: fundingAddresses
     .input(
       z.object({
         currency: zCurrency,
@@ -122,10 +252,10 @@ export const adminRouter = router({
     }),
 
   /** A user by uid, email or phone, with balances in both books and recent ledger lines. */
-  user: anyOperator
+  user: operatorProcedure("users.read")
     .input(z.object({ query: z.string().trim().min(1).max(254) }))
     .query(({ ctx, input }) => lookupUser(ctx.deps.db, input.query)),
-  reconcile: finance.query(({ ctx }) => reconcileLedger(ctx.deps.db)),
-  audit: operatorProcedure(["admin"]).query(({ ctx }) => listAuditLog(ctx.deps.db)),
+  reconcile: operatorProcedure("ledger.read").query(({ ctx }) => reconcileLedger(ctx.deps.db)),
+  audit: operatorProcedure("audit.read").query(({ ctx }) => listAuditLog(ctx.deps.db)),
   kyc: kycAdminRouter,
 });

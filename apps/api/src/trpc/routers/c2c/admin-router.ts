@@ -27,7 +27,8 @@ import { z } from "zod";
 import { operatorProcedure, router } from "../../init.ts";
 
 const actor = (op: { id: number }) => (op.id === 0 ? "cli" : `operator:${op.id}`);
-const finance = operatorProcedure(["admin", "finance"]);
+const productsRead = operatorProcedure("products.read");
+const productsOperate = operatorProcedure("products.operate");
 
 /**
  * The back office of C2C: merchants and their escrowed stock, the orders with their proofs (confirm
@@ -35,20 +36,20 @@ const finance = operatorProcedure(["admin", "finance"]);
  * role may edit the rules.
  */
 export const c2cAdminRouter = router({
-  merchants: finance.query(({ ctx }) => listMerchantsAdmin(ctx.deps.db)),
-  createMerchant: operatorProcedure(["admin"])
+  merchants: productsRead.query(({ ctx }) => listMerchantsAdmin(ctx.deps.db)),
+  createMerchant: operatorProcedure("catalogue.manage")
     .input(ZC2cMerchantInputSchema)
     .mutation(({ ctx, input }) => createMerchant(ctx.deps.db, input, actor(ctx.operator))),
-  updateMerchant: operatorProcedure(["admin"])
+  updateMerchant: operatorProcedure("catalogue.manage")
     .input(ZC2cMerchantUpdateSchema)
     .mutation(({ ctx, input }) => updateMerchant(ctx.deps.db, input.id, input.data, actor(ctx.operator))),
-  pauseMerchant: finance
+  pauseMerchant: productsOperate
     .input(ZC2cIdSchema)
     .mutation(({ ctx, input }) => setMerchantStatus(ctx.deps.db, input.id, "paused", actor(ctx.operator))),
-  resumeMerchant: finance
+  resumeMerchant: productsOperate
     .input(ZC2cIdSchema)
     .mutation(({ ctx, input }) => setMerchantStatus(ctx.deps.db, input.id, "active", actor(ctx.operator))),
-  fundStock: finance
+  fundStock: productsOperate
     .input(ZC2cStockMoveSchema)
     .mutation(({ ctx, input }) =>
       fundMerchant(
@@ -57,10 +58,10 @@ export const c2cAdminRouter = router({
         actor(ctx.operator),
       ),
     ),
-  withdrawStock: finance
+  withdrawStock: productsOperate
     .input(ZC2cStockMoveSchema)
     .mutation(({ ctx, input }) => moveMerchantStock(ctx.deps.db, "withdraw", input, actor(ctx.operator))),
-  orders: finance
+  orders: productsRead
     .input(
       z.object({
         status: z.enum(c2cOrderMachine.states).optional(),
@@ -71,7 +72,7 @@ export const c2cAdminRouter = router({
     .query(({ ctx, input }) =>
       listC2cOrdersAdmin(ctx.deps.db, { status: input.status, page: input.page, pageSize: input.page_size }),
     ),
-  match: finance
+  match: productsOperate
     .input(ZC2cOrderRequestSchema)
     .mutation(({ ctx, input }) =>
       matchC2cOrder(
@@ -80,16 +81,16 @@ export const c2cAdminRouter = router({
         actor(ctx.operator),
       ),
     ),
-  confirm: finance
+  confirm: productsOperate
     .input(ZC2cOrderRequestSchema)
     .mutation(({ ctx, input }) => confirmC2cOrder({ db: ctx.deps.db }, input.order_id, actor(ctx.operator))),
-  reject: finance
+  reject: productsOperate
     .input(ZC2cRejectRequestSchema)
     .mutation(({ ctx, input }) =>
       rejectC2cOrder({ db: ctx.deps.db }, input.order_id, input.reason, actor(ctx.operator)),
     ),
-  rules: operatorProcedure(["admin", "content"]).query(({ ctx }) => getC2cRulesAll(ctx.deps.db)),
-  saveRules: operatorProcedure(["admin", "content"])
+  rules: operatorProcedure("content.edit").query(({ ctx }) => getC2cRulesAll(ctx.deps.db)),
+  saveRules: operatorProcedure("content.edit")
     .input(ZC2cRulesSchema)
     .mutation(({ ctx, input }) => saveC2cRules(ctx.deps.db, input.texts, actor(ctx.operator))),
 });

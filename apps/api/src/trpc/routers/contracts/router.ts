@@ -75,14 +75,15 @@ export const contractsRouter = router({
     .query(({ ctx, input }) => getContractPosition(ctx.deps.db, ctx.auth.user, input.id)),
 });
 
-const finance = operatorProcedure(["admin", "finance"]);
+const riskRead = operatorProcedure("risk.read");
+const productsRead = operatorProcedure("products.read");
 
 /** The back office of contracts: products, open exposure per instrument, the house result, liquidations. */
 export const contractsAdminRouter = router({
-  products: finance.query(({ ctx }) => listContractProductsAdmin(ctx.deps.db)),
-  exposure: finance.query(({ ctx }) => contractExposure(ctx.deps.db)),
-  houseResult: finance.query(({ ctx }) => contractHouseResult(ctx.deps.db)),
-  liquidations: finance
+  products: productsRead.query(({ ctx }) => listContractProductsAdmin(ctx.deps.db)),
+  exposure: riskRead.query(({ ctx }) => contractExposure(ctx.deps.db)),
+  houseResult: riskRead.query(({ ctx }) => contractHouseResult(ctx.deps.db)),
+  liquidations: riskRead
     .input(z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }))
     .query(({ ctx, input }) => listLiquidations(ctx.deps.db, input.limit)),
 });

@@ -71,25 +71,29 @@ export const earnRouter = router({
     ),
 });
 
-const finance = operatorProcedure(["admin", "finance"]);
+const productsRead = operatorProcedure("products.read");
+const productsOperate = operatorProcedure("products.operate");
+const catalogue = operatorProcedure("catalogue.manage");
 const actor = (op: { id: number; username: string }) => (op.id === 0 ? "cli" : `operator:${op.id}`);
 
 /** The back office of managed earning: products, orders, the redemption queue, rates, yield paid. */
 export const adminEarnRouter = router({
-  products: finance.query(({ ctx }) => listProducts(ctx.deps.db, undefined, true)),
-  createProduct: operatorProcedure(["admin"])
+  products: productsRead.query(({ ctx }) => listProducts(ctx.deps.db, undefined, true)),
+  createProduct: catalogue
     .input(ZEarnProductInputSchema)
     .mutation(({ ctx, input }) => createProduct(ctx.deps.db, input, actor(ctx.operator))),
-  setOnSale: operatorProcedure(["admin"])
+  setOnSale: catalogue
     .input(zId.extend({ on_sale: z.boolean() }))
     .mutation(({ ctx, input }) =>
       setProductOnSale(ctx.deps.db, input.id, input.on_sale, actor(ctx.operator)),
     ),
-  orders: finance.input(ZPageRequestSchema.extend({ statuses: zStatuses })).query(async ({ ctx, input }) => {
-    const rows = await listOrdersForReview(ctx.deps.db, input.statuses, input.page, input.page_size);
-    return rows.map((o) => ({ ...orderView(o, ""), userId: o.userId }));
-  }),
-  approveRedemption: finance.input(zId).mutation(async ({ ctx, input }) => {
+  orders: productsRead
+    .input(ZPageRequestSchema.extend({ statuses: zStatuses }))
+    .query(async ({ ctx, input }) => {
+      const rows = await listOrdersForReview(ctx.deps.db, input.statuses, input.page, input.page_size);
+      return rows.map((o) => ({ ...orderView(o, ""), userId: o.userId }));
+    }),
+  approveRedemption: productsOperate.input(zId).mutation(async ({ ctx, input }) => {
     const done = await approveRedemption(ctx.deps.db, {
       orderId: input.id,
       operatorId: ctx.operator.id,
@@ -97,7 +101,7 @@ export const adminEarnRouter = router({
     });
     return { status: done?.status ?? null };
   }),
-  rejectRedemption: finance
+  rejectRedemption: productsOperate
     .input(zId.extend({ reason: z.string().trim().min(1).max(200) }))
     .mutation(async ({ ctx, input }) => {
       await rejectRedemption(ctx.deps.db, {
@@ -108,18 +112,16 @@ export const adminEarnRouter = router({
       });
       return { ok: true };
     }),
-  rates: finance.input(zId).query(({ ctx, input }) => listPublishedRates(ctx.deps.db, input.id)),
-  publishRate: operatorProcedure(["admin"])
-    .input(ZEarnPublishRateSchema)
-    .mutation(({ ctx, input }) =>
-      publishRate(ctx.deps.db, {
-        productId: input.product_id,
-        day: input.day,
-        rate: input.rate,
-        actor: actor(ctx.operator),
-      }),
-    ),
-  yieldReport: finance.query(({ ctx }) => yieldReport(ctx.deps.db)),
+  rates: productsRead.input(zId).query(({ ctx, input }) => listPublishedRates(ctx.deps.db, input.id)),
+  publishRate: catalogue.input(ZEarnPublishRateSchema).mutation(({ ctx, input }) =>
+    publishRate(ctx.deps.db, {
+      productId: input.product_id,
+      day: input.day,
+      rate: input.rate,
+      actor: actor(ctx.operator),
+    }),
+  ),
+  yieldReport: productsRead.query(({ ctx }) => yieldReport(ctx.deps.db)),
   /** Runs the daily job now (it is idempotent): for operators after an outage, and the CLI. */
-  runYield: operatorProcedure(["admin"]).mutation(({ ctx }) => runDailyYield(ctx.deps.db)),
+  runYield: operatorProcedure("jobs.run").mutation(({ ctx }) => runDailyYield(ctx.deps.db)),
 });

@@ -18,7 +18,7 @@ import { operatorProcedure, router } from "../../init.ts";
  * is added here alone.
  */
 // Identity documents and their photos are for compliance (and administrators) only.
-const kycReviewer = operatorProcedure(["admin", "compliance"]);
+const kycReviewer = operatorProcedure("kyc.review");
 const actor = (op: { id: number }) => (op.id === 0 ? "cli" : `operator:${op.id}`);
 
 /** The back office's verification queue (mounted as `admin.kyc`); every decision is audited. */

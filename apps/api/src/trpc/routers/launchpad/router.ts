@@ -43,23 +43,23 @@ const zId = z.object({ id: z.coerce.number().int().positive() });
  * an offering's subscriptions, and rejecting one under review.
  */
 export const adminLaunchpadRouter = router({
-  offerings: operatorProcedure(["admin", "finance"]).query(({ ctx }) => listOfferings(ctx.deps.db)),
-  create: operatorProcedure(["admin"])
+  offerings: operatorProcedure("products.read").query(({ ctx }) => listOfferings(ctx.deps.db)),
+  create: operatorProcedure("catalogue.manage")
     .input(ZLaunchpadOfferingInputSchema)
     .mutation(({ ctx, input }) => createOffering(ctx.deps.db, input, actor(ctx.operator))),
-  allocate: operatorProcedure(["admin"])
+  allocate: operatorProcedure("catalogue.manage")
     .input(zId)
     .mutation(({ ctx, input }) => allocateOffering(ctx.deps.db, input.id, actor(ctx.operator))),
-  fail: operatorProcedure(["admin"])
+  fail: operatorProcedure("catalogue.manage")
     .input(zId.extend({ reason: z.string().trim().min(1).max(200) }))
     .mutation(({ ctx, input }) => failIssuance(ctx.deps.db, input.id, input.reason, actor(ctx.operator))),
-  unlock: operatorProcedure(["admin"]).mutation(({ ctx }) => releaseUnlocked(ctx.deps.db)),
-  subscriptions: operatorProcedure(["admin", "finance"])
+  unlock: operatorProcedure("jobs.run").mutation(({ ctx }) => releaseUnlocked(ctx.deps.db)),
+  subscriptions: operatorProcedure("products.read")
     .input(ZPageRequestSchema.extend({ offering_id: z.coerce.number().int().positive() }))
     .query(({ ctx, input }) =>
       listOfferingSubscriptions(ctx.deps.db, input.offering_id, input.page, input.page_size),
     ),
-  rejectSubscription: operatorProcedure(["admin"])
+  rejectSubscription: operatorProcedure("catalogue.manage")
     .input(zId.extend({ reason: z.string().trim().min(1).max(200) }))
     .mutation(({ ctx, input }) =>
       rejectSubscription(ctx.deps.db, {

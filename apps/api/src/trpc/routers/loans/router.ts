@@ -89,33 +89,34 @@ export const loansRouter = router({
     ),
 });
 
-const finance = operatorProcedure(["admin", "finance"]);
+const productsRead = operatorProcedure("products.read");
+const productsOperate = operatorProcedure("products.operate");
 const actor = (op: { id: number; username: string }) => (op.id === 0 ? "cli" : `operator:${op.id}`);
 
 /** The back office of loans: products, the review queue, disbursement, repayments, the overdue list. */
 export const adminLoansRouter = router({
-  products: finance.query(({ ctx }) => listLoanProducts(ctx.deps.db, { includeDisabled: true })),
-  createProduct: operatorProcedure(["admin"])
+  products: productsRead.query(({ ctx }) => listLoanProducts(ctx.deps.db, { includeDisabled: true })),
+  createProduct: operatorProcedure("catalogue.manage")
     .input(ZLoanProductInputSchema)
     .mutation(({ ctx, input }) => createLoanProduct(ctx.deps.db, input, actor(ctx.operator))),
-  updateProduct: operatorProcedure(["admin"])
+  updateProduct: operatorProcedure("catalogue.manage")
     .input(z.object({ id: z.coerce.number().int().positive(), data: ZLoanProductInputSchema }))
     .mutation(({ ctx, input }) => updateLoanProduct(ctx.deps.db, input.id, input.data, actor(ctx.operator))),
-  list: finance
+  list: productsRead
     .input(ZLoanListRequestSchema.extend({ statuses: zStatuses }))
     .query(({ ctx, input }) => listLoansForReview(ctx.deps.db, input.statuses, input.page, input.page_size)),
-  get: finance.input(ZLoanIdRequestSchema).query(async ({ ctx, input }) => ({
+  get: productsRead.input(ZLoanIdRequestSchema).query(async ({ ctx, input }) => ({
     ...(await getLoanForOperator(ctx.deps.db, input.loan_id)),
     lateFeeDays: await listLateFeeDays(ctx.deps.db, input.loan_id),
   })),
-  approve: finance.input(ZLoanIdRequestSchema).mutation(({ ctx, input }) =>
+  approve: productsOperate.input(ZLoanIdRequestSchema).mutation(({ ctx, input }) =>
     approveLoan(ctx.deps.db, {
       loanId: input.loan_id,
       operatorId: ctx.operator.id,
       actor: actor(ctx.operator),
     }),
   ),
-  reject: finance.input(ZLoanRejectRequestSchema).mutation(({ ctx, input }) =>
+  reject: productsOperate.input(ZLoanRejectRequestSchema).mutation(({ ctx, input }) =>
     rejectLoan(ctx.deps.db, {
       loanId: input.loan_id,
       reason: input.reason,
@@ -123,21 +124,21 @@ export const adminLoansRouter = router({
       actor: actor(ctx.operator),
     }),
   ),
-  wireRepayments: finance
+  wireRepayments: productsRead
     .input(
       ZLoanListRequestSchema.extend({
         statuses: z.array(z.enum(loanWireRepaymentMachine.states)).max(3).optional(),
       }),
     )
     .query(({ ctx, input }) => listWireRepayments(ctx.deps.db, input.statuses, input.page, input.page_size)),
-  confirmWire: finance.input(ZLoanWireReviewRequestSchema).mutation(({ ctx, input }) =>
+  confirmWire: productsOperate.input(ZLoanWireReviewRequestSchema).mutation(({ ctx, input }) =>
     confirmWireRepayment(ctx.deps.db, {
       repaymentId: input.repayment_id,
       operatorId: ctx.operator.id,
       actor: actor(ctx.operator),
     }),
   ),
-  rejectWire: finance
+  rejectWire: productsOperate
     .input(ZLoanWireReviewRequestSchema.extend({ reason: z.string().trim().min(1).max(500) }))
     .mutation(async ({ ctx, input }) => {
       await rejectWireRepayment(ctx.deps.db, {
@@ -149,5 +150,5 @@ export const adminLoansRouter = router({
       return { ok: true };
     }),
   /** Runs the daily overdue job now (it is idempotent): for operators after an outage, and the CLI. */
-  runOverdue: operatorProcedure(["admin"]).mutation(({ ctx }) => runLoanOverdue(ctx.deps.db)),
+  runOverdue: operatorProcedure("jobs.run").mutation(({ ctx }) => runLoanOverdue(ctx.deps.db)),
 });

@@ -47,14 +47,15 @@ export const optionsRouter = router({
     .query(({ ctx, input }) => getOptionOrder(ctx.deps.db, ctx.auth.user.id, input.id)),
 });
 
-const finance = operatorProcedure(["admin", "finance"]);
+const riskRead = operatorProcedure("risk.read");
+const productsRead = operatorProcedure("products.read");
 
 /** The back office of options: exposure of open orders, settled orders, the house result. */
 export const optionsAdminRouter = router({
-  products: finance.query(({ ctx }) => listOptionProducts(ctx.deps.db)),
-  exposure: finance.query(({ ctx }) => optionExposure(ctx.deps.db)),
-  houseResult: finance.query(({ ctx }) => optionHouseResult(ctx.deps.db)),
-  settled: finance
+  products: productsRead.query(({ ctx }) => listOptionProducts(ctx.deps.db)),
+  exposure: riskRead.query(({ ctx }) => optionExposure(ctx.deps.db)),
+  houseResult: riskRead.query(({ ctx }) => optionHouseResult(ctx.deps.db)),
+  settled: riskRead
     .input(
       z.object({
         page: z.coerce.number().int().min(1).max(10_000).default(1),

@@ -14,7 +14,7 @@ export const proofsRouter = router({
 
 /** Publishing a proof on demand (the daily job publishes one too). */
 export const adminProofsRouter = router({
-  publish: operatorProcedure(["admin", "finance"]).mutation(({ ctx }) =>
+  publish: operatorProcedure("proofs.publish").mutation(({ ctx }) =>
     publishProof(ctx.deps.db, actor(ctx.operator)),
   ),
 });

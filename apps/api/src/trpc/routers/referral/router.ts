@@ -29,7 +29,7 @@ export const referralRouter = router({
     ),
 });
 
-const finance = operatorProcedure(["admin", "finance"]);
+const finance = operatorProcedure("products.read");
 
 /** The back office of referrals: the payouts (one per day, inviter and currency) and the runs. */
 export const referralAdminRouter = router({
@@ -39,9 +39,9 @@ export const referralAdminRouter = router({
       listReferralPayouts(ctx.deps.db, { day: input.day, page: input.page, pageSize: input.page_size }),
     ),
   /** Pays one ended day now (idempotent: a paid day pays nothing), for operators and the CLI. */
-  runDay: operatorProcedure(["admin"])
+  runDay: operatorProcedure("jobs.run")
     .input(ZReferralRunRequestSchema)
     .mutation(({ ctx, input }) => runReferralDay(ctx.deps.db, input.day)),
   /** What the daily job runs: every ended day not paid yet. */
-  runDue: operatorProcedure(["admin"]).mutation(({ ctx }) => runReferralRewards(ctx.deps.db)),
+  runDue: operatorProcedure("jobs.run").mutation(({ ctx }) => runReferralRewards(ctx.deps.db)),
 });

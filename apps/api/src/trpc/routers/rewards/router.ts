@@ -29,8 +29,8 @@ const actor = (op: { id: number }) => (op.id === 0 ? "cli" : `operator:${op.id}`
 
 /** The marketing budget in the back office: balances, what rewards paid, funding it (audited). */
 export const rewardsAdminRouter = router({
-  budget: operatorProcedure(["admin", "finance"]).query(({ ctx }) => getMarketingBudget(ctx.deps.db)),
-  fundBudget: operatorProcedure(["admin", "finance"])
+  budget: operatorProcedure("products.read").query(({ ctx }) => getMarketingBudget(ctx.deps.db)),
+  fundBudget: operatorProcedure("products.operate")
     .input(ZMarketingBudgetFundRequestSchema)
     // The request's Idempotency-Key (per operator) makes a resent funding apply once.
     .mutation(({ ctx, input }) =>
