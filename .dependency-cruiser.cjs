@@ -20,6 +20,7 @@ const LADDER = [
   "idempotency",
   "ledger",
   "identity",
+  "messages",
   "kyc",
   "markets",
   "funding",

@@ -18,6 +18,7 @@ import { identityRouter } from "./routers/identity/router.ts";
 import { kycRouter } from "./routers/kyc/router.ts";
 import { adminLaunchpadRouter, launchpadRouter } from "./routers/launchpad/router.ts";
 import { adminLoansRouter, loansRouter } from "./routers/loans/router.ts";
+import { messagesRouter } from "./routers/messages/router.ts";
 import { marketRouter } from "./routers/markets/router.ts";
 import { optionsAdminRouter, optionsRouter } from "./routers/options/router.ts";
 import { policyRouter } from "./routers/policy/router.ts";
@@ -53,6 +54,7 @@ export const appRouter = router({
   c2cAdmin: c2cAdminRouter,
   contracts: contractsRouter,
   contractsAdmin: contractsAdminRouter,
+  messages: messagesRouter,
 });
 
 /** Imported as a type only by the web app. */

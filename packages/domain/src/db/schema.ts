@@ -11,6 +11,7 @@ export * from "../idempotency/idempotency.table.ts";
 export * from "../identity/identity.table.ts";
 export * from "../identity/totp.table.ts";
 export * from "../kyc/kyc.table.ts";
+export * from "../messages/messages.table.ts";
 export * from "../launchpad/launchpad.table.ts";
 export * from "../ledger/ledger.table.ts";
 export * from "../loans/loans.table.ts";
