@@ -73,14 +73,17 @@ function watchBadge(token: string) {
   });
   sockets.push(socket);
   let subscribed = false;
-  socket.subscribe<{ type?: string; unread?: number } | null>(channel.user(), (event: ChannelEvent<unknown>) => {
-    const data = event.data as { type?: string; unread?: number } | null;
-    if (event.snapshot) {
-      subscribed = true;
-    } else if (data?.type === "messages" && typeof data.unread === "number") {
-      counts.push(data.unread);
-    }
-  });
+  socket.subscribe<{ type?: string; unread?: number } | null>(
+    channel.user(),
+    (event: ChannelEvent<unknown>) => {
+      const data = event.data as { type?: string; unread?: number } | null;
+      if (event.snapshot) {
+        subscribed = true;
+      } else if (data?.type === "messages" && typeof data.unread === "number") {
+        counts.push(data.unread);
+      }
+    },
+  );
   return {
     counts,
     async ready() {

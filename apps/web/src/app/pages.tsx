@@ -70,6 +70,7 @@ const Content = page(
 const Notices = page(
   () => import("../features/content/notice-list-page.tsx"),
   (m) => m.NoticeListPage,
+  ["messages"],
 );
 
 const Assets = page(

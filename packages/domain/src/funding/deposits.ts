@@ -8,8 +8,8 @@ import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { User } from "../identity/index.ts";
 import { postEntry } from "../ledger/index.ts";
-import { addMessage } from "../messages/index.ts";
 import { type PriceProvider, valueInUsdt } from "../markets/index.ts";
+import { addMessage } from "../messages/index.ts";
 import { getPolicy } from "../policy/index.ts";
 import { transition } from "../state/index.ts";
 import { uploadOwner } from "../uploads/index.ts";
@@ -223,7 +223,12 @@ export async function rejectDeposit(
 ) {
   return db.transaction(async (tx) => {
     const [deposit] = await tx
-      .select({ id: deposits.id, userId: deposits.userId, amount: deposits.amount, currency: deposits.currency })
+      .select({
+        id: deposits.id,
+        userId: deposits.userId,
+        amount: deposits.amount,
+        currency: deposits.currency,
+      })
       .from(deposits)
       .where(eq(deposits.id, params.depositId))
       .for("update");

@@ -7,5 +7,5 @@ export {
   type NewMessage,
   renderMessage,
 } from "./messages.ts";
-export { countUnread } from "./unread.ts";
 export { collectNudges, publishNudges, userEventsChannel } from "./nudges.ts";
+export { countUnread } from "./unread.ts";

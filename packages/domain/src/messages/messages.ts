@@ -1,12 +1,12 @@
+import type { TMessageKind, TMessageView } from "@northstar/shared/contracts/messages";
 import { translate } from "@northstar/shared/i18n";
 import type { Language } from "@northstar/shared/languages";
-import type { TMessageKind, TMessageView } from "@northstar/shared/contracts/messages";
 import { and, count, desc, eq, isNull, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
+import { userMessages } from "./messages.table.ts";
 import { noteMessageFor } from "./nudges.ts";
 import { countUnread } from "./unread.ts";
-import { userMessages } from "./messages.table.ts";
 
 /** Params whose value is a key into another catalog: rendered as that text, in the reader's language. */
 const TRANSLATED_PARAMS: Record<string, string> = {

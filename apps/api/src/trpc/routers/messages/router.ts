@@ -1,9 +1,4 @@
-import {
-  countUnread,
-  listMessages,
-  markAllMessagesRead,
-  markMessageRead,
-} from "@northstar/domain/messages";
+import { countUnread, listMessages, markAllMessagesRead, markMessageRead } from "@northstar/domain/messages";
 import { ZMessageIdRequestSchema, ZMessageListRequestSchema } from "@northstar/shared/contracts/messages";
 import { authedProcedure, router } from "../../init.ts";
 
@@ -16,7 +11,9 @@ export const messagesRouter = router({
       unreadOnly: input.unread_only,
     }),
   ),
-  unread: authedProcedure.query(async ({ ctx }) => ({ unread: await countUnread(ctx.deps.db, ctx.auth.user.id) })),
+  unread: authedProcedure.query(async ({ ctx }) => ({
+    unread: await countUnread(ctx.deps.db, ctx.auth.user.id),
+  })),
   read: authedProcedure
     .input(ZMessageIdRequestSchema)
     .mutation(({ ctx, input }) => markMessageRead(ctx.deps.db, ctx.auth.user.id, input.id)),
