@@ -32,6 +32,7 @@ const LADDER = [
   "c2c",
   "contracts",
   "proofs",
+  "support",
   "admin",
   "setup",
 ];

@@ -24,6 +24,7 @@ import { optionsAdminRouter, optionsRouter } from "./routers/options/router.ts";
 import { policyRouter } from "./routers/policy/router.ts";
 import { adminProofsRouter, proofsRouter } from "./routers/proofs/router.ts";
 import { spotRouter } from "./routers/spot/router.ts";
+import { supportRouter } from "./routers/support/router.ts";
 
 export const appRouter = router({
   identity: identityRouter,
@@ -55,6 +56,7 @@ export const appRouter = router({
   contracts: contractsRouter,
   contractsAdmin: contractsAdminRouter,
   messages: messagesRouter,
+  support: supportRouter,
 });
 
 /** Imported as a type only by the web app. */

@@ -20,4 +20,5 @@ export * from "../options/options.table.ts";
 export * from "../policy/policy.table.ts";
 export * from "../proofs/proofs.table.ts";
 export * from "../spot/spot.table.ts";
+export * from "../support/support.table.ts";
 export * from "../uploads/uploads.table.ts";

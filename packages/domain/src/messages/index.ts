@@ -7,5 +7,5 @@ export {
   type NewMessage,
   renderMessage,
 } from "./messages.ts";
-export { collectNudges, publishNudges, userEventsChannel } from "./nudges.ts";
+export { collectNudges, publishNudges, publishUserEvent, userEventsChannel } from "./nudges.ts";
 export { countUnread } from "./unread.ts";

@@ -34,11 +34,26 @@ export async function publishNudges(
   userIds: readonly number[],
 ): Promise<void> {
   for (const userId of userIds) {
-    const unread = await countUnread(db, userId);
-    const seq = await redis.incr(seqKey(prefix, userId));
-    await redis.publish(
-      userEventsChannel(prefix, userId),
-      JSON.stringify({ ch: "user", seq, ts: Date.now(), data: { type: "messages", unread } }),
-    );
+    await publishUserEvent(redis, prefix, userId, {
+      type: "messages",
+      unread: await countUnread(db, userId),
+    });
   }
+}
+
+/**
+ * Publishes one event on a user's `user` socket channel, from any process: every API instance holding
+ * a socket of that user forwards it. The sequence is per user in Redis, shared by these publishers.
+ */
+export async function publishUserEvent(
+  redis: Redis,
+  prefix: string,
+  userId: number,
+  data: object,
+): Promise<void> {
+  const seq = await redis.incr(seqKey(prefix, userId));
+  await redis.publish(
+    userEventsChannel(prefix, userId),
+    JSON.stringify({ ch: "user", seq, ts: Date.now(), data }),
+  );
 }

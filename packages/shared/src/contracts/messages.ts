@@ -43,3 +43,47 @@ export interface TMessagesEvent {
   type: "messages";
   unread: number;
 }
+
+/** Customer service: a line of text, an uploaded image, or both. */
+export const SUPPORT_MESSAGE_MAX_LENGTH = 2000;
+export const ZSupportSendRequestSchema = z
+  .object({
+    body: z
+      .string(err("FIELD_INVALID"))
+      .trim()
+      .max(SUPPORT_MESSAGE_MAX_LENGTH, err("FIELD_INVALID"))
+      .default(""),
+    upload_id: z.string(err("UPLOAD_MISSING")).trim().uuid(err("UPLOAD_MISSING")).optional(),
+  })
+  .refine((v) => v.body !== "" || v.upload_id !== undefined, { ...err("FIELD_REQUIRED"), path: ["body"] });
+export type TSupportSendRequest = z.infer<typeof ZSupportSendRequestSchema>;
+
+export const ZSupportHistoryRequestSchema = z.object({
+  /** Lines before this id (older), for scrolling back; the latest lines without it. */
+  before_id: zId.optional(),
+  limit: z.coerce.number(err("FIELD_INVALID")).int(err("FIELD_INVALID")).min(1).max(100).default(50),
+});
+
+export const ZSupportReplyRequestSchema = z.object({
+  conversation_id: zId,
+  body: z
+    .string(err("FIELD_INVALID"))
+    .trim()
+    .min(1, err("FIELD_REQUIRED"))
+    .max(SUPPORT_MESSAGE_MAX_LENGTH, err("FIELD_INVALID")),
+});
+
+export interface TSupportLine {
+  id: number;
+  conversation_id: number;
+  author: "user" | "operator";
+  body: string;
+  upload_id: string | null;
+  created_at: string;
+}
+
+/** What the socket carries when a conversation moves: the new line (the `user` and `support` channels). */
+export interface TSupportEvent {
+  type: "support";
+  line: TSupportLine;
+}

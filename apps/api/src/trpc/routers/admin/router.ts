@@ -24,6 +24,7 @@ import { isPolicyKey } from "@northstar/shared/policy";
 import { z } from "zod";
 import { operatorProcedure, publicProcedure, router } from "../../init.ts";
 import { kycAdminRouter } from "../kyc/admin-router.ts";
+import { supportAdminRouter } from "../support/router.ts";
 
 const anyOperator = operatorProcedure(["admin", "finance", "support", "content"]);
 const finance = operatorProcedure(["admin", "finance"]);
@@ -128,4 +129,5 @@ export const adminRouter = router({
   reconcile: finance.query(({ ctx }) => reconcileLedger(ctx.deps.db)),
   audit: operatorProcedure(["admin"]).query(({ ctx }) => listAuditLog(ctx.deps.db)),
   kyc: kycAdminRouter,
+  support: supportAdminRouter,
 });
