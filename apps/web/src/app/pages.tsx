@@ -73,6 +73,12 @@ const Notices = page(
   ["messages"],
 );
 
+const Service = page(
+  () => import("../features/messages/service-page.tsx"),
+  (m) => m.ServicePage,
+  ["messages"],
+);
+
 const Assets = page(
   () => import("../features/assets/assets-page.tsx"),
   (m) => m.AssetsPage,
@@ -280,6 +286,7 @@ export const PAGES: Record<string, Page> = {
   "/agreement": Content,
   "/text": Content,
   "/notice": Notices,
+  "/service": Service,
   "/table1": Assets,
   "/table2": Assets,
   "/record": MoneyRecords,

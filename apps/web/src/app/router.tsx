@@ -15,9 +15,20 @@ const AdminApp = lazy(() =>
   Promise.all([
     import("../features/admin/admin-app.tsx"),
     // The back office reviews and runs every module's business: their texts come with it.
-    ...(["admin", "earn", "kyc", "launchpad", "options", "loans", "c2c", "contracts", "proofs"] as const).map(
-      loadNamespace,
-    ),
+    ...(
+      [
+        "admin",
+        "earn",
+        "kyc",
+        "launchpad",
+        "options",
+        "loans",
+        "c2c",
+        "contracts",
+        "proofs",
+        "messages",
+      ] as const
+    ).map(loadNamespace),
   ]).then(([m]) => ({
     default: m.AdminApp,
   })),

@@ -23,6 +23,7 @@ import { operatorTokenStore, useOperatorToken } from "./operator-session.ts";
 import { OptionsAdminPage } from "./options-page.tsx";
 import { PolicyPage } from "./policy-page.tsx";
 import { ProofsAdminPage } from "./proofs-admin-page.tsx";
+import { SupportConsolePage } from "./support-console-page.tsx";
 import { UsersPage } from "./users-page.tsx";
 import { WithdrawalsPage } from "./withdrawals-page.tsx";
 
@@ -93,6 +94,7 @@ function AdminRoutes() {
               path="contracts"
               element={<RoleGate page="contracts" element={<ContractsAdminPage />} />}
             />
+            <Route path="support" element={<RoleGate page="support" element={<SupportConsolePage />} />} />
             <Route path="*" element={<AdminNotFound />} />
           </Route>
         </Routes>

@@ -3,6 +3,7 @@ import {
   AuditOutlined,
   BankOutlined,
   ControlOutlined,
+  CustomerServiceOutlined,
   DownloadOutlined,
   FundOutlined,
   IdcardOutlined,
@@ -57,6 +58,7 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   c2c: <BankOutlined />,
   contracts: <FundOutlined />,
   proofs: <SafetyCertificateOutlined />,
+  support: <CustomerServiceOutlined />,
 };
 
 /** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */

@@ -22,6 +22,7 @@ export const ADMIN_PAGES = [
   { key: "c2c", roles: ["admin", "finance"] },
   { key: "contracts", roles: ["admin", "finance"] },
   { key: "proofs", roles: ["admin", "finance"] },
+  { key: "support", roles: ["admin", "support"] },
 ] as const satisfies readonly { key: string; roles: readonly OperatorRole[] }[];
 
 export type AdminPageKey = (typeof ADMIN_PAGES)[number]["key"];
@@ -38,4 +39,6 @@ export const menuLabelKey = (key: AdminPageKey) =>
       ? "loans.admin.menu"
       : key === "proofs"
         ? "nav.proofs"
-        : `admin.menu.${key === "deposit-addresses" ? "depositAddresses" : key}`;
+        : key === "support"
+          ? "messages.console.title"
+          : `admin.menu.${key === "deposit-addresses" ? "depositAddresses" : key}`;
