@@ -1,0 +1,137 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Platform, startPlatform } from "./platform.ts";
+import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
+import { registerUser, trpcMutation } from "./users.ts";
+
+/*
+ * Messages and customer service in the browser: the header's unread bell changes live when a KYC
+ * decision (by the operator CLI) adds a message, and reading it on /notice clears it; a user writes on
+ * /service, an operator answers in the back office's console, and the reply shows on the user's open
+ * page without a reload. Screenshots of /service and the messages tab go to docs/screenshots/messages.
+ */
+let platform: Platform;
+let user: Page;
+let token: string;
+
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+async function uploadByApi(): Promise<string> {
+  const form = new FormData();
+  form.append("file", new Blob([PNG], { type: "image/png" }), "photo.png");
+  const res = await fetch(`${platform.baseUrl}/uploads/proof`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  return ((await res.json()) as { data: { id: string } }).data.id;
+}
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  token = await registerUser(platform, `messages-${Date.now()}@example.com`, "Secret123");
+  await trpcMutation(platform, token, "kyc.applyPrimary", {
+    document_type: 2,
+    real_name: "Ada Lovelace",
+    document_number: "X7654321",
+    front_upload_id: await uploadByApi(),
+    back_upload_id: await uploadByApi(),
+    handheld_upload_id: await uploadByApi(),
+  });
+  const context = await platform.newContext();
+  await context.addInitScript((t) => localStorage.setItem("token", t), token);
+  user = await context.newPage();
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+describe("messages and customer service in the browser", () => {
+  it("the unread bell updates live when a decision adds a message, and reading it clears it", async () => {
+    await user.goto("/service");
+    const bell = user.getByTestId("message-badge");
+    await bell.waitFor();
+    expect(await bell.getAttribute("data-unread")).toBe("0");
+    const queue = JSON.parse(platform.admin("kyc:list", "under_review")) as { id: number }[];
+    platform.admin("kyc:approve", String(queue[0]?.id));
+    await expect.poll(() => bell.getAttribute("data-unread"), { timeout: 15_000 }).toBe("1");
+
+    await bell.click();
+    await user.waitForURL(/\/notice\?tab=messages/);
+    const item = user.getByTestId("message-item").first();
+    await item.waitFor();
+    expect(await item.getAttribute("data-read")).toBe("false");
+    await item.click();
+    await expect.poll(() => item.getAttribute("data-read")).toBe("true");
+    await expect.poll(() => bell.getAttribute("data-unread")).toBe("0");
+  });
+
+  it("a user writes on /service, an operator answers in the back office, the user sees it live", async () => {
+    await user.goto("/service");
+    await user.getByTestId("service-input").fill("Hello, where is my deposit?");
+    await user.getByTestId("service-send").click();
+    await expect.poll(() => user.locator('[data-testid="chat-line"][data-author="user"]').count()).toBe(1);
+
+    const operator = await (await platform.newContext()).newPage();
+    await operator.goto("/admin/login");
+    await operator.getByTestId("admin-login-username").fill("admin");
+    await operator.getByTestId("admin-login-password").fill(platform.operatorPassword);
+    await operator.getByTestId("admin-login-submit").click();
+    await operator.waitForURL(
+      (url) => url.pathname.startsWith("/admin") && !url.pathname.startsWith("/admin/login"),
+    );
+    await operator.goto("/admin/support");
+    const conversation = operator.getByTestId("support-conversation").first();
+    await conversation.waitFor({ timeout: 15_000 });
+    await conversation.click();
+    await expect
+      .poll(() => operator.getByTestId("support-history").textContent())
+      .toContain("Hello, where is my deposit?");
+    await operator.getByTestId("support-reply-input").fill("It has arrived, please check again.");
+    await operator.getByTestId("support-reply-send").click();
+
+    // No reload on the user's side: the reply arrives over the socket.
+    await expect
+      .poll(() => user.locator('[data-testid="chat-line"][data-author="operator"]').count(), {
+        timeout: 15_000,
+      })
+      .toBe(1);
+    expect(await user.getByTestId("service-log").textContent()).toContain(
+      "It has arrived, please check again.",
+    );
+
+    // The user writes again with the console open: it shows there live too.
+    await user.getByTestId("service-input").fill("Thank you!");
+    await user.getByTestId("service-send").click();
+    await expect
+      .poll(() => operator.getByTestId("support-history").textContent(), { timeout: 15_000 })
+      .toContain("Thank you!");
+  });
+
+  it(
+    "takes screenshots of /service and the messages tab",
+    async () => {
+      await shootMatrix(platform, {
+        folder: "messages",
+        token,
+        pages: [
+          {
+            name: "service",
+            path: "/service",
+            ready: (page) =>
+              page.locator('[data-testid="chat-line"][data-author="operator"]').first().waitFor(),
+          },
+          {
+            name: "messages",
+            path: "/notice?tab=messages",
+            ready: (page) => page.getByTestId("message-item").first().waitFor(),
+          },
+        ],
+      });
+    },
+    SCREENSHOT_TEST_TIMEOUT_MS,
+  );
+});
