@@ -4,7 +4,7 @@ import { translate } from "@northstar/shared/i18n";
 import { type ChannelEvent, channel, MarketSocket, type SocketLike } from "@northstar/shared/markets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { expectTrpcRefusal, query } from "../test/fixtures.ts";
+import { expectTrpcRefusal, fieldInvalidText, query } from "../test/fixtures.ts";
 import { createHarness, type Harness } from "../test/harness.ts";
 import {
   ADDR,
@@ -164,7 +164,9 @@ describe("messages", () => {
     expectTrpcRefusal(await h.trpc("messages.list", { page: 1 }, undefined, "query"), "LOGIN_REQUIRED", {
       responseCode: 2000,
     });
-    expectTrpcRefusal(await h.trpc("messages.read", { id: "abc" }, owner.token), "FIELD_INVALID");
+    expectTrpcRefusal(await h.trpc("messages.read", { id: "abc" }, owner.token), "FIELD_INVALID", {
+      message: fieldInvalidText("id"),
+    });
   });
 
   it("a KYC rejection leaves a message with its level and reason in the reader's language; mark all read clears every one", async () => {
