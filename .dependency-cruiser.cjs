@@ -20,6 +20,7 @@ const LADDER = [
   "idempotency",
   "ledger",
   "identity",
+  "messages",
   "kyc",
   "markets",
   "funding",
@@ -33,6 +34,7 @@ const LADDER = [
   "proofs",
   "referral",
   "rewards",
+  "support",
   "admin",
   "setup",
 ];

@@ -47,6 +47,8 @@ export const PERMISSIONS = {
   /** Public texts such as the C2C rules. */
   "content.edit": ["admin", "content"],
   "proofs.publish": ["admin", "finance"],
+  /** Answer customers in the live support chat (conversations, replies, the support socket channel). */
+  "support.chat": ["admin", "support"],
   /** Add operators, change roles, disable, revoke others' sessions, reset two-factor. */
   "operators.manage": ["admin"],
 } as const satisfies Record<string, readonly OperatorRole[]>;

@@ -1,9 +1,11 @@
 import { once } from "node:events";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
+import { authenticateOperator } from "@northstar/domain/admin";
 import { authenticate } from "@northstar/domain/identity";
 import { pubsubChannel, readSnapshot, userChannel } from "@northstar/domain/markets";
 import { HEARTBEAT_INTERVAL_MS, isValidChannel, MAIN_TYPE } from "@northstar/shared/markets";
+import { can } from "@northstar/shared/operators";
 import type { FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
@@ -138,7 +140,19 @@ export function attachMarketSocket(app: FastifyInstance, deps: AppDeps): { close
         continue;
       }
       let source = name;
-      if (name === "user") {
+      if (name === "support") {
+        // The operator console: any active operator whose role answers customers.
+        const operator =
+          typeof token === "string" ? await authenticateOperator(deps.db, token).catch(() => null) : null;
+        if (!operator || !can(operator.role, "support.chat")) {
+          sendJson(client, {
+            main_type: MAIN_TYPE.error,
+            ch: name,
+            code: operator ? "FORBIDDEN" : "LOGIN_REQUIRED",
+          });
+          continue;
+        }
+      } else if (name === "user") {
         try {
           const auth = await authenticate(deps.db, typeof token === "string" ? token : undefined);
           source = userChannel(auth.user.id);
@@ -166,7 +180,8 @@ export function attachMarketSocket(app: FastifyInstance, deps: AppDeps): { close
         }
         set.set(client, name);
       }
-      const snapshot = name === "user" ? null : await readSnapshot(deps.redis, prefix, source);
+      const snapshot =
+        name === "user" || name === "support" ? null : await readSnapshot(deps.redis, prefix, source);
       const seq = snapshot?.seq ?? 0;
       sendJson(client, {
         main_type: MAIN_TYPE.snapshot,

@@ -20,12 +20,14 @@ import { kycRouter } from "./routers/kyc/router.ts";
 import { adminLaunchpadRouter, launchpadRouter } from "./routers/launchpad/router.ts";
 import { adminLoansRouter, loansRouter } from "./routers/loans/router.ts";
 import { marketRouter } from "./routers/markets/router.ts";
+import { messagesRouter } from "./routers/messages/router.ts";
 import { optionsAdminRouter, optionsRouter } from "./routers/options/router.ts";
 import { policyRouter } from "./routers/policy/router.ts";
 import { adminProofsRouter, proofsRouter } from "./routers/proofs/router.ts";
 import { referralAdminRouter, referralRouter } from "./routers/referral/router.ts";
 import { rewardsAdminRouter, rewardsRouter } from "./routers/rewards/router.ts";
 import { spotRouter } from "./routers/spot/router.ts";
+import { supportRouter } from "./routers/support/router.ts";
 
 export const appRouter = router({
   identity: identityRouter,
@@ -61,6 +63,8 @@ export const appRouter = router({
   referralAdmin: referralAdminRouter,
   rewards: rewardsRouter,
   rewardsAdmin: rewardsAdminRouter,
+  messages: messagesRouter,
+  support: supportRouter,
 });
 
 /** Imported as a type only by the web app. */

@@ -15,6 +15,11 @@ import { useIsLoggedIn } from "../lib/session.ts";
 import { NAV, navKeyOf } from "./nav-items.ts";
 import { TabBar } from "./tab-bar.tsx";
 
+// The unread-messages bell: loaded once someone is signed in, so first loads stay as they were.
+const MessageBadge = lazy(() =>
+  import("../features/messages/message-badge.tsx").then((m) => ({ default: m.MessageBadge })),
+);
+
 // Shown only to demo accounts: loaded when one is signed in.
 const DemoBanner = lazy(() =>
   import("../features/demo/demo-banner.tsx").then((m) => ({ default: m.DemoBanner })),
@@ -109,7 +114,12 @@ function HeaderTools() {
       <LanguageSwitcher />
       <ThemeToggle />
       {loggedIn ? (
-        <UserMenu />
+        <>
+          <Suspense fallback={null}>
+            <MessageBadge />
+          </Suspense>
+          <UserMenu />
+        </>
       ) : (
         <>
           <Button type="text" onClick={() => go("/login")} data-testid="header-login">

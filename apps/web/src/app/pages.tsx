@@ -81,6 +81,13 @@ const Content = page(
 const Notices = page(
   () => import("../features/content/notice-list-page.tsx"),
   (m) => m.NoticeListPage,
+  ["messages"],
+);
+
+const Service = page(
+  () => import("../features/messages/service-page.tsx"),
+  (m) => m.ServicePage,
+  ["messages"],
 );
 
 const Assets = page(
@@ -311,6 +318,7 @@ export const PAGES: Record<string, Page> = {
   "/text": Content,
   "/notice": Notices,
   "/downLoad": Download,
+  "/service": Service,
   "/table1": Assets,
   "/table2": Assets,
   "/record": MoneyRecords,

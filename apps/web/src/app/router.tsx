@@ -28,6 +28,7 @@ const AdminApp = lazy(() =>
         "proofs",
         "referral",
         "rewards",
+        "messages",
       ] as const
     ).map(loadNamespace),
   ]).then(([m]) => ({

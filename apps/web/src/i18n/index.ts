@@ -28,7 +28,7 @@ const loaded = new Map<Language, LanguagePack>();
  * fetched, in the language in use, by the page that needs it (`loadNamespace`).
  */
 const PAGE_NAMESPACES = import.meta.glob<Record<string, unknown>>(
-  "../../../../packages/shared/src/i18n/*/{admin,earn,kyc,launchpad,options,loans,c2c,contracts,proofs,wallet,referral,rewards}.json",
+  "../../../../packages/shared/src/i18n/*/{admin,earn,kyc,launchpad,options,loans,c2c,contracts,proofs,wallet,referral,rewards,messages}.json",
   {
     import: "default",
   },
@@ -45,7 +45,8 @@ export type PageNamespace =
   | "proofs"
   | "wallet"
   | "referral"
-  | "rewards";
+  | "rewards"
+  | "messages";
 /** The page namespaces asked for so far: a language switch fetches them in the new language too. */
 const wanted = new Set<PageNamespace>();
 

@@ -9,6 +9,7 @@ import { AppError } from "../errors.ts";
 import type { User } from "../identity/index.ts";
 import { postEntry } from "../ledger/index.ts";
 import { type PriceProvider, valueInUsdt } from "../markets/index.ts";
+import { addMessage } from "../messages/index.ts";
 import { getPolicy } from "../policy/index.ts";
 import { transition } from "../state/index.ts";
 import { uploadOwner } from "../uploads/index.ts";
@@ -206,6 +207,12 @@ export async function confirmDeposit(
       subject: String(deposit.id),
       details: { amount: deposit.amount, currency: deposit.currency },
     });
+    await addMessage(tx, {
+      userId: deposit.userId,
+      kind: "deposit.confirmed",
+      params: { amount: deposit.amount, currency: deposit.currency },
+      eventKey: `deposit:${deposit.id}:confirmed`,
+    });
     return { ...deposit, status: "success" as const };
   });
 }
@@ -216,7 +223,12 @@ export async function rejectDeposit(
 ) {
   return db.transaction(async (tx) => {
     const [deposit] = await tx
-      .select({ id: deposits.id })
+      .select({
+        id: deposits.id,
+        userId: deposits.userId,
+        amount: deposits.amount,
+        currency: deposits.currency,
+      })
       .from(deposits)
       .where(eq(deposits.id, params.depositId))
       .for("update");
@@ -240,6 +252,12 @@ export async function rejectDeposit(
       action: "deposit.reject",
       subject: String(params.depositId),
       details: { reason: params.reason },
+    });
+    await addMessage(tx, {
+      userId: deposit.userId,
+      kind: "deposit.rejected",
+      params: { amount: deposit.amount, currency: deposit.currency, reason: params.reason },
+      eventKey: `deposit:${deposit.id}:rejected`,
     });
   });
 }

@@ -11,6 +11,7 @@ import type { OnceRecorder } from "../idempotency/index.ts";
 import { isGoogleBound, type User, verifyGoogleCode, verifyTradePassword } from "../identity/index.ts";
 import { holdFunds, postEntry, releaseFunds } from "../ledger/index.ts";
 import { type PriceProvider, valueInUsdt } from "../markets/index.ts";
+import { addMessage } from "../messages/index.ts";
 import { getPolicy } from "../policy/index.ts";
 import { transition } from "../state/index.ts";
 import { assertRealAccount } from "./deposits.ts";
@@ -280,6 +281,12 @@ export async function approveWithdrawal(db: Db, params: Review) {
       subject: String(w.id),
       details: { amount: w.amount, fee: w.fee },
     });
+    await addMessage(tx, {
+      userId: w.userId,
+      kind: "withdrawal.approved",
+      params: { amount: w.amount, currency: w.currency },
+      eventKey: `withdrawal:${w.id}:approved`,
+    });
   });
 }
 
@@ -291,13 +298,20 @@ export async function rejectWithdrawal(db: Db, params: Review & { reason: string
     "failed",
     "operator",
     { reviewedBy: params.operatorId, reviewedAt: new Date(), rejectReason: params.reason },
-    async (tx) =>
-      recordAudit(tx, {
+    async (tx, w) => {
+      await recordAudit(tx, {
         actor: params.actor,
         action: "withdrawal.reject",
         subject: String(params.withdrawalId),
         details: { reason: params.reason },
-      }),
+      });
+      await addMessage(tx, {
+        userId: w.userId,
+        kind: "withdrawal.rejected",
+        params: { amount: w.amount, currency: w.currency, reason: params.reason },
+        eventKey: `withdrawal:${w.id}:rejected`,
+      });
+    },
   );
 }
 
@@ -318,7 +332,7 @@ async function closeWithRelease(
   to: "failed" | "cancelled",
   by: "operator" | "user",
   set: Record<string, unknown>,
-  after: (tx: DbOrTx) => Promise<void>,
+  after: (tx: DbOrTx, w: { id: number; userId: number; amount: string; currency: string }) => Promise<void>,
 ) {
   return db.transaction(async (tx) => {
     const w = await lockWithdrawal(tx, withdrawalId);
@@ -345,7 +359,7 @@ async function closeWithRelease(
       kind: `withdrawal.${to === "failed" ? "reject" : "cancel"}`,
       reference: { type: "withdrawal", id: w.id },
     });
-    await after(tx);
+    await after(tx, w);
   });
 }
 

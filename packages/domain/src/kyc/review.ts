@@ -5,6 +5,7 @@ import { and, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
+import { addMessage } from "../messages/index.ts";
 import { getPolicy } from "../policy/index.ts";
 import { transition } from "../state/index.ts";
 import { maskDetails } from "./applications.ts";
@@ -89,6 +90,15 @@ async function decide(
         before: { status: row.status },
         after: { status: to, ...details },
       },
+    });
+    await addMessage(tx, {
+      userId: row.userId,
+      kind: to === "approved" ? "kyc.approved" : "kyc.rejected",
+      params:
+        to === "approved"
+          ? { level: row.level }
+          : { level: row.level, kycReason: String(details.reason ?? "other") },
+      eventKey: `kyc_application:${row.id}:${to}`,
     });
     return { id: row.id, status: to };
   });

@@ -5,6 +5,7 @@ import { recordAudit } from "../audit/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { postEntry } from "../ledger/index.ts";
+import { addMessage } from "../messages/index.ts";
 import { transition } from "../state/index.ts";
 import { loans } from "./loans.table.ts";
 import { type Loan, loanView } from "./view.ts";
@@ -61,6 +62,12 @@ export async function approveLoan(db: Db, params: Operator & { loanId: number },
       subject: String(l.id),
       details: { amount: l.amount, currency: l.currency, dueDay },
     });
+    await addMessage(tx, {
+      userId: l.userId,
+      kind: "loan.approved",
+      params: { amount: l.amount, currency: l.currency, dueDay },
+      eventKey: `loan:${l.id}:approved`,
+    });
     const [after] = await tx.select().from(loans).where(eq(loans.id, l.id));
     return loanView(after as Loan);
   });
@@ -93,6 +100,13 @@ export async function rejectLoan(
       action: "loans.reject",
       subject: String(l.id),
       details: { reason: params.reason },
+    });
+    // A rejected loan may be reapplied and rejected again: each review round is its own event.
+    await addMessage(tx, {
+      userId: l.userId,
+      kind: "loan.rejected",
+      params: { amount: l.amount, currency: l.currency, reason: params.reason },
+      eventKey: `loan:${l.id}:rejected:${l.updatedAt.toISOString()}`,
     });
     return loanView({ ...l, status: "rejected", rejectReason: params.reason, updatedAt: now });
   });

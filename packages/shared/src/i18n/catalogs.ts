@@ -17,6 +17,7 @@ import en_launchpad from "./en/launchpad.json" with { type: "json" };
 import en_loans from "./en/loans.json" with { type: "json" };
 import en_mail from "./en/mail.json" with { type: "json" };
 import en_market from "./en/market.json" with { type: "json" };
+import en_messages from "./en/messages.json" with { type: "json" };
 import en_nav from "./en/nav.json" with { type: "json" };
 import en_notices from "./en/notices.json" with { type: "json" };
 import en_options from "./en/options.json" with { type: "json" };
@@ -43,6 +44,7 @@ import xby_launchpad from "./xby/launchpad.json" with { type: "json" };
 import xby_loans from "./xby/loans.json" with { type: "json" };
 import xby_mail from "./xby/mail.json" with { type: "json" };
 import xby_market from "./xby/market.json" with { type: "json" };
+import xby_messages from "./xby/messages.json" with { type: "json" };
 import xby_nav from "./xby/nav.json" with { type: "json" };
 import xby_notices from "./xby/notices.json" with { type: "json" };
 import xby_options from "./xby/options.json" with { type: "json" };
@@ -69,6 +71,7 @@ import jp_launchpad from "./jp/launchpad.json" with { type: "json" };
 import jp_loans from "./jp/loans.json" with { type: "json" };
 import jp_mail from "./jp/mail.json" with { type: "json" };
 import jp_market from "./jp/market.json" with { type: "json" };
+import jp_messages from "./jp/messages.json" with { type: "json" };
 import jp_nav from "./jp/nav.json" with { type: "json" };
 import jp_notices from "./jp/notices.json" with { type: "json" };
 import jp_options from "./jp/options.json" with { type: "json" };
@@ -95,6 +98,7 @@ import hy_launchpad from "./hy/launchpad.json" with { type: "json" };
 import hy_loans from "./hy/loans.json" with { type: "json" };
 import hy_mail from "./hy/mail.json" with { type: "json" };
 import hy_market from "./hy/market.json" with { type: "json" };
+import hy_messages from "./hy/messages.json" with { type: "json" };
 import hy_nav from "./hy/nav.json" with { type: "json" };
 import hy_notices from "./hy/notices.json" with { type: "json" };
 import hy_options from "./hy/options.json" with { type: "json" };
@@ -121,6 +125,7 @@ import ty_launchpad from "./ty/launchpad.json" with { type: "json" };
 import ty_loans from "./ty/loans.json" with { type: "json" };
 import ty_mail from "./ty/mail.json" with { type: "json" };
 import ty_market from "./ty/market.json" with { type: "json" };
+import ty_messages from "./ty/messages.json" with { type: "json" };
 import ty_nav from "./ty/nav.json" with { type: "json" };
 import ty_notices from "./ty/notices.json" with { type: "json" };
 import ty_options from "./ty/options.json" with { type: "json" };
@@ -147,6 +152,7 @@ import yn_launchpad from "./yn/launchpad.json" with { type: "json" };
 import yn_loans from "./yn/loans.json" with { type: "json" };
 import yn_mail from "./yn/mail.json" with { type: "json" };
 import yn_market from "./yn/market.json" with { type: "json" };
+import yn_messages from "./yn/messages.json" with { type: "json" };
 import yn_nav from "./yn/nav.json" with { type: "json" };
 import yn_notices from "./yn/notices.json" with { type: "json" };
 import yn_options from "./yn/options.json" with { type: "json" };
@@ -173,6 +179,7 @@ import zh_launchpad from "./zh/launchpad.json" with { type: "json" };
 import zh_loans from "./zh/loans.json" with { type: "json" };
 import zh_mail from "./zh/mail.json" with { type: "json" };
 import zh_market from "./zh/market.json" with { type: "json" };
+import zh_messages from "./zh/messages.json" with { type: "json" };
 import zh_nav from "./zh/nav.json" with { type: "json" };
 import zh_notices from "./zh/notices.json" with { type: "json" };
 import zh_options from "./zh/options.json" with { type: "json" };
@@ -199,6 +206,7 @@ import ft_launchpad from "./ft/launchpad.json" with { type: "json" };
 import ft_loans from "./ft/loans.json" with { type: "json" };
 import ft_mail from "./ft/mail.json" with { type: "json" };
 import ft_market from "./ft/market.json" with { type: "json" };
+import ft_messages from "./ft/messages.json" with { type: "json" };
 import ft_nav from "./ft/nav.json" with { type: "json" };
 import ft_notices from "./ft/notices.json" with { type: "json" };
 import ft_options from "./ft/options.json" with { type: "json" };
@@ -209,12 +217,12 @@ import ft_spot from "./ft/spot.json" with { type: "json" };
 import ft_wallet from "./ft/wallet.json" with { type: "json" };
 
 export const catalogs = {
-  en: { "account": en_account, "admin": en_admin, "api": en_api, "assets": en_assets, "auth": en_auth, "c2c": en_c2c, "common": en_common, "content": en_content, "contracts": en_contracts, "earn": en_earn, "errors": en_errors, "fields": en_fields, "funding": en_funding, "kyc": en_kyc, "launchpad": en_launchpad, "loans": en_loans, "mail": en_mail, "market": en_market, "nav": en_nav, "notices": en_notices, "options": en_options, "proofs": en_proofs, "referral": en_referral, "rewards": en_rewards, "spot": en_spot, "wallet": en_wallet },
-  xby: { "account": xby_account, "admin": xby_admin, "api": xby_api, "assets": xby_assets, "auth": xby_auth, "c2c": xby_c2c, "common": xby_common, "content": xby_content, "contracts": xby_contracts, "earn": xby_earn, "errors": xby_errors, "fields": xby_fields, "funding": xby_funding, "kyc": xby_kyc, "launchpad": xby_launchpad, "loans": xby_loans, "mail": xby_mail, "market": xby_market, "nav": xby_nav, "notices": xby_notices, "options": xby_options, "proofs": xby_proofs, "referral": xby_referral, "rewards": xby_rewards, "spot": xby_spot, "wallet": xby_wallet },
-  jp: { "account": jp_account, "admin": jp_admin, "api": jp_api, "assets": jp_assets, "auth": jp_auth, "c2c": jp_c2c, "common": jp_common, "content": jp_content, "contracts": jp_contracts, "earn": jp_earn, "errors": jp_errors, "fields": jp_fields, "funding": jp_funding, "kyc": jp_kyc, "launchpad": jp_launchpad, "loans": jp_loans, "mail": jp_mail, "market": jp_market, "nav": jp_nav, "notices": jp_notices, "options": jp_options, "proofs": jp_proofs, "referral": jp_referral, "rewards": jp_rewards, "spot": jp_spot, "wallet": jp_wallet },
-  hy: { "account": hy_account, "admin": hy_admin, "api": hy_api, "assets": hy_assets, "auth": hy_auth, "c2c": hy_c2c, "common": hy_common, "content": hy_content, "contracts": hy_contracts, "earn": hy_earn, "errors": hy_errors, "fields": hy_fields, "funding": hy_funding, "kyc": hy_kyc, "launchpad": hy_launchpad, "loans": hy_loans, "mail": hy_mail, "market": hy_market, "nav": hy_nav, "notices": hy_notices, "options": hy_options, "proofs": hy_proofs, "referral": hy_referral, "rewards": hy_rewards, "spot": hy_spot, "wallet": hy_wallet },
-  ty: { "account": ty_account, "admin": ty_admin, "api": ty_api, "assets": ty_assets, "auth": ty_auth, "c2c": ty_c2c, "common": ty_common, "content": ty_content, "contracts": ty_contracts, "earn": ty_earn, "errors": ty_errors, "fields": ty_fields, "funding": ty_funding, "kyc": ty_kyc, "launchpad": ty_launchpad, "loans": ty_loans, "mail": ty_mail, "market": ty_market, "nav": ty_nav, "notices": ty_notices, "options": ty_options, "proofs": ty_proofs, "referral": ty_referral, "rewards": ty_rewards, "spot": ty_spot, "wallet": ty_wallet },
-  yn: { "account": yn_account, "admin": yn_admin, "api": yn_api, "assets": yn_assets, "auth": yn_auth, "c2c": yn_c2c, "common": yn_common, "content": yn_content, "contracts": yn_contracts, "earn": yn_earn, "errors": yn_errors, "fields": yn_fields, "funding": yn_funding, "kyc": yn_kyc, "launchpad": yn_launchpad, "loans": yn_loans, "mail": yn_mail, "market": yn_market, "nav": yn_nav, "notices": yn_notices, "options": yn_options, "proofs": yn_proofs, "referral": yn_referral, "rewards": yn_rewards, "spot": yn_spot, "wallet": yn_wallet },
-  zh: { "account": zh_account, "admin": zh_admin, "api": zh_api, "assets": zh_assets, "auth": zh_auth, "c2c": zh_c2c, "common": zh_common, "content": zh_content, "contracts": zh_contracts, "earn": zh_earn, "errors": zh_errors, "fields": zh_fields, "funding": zh_funding, "kyc": zh_kyc, "launchpad": zh_launchpad, "loans": zh_loans, "mail": zh_mail, "market": zh_market, "nav": zh_nav, "notices": zh_notices, "options": zh_options, "proofs": zh_proofs, "referral": zh_referral, "rewards": zh_rewards, "spot": zh_spot, "wallet": zh_wallet },
-  ft: { "account": ft_account, "admin": ft_admin, "api": ft_api, "assets": ft_assets, "auth": ft_auth, "c2c": ft_c2c, "common": ft_common, "content": ft_content, "contracts": ft_contracts, "earn": ft_earn, "errors": ft_errors, "fields": ft_fields, "funding": ft_funding, "kyc": ft_kyc, "launchpad": ft_launchpad, "loans": ft_loans, "mail": ft_mail, "market": ft_market, "nav": ft_nav, "notices": ft_notices, "options": ft_options, "proofs": ft_proofs, "referral": ft_referral, "rewards": ft_rewards, "spot": ft_spot, "wallet": ft_wallet },
+  en: { "account": en_account, "admin": en_admin, "api": en_api, "assets": en_assets, "auth": en_auth, "c2c": en_c2c, "common": en_common, "content": en_content, "contracts": en_contracts, "earn": en_earn, "errors": en_errors, "fields": en_fields, "funding": en_funding, "kyc": en_kyc, "launchpad": en_launchpad, "loans": en_loans, "mail": en_mail, "market": en_market, "messages": en_messages, "nav": en_nav, "notices": en_notices, "options": en_options, "proofs": en_proofs, "referral": en_referral, "rewards": en_rewards, "spot": en_spot, "wallet": en_wallet },
+  xby: { "account": xby_account, "admin": xby_admin, "api": xby_api, "assets": xby_assets, "auth": xby_auth, "c2c": xby_c2c, "common": xby_common, "content": xby_content, "contracts": xby_contracts, "earn": xby_earn, "errors": xby_errors, "fields": xby_fields, "funding": xby_funding, "kyc": xby_kyc, "launchpad": xby_launchpad, "loans": xby_loans, "mail": xby_mail, "market": xby_market, "messages": xby_messages, "nav": xby_nav, "notices": xby_notices, "options": xby_options, "proofs": xby_proofs, "referral": xby_referral, "rewards": xby_rewards, "spot": xby_spot, "wallet": xby_wallet },
+  jp: { "account": jp_account, "admin": jp_admin, "api": jp_api, "assets": jp_assets, "auth": jp_auth, "c2c": jp_c2c, "common": jp_common, "content": jp_content, "contracts": jp_contracts, "earn": jp_earn, "errors": jp_errors, "fields": jp_fields, "funding": jp_funding, "kyc": jp_kyc, "launchpad": jp_launchpad, "loans": jp_loans, "mail": jp_mail, "market": jp_market, "messages": jp_messages, "nav": jp_nav, "notices": jp_notices, "options": jp_options, "proofs": jp_proofs, "referral": jp_referral, "rewards": jp_rewards, "spot": jp_spot, "wallet": jp_wallet },
+  hy: { "account": hy_account, "admin": hy_admin, "api": hy_api, "assets": hy_assets, "auth": hy_auth, "c2c": hy_c2c, "common": hy_common, "content": hy_content, "contracts": hy_contracts, "earn": hy_earn, "errors": hy_errors, "fields": hy_fields, "funding": hy_funding, "kyc": hy_kyc, "launchpad": hy_launchpad, "loans": hy_loans, "mail": hy_mail, "market": hy_market, "messages": hy_messages, "nav": hy_nav, "notices": hy_notices, "options": hy_options, "proofs": hy_proofs, "referral": hy_referral, "rewards": hy_rewards, "spot": hy_spot, "wallet": hy_wallet },
+  ty: { "account": ty_account, "admin": ty_admin, "api": ty_api, "assets": ty_assets, "auth": ty_auth, "c2c": ty_c2c, "common": ty_common, "content": ty_content, "contracts": ty_contracts, "earn": ty_earn, "errors": ty_errors, "fields": ty_fields, "funding": ty_funding, "kyc": ty_kyc, "launchpad": ty_launchpad, "loans": ty_loans, "mail": ty_mail, "market": ty_market, "messages": ty_messages, "nav": ty_nav, "notices": ty_notices, "options": ty_options, "proofs": ty_proofs, "referral": ty_referral, "rewards": ty_rewards, "spot": ty_spot, "wallet": ty_wallet },
+  yn: { "account": yn_account, "admin": yn_admin, "api": yn_api, "assets": yn_assets, "auth": yn_auth, "c2c": yn_c2c, "common": yn_common, "content": yn_content, "contracts": yn_contracts, "earn": yn_earn, "errors": yn_errors, "fields": yn_fields, "funding": yn_funding, "kyc": yn_kyc, "launchpad": yn_launchpad, "loans": yn_loans, "mail": yn_mail, "market": yn_market, "messages": yn_messages, "nav": yn_nav, "notices": yn_notices, "options": yn_options, "proofs": yn_proofs, "referral": yn_referral, "rewards": yn_rewards, "spot": yn_spot, "wallet": yn_wallet },
+  zh: { "account": zh_account, "admin": zh_admin, "api": zh_api, "assets": zh_assets, "auth": zh_auth, "c2c": zh_c2c, "common": zh_common, "content": zh_content, "contracts": zh_contracts, "earn": zh_earn, "errors": zh_errors, "fields": zh_fields, "funding": zh_funding, "kyc": zh_kyc, "launchpad": zh_launchpad, "loans": zh_loans, "mail": zh_mail, "market": zh_market, "messages": zh_messages, "nav": zh_nav, "notices": zh_notices, "options": zh_options, "proofs": zh_proofs, "referral": zh_referral, "rewards": zh_rewards, "spot": zh_spot, "wallet": zh_wallet },
+  ft: { "account": ft_account, "admin": ft_admin, "api": ft_api, "assets": ft_assets, "auth": ft_auth, "c2c": ft_c2c, "common": ft_common, "content": ft_content, "contracts": ft_contracts, "earn": ft_earn, "errors": ft_errors, "fields": ft_fields, "funding": ft_funding, "kyc": ft_kyc, "launchpad": ft_launchpad, "loans": ft_loans, "mail": ft_mail, "market": ft_market, "messages": ft_messages, "nav": ft_nav, "notices": ft_notices, "options": ft_options, "proofs": ft_proofs, "referral": ft_referral, "rewards": ft_rewards, "spot": ft_spot, "wallet": ft_wallet },
 } as const;

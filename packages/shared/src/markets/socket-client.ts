@@ -94,7 +94,7 @@ export class MarketSocket {
   }
 
   private tokenFor(channels: MarketChannel[]): { token?: string } {
-    const token = channels.includes("user") ? this.options.token?.() : null;
+    const token = channels.includes("user") || channels.includes("support") ? this.options.token?.() : null;
     return token ? { token } : {};
   }
 

@@ -22,7 +22,9 @@ export const RECONNECT_DELAY_MS = 1_000;
 
 /**
  * Channels: `tickers` (every instrument), `kline:<SYMBOL>:<period>`, `depth:<SYMBOL>`,
- * `trades:<SYMBOL>`, and `user` (the session's own order and balance events; needs `token`).
+ * `trades:<SYMBOL>`, `user` (the session's own order, balance, message and customer-service events;
+ * needs `token`) and `support` (every customer-service conversation, for the operator console; needs an
+ * operator's token as `token`).
  */
 export type MarketChannel = string;
 
@@ -32,11 +34,12 @@ export const channel = {
   depth: (symbol: string) => `depth:${symbol}`,
   trades: (symbol: string) => `trades:${symbol}`,
   user: () => "user",
+  support: () => "support",
 };
 
 // Symbols and periods as in the catalogue and periods.ts.
 const CHANNEL_PATTERN =
-  /^(tickers|user|kline:[A-Z0-9._-]{1,32}:(1m|5m|15m|1h|4h|1d|1w|1M|1y)|(depth|trades):[A-Z0-9._-]{1,32})$/;
+  /^(tickers|user|support|kline:[A-Z0-9._-]{1,32}:(1m|5m|15m|1h|4h|1d|1w|1M|1y)|(depth|trades):[A-Z0-9._-]{1,32})$/;
 
 export function isValidChannel(ch: string): boolean {
   return CHANNEL_PATTERN.test(ch);

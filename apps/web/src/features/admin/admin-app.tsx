@@ -26,6 +26,7 @@ import { ProofsAdminPage } from "./proofs-admin-page.tsx";
 import { ReferralAdminPage } from "./referral-admin-page.tsx";
 import { RewardsAdminPage } from "./rewards-admin-page.tsx";
 import { SecurityPage } from "./security-page.tsx";
+import { SupportConsolePage } from "./support-console-page.tsx";
 import { UsersPage } from "./users-page.tsx";
 import { WithdrawalsPage } from "./withdrawals-page.tsx";
 
@@ -99,6 +100,7 @@ function AdminRoutes() {
               element={<RoleGate page="contracts" element={<ContractsAdminPage />} />}
             />
             <Route path="security" element={<RoleGate page="security" element={<SecurityPage />} />} />
+            <Route path="support" element={<RoleGate page="support" element={<SupportConsolePage />} />} />
             <Route path="*" element={<AdminNotFound />} />
           </Route>
         </Routes>

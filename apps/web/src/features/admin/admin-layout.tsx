@@ -3,6 +3,7 @@ import {
   AuditOutlined,
   BankOutlined,
   ControlOutlined,
+  CustomerServiceOutlined,
   DownloadOutlined,
   FundOutlined,
   GiftOutlined,
@@ -63,6 +64,7 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   proofs: <SafetyCertificateOutlined />,
   referral: <ShareAltOutlined />,
   rewards: <GiftOutlined />,
+  support: <CustomerServiceOutlined />,
 };
 
 /** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */

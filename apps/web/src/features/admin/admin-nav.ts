@@ -25,6 +25,7 @@ export const ADMIN_PAGES = [
   { key: "proofs", permission: "proofs.publish" },
   { key: "referral", permission: "products.read" },
   { key: "rewards", permission: "products.read" },
+  { key: "support", permission: "support.chat" },
   { key: "security", permission: "account.enrol" },
 ] as const satisfies readonly { key: string; permission: Permission }[];
 
@@ -50,4 +51,6 @@ export const menuLabelKey = (key: AdminPageKey) =>
         ? "nav.proofs"
         : key === "referral" || key === "rewards"
           ? `${key}.admin.menu`
-          : `admin.menu.${key === "deposit-addresses" ? "depositAddresses" : key}`;
+          : key === "support"
+            ? "messages.console.title"
+            : `admin.menu.${key === "deposit-addresses" ? "depositAddresses" : key}`;

@@ -7,7 +7,7 @@ export default {
     import.meta.glob(
       [
         "../../../../../packages/shared/src/i18n/en/*.json",
-        "!../../../../../packages/shared/src/i18n/en/{admin,earn,kyc,launchpad,options,loans,c2c,contracts,proofs,wallet,referral,rewards}.json",
+        "!../../../../../packages/shared/src/i18n/en/{admin,earn,kyc,launchpad,options,loans,c2c,contracts,proofs,wallet,referral,rewards,messages}.json",
       ],
       {
         eager: true,

@@ -42,6 +42,7 @@ import { isPolicyKey } from "@northstar/shared/policy";
 import { z } from "zod";
 import { operatorActor, operatorProcedure, publicProcedure, router } from "../../init.ts";
 import { kycAdminRouter } from "../kyc/admin-router.ts";
+import { supportAdminRouter } from "../support/router.ts";
 
 const funding = operatorProcedure("funding.review");
 const fundingAddresses = operatorProcedure("funding.addresses");
@@ -258,4 +259,5 @@ export const adminRouter = router({
   reconcile: operatorProcedure("ledger.read").query(({ ctx }) => reconcileLedger(ctx.deps.db)),
   audit: operatorProcedure("audit.read").query(({ ctx }) => listAuditLog(ctx.deps.db)),
   kyc: kycAdminRouter,
+  support: supportAdminRouter,
 });

@@ -1,0 +1,2 @@
+export * from "./support.table.ts";
+export * from "./support.ts";
