@@ -1,10 +1,13 @@
 import { ZOpenContractRequestSchema } from "@northstar/shared/contracts/contracts";
+import { MoneyDecimal } from "@northstar/shared/money";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { reconcileLedger } from "../ledger/index.ts";
 import { seedDatabase } from "../setup/index.ts";
 import { createTestDatabase } from "../test-support/index.ts";
+import { contractPositions } from "./contracts.table.ts";
 import { getContractPosition, listContractPositions } from "./list-positions.ts";
 import {
   adjustContractMargin,
@@ -18,6 +21,7 @@ import { chargeOvernight, dueOvernightCharges } from "./overnight.ts";
 import { ContractRiskEngine } from "./risk-engine.ts";
 import { contractWallet, newContractUser } from "./testing.ts";
 import { recordContractTicks } from "./ticks.ts";
+import { triggerAt } from "./trigger.ts";
 
 /**
  * Contracts against a real database. The clock is a test clock that only moves forward; every price
@@ -419,6 +423,90 @@ describe("the risk engine", () => {
     // margin 2, loss 20: the user loses 2, the insurance pays the other 18.
     expect(closes[0]).toMatchObject({ pnl: "-20", payout: "0", shortfall: "18", fee: "0" });
     expect(await contractWallet(db, user.id)).toEqual({ available: before.available, held: "0" });
+    await reconciled();
+  });
+});
+
+describe("the risk engine's search", () => {
+  it("decides at the exact liquidation boundary, to the last decimal of the price", async () => {
+    const engine = new ContractRiskEngine(db, { name: "boundary" });
+    await engine.start();
+    const user = await newContractUser(db, "1000");
+    await tick("ETCUSDT", "10");
+    const p = await open(user, { symbol: "ETCUSDT", side: "long", lots: "10", leverage: 20 });
+    const [row] = await db.select().from(contractPositions).where(eq(contractPositions.id, p.id));
+    // Prices falling by 1e-8 across the exact threshold (about 9.54773869): the first tick the exact
+    // rule liquidates at is the one the engine closes at, and none before it.
+    const prices = Array.from({ length: 21 }, (_, i) =>
+      new MoneyDecimal("9.54773880").minus(new MoneyDecimal(i).div(100_000_000)).toFixed(),
+    );
+    const first = prices.findIndex((price) => row && triggerAt(row, price) === "liquidation");
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(prices.length - 1);
+    for (const [i, price] of prices.entries()) {
+      const t = await tick("ETCUSDT", price);
+      await engine.drain();
+      const { position, closes } = await getContractPosition(db, user, p.id);
+      if (i < first) {
+        expect(position.status).toBe("holding");
+      } else {
+        expect(position.status).toBe("liquidated");
+        expect(closes).toHaveLength(1);
+        if (i === first) {
+          expect(closes[0]).toMatchObject({ tick_id: t?.id, price });
+        }
+      }
+    }
+    await reconciled();
+  });
+
+  it("replays the ticks a position missed when its transaction commits after the engine read past them, however late", async () => {
+    const engine = new ContractRiskEngine(db, { name: "late" });
+    await engine.start();
+    const user = await newContractUser(db, "1000");
+    const opening = await tick("BCHUSDT", "100");
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let opened: (() => void) | undefined;
+    const isOpen = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
+    let id = 0;
+    // The opening's transaction stays open while the feed moves and the engine reads on; its rows
+    // carry a time an hour before they become visible (a stalled connection, a long lock wait).
+    const late = db.transaction(async (tx) => {
+      const p = await openContractPosition(
+        { db: tx as unknown as Db, now },
+        user,
+        ZOpenContractRequestSchema.parse({ symbol: "BCHUSDT", side: "long", lots: "1", leverage: 10 }),
+      );
+      id = p.id;
+      await tx.execute(
+        sql`update contract_positions set updated_at = now() - interval '1 hour' where id = ${p.id}`,
+      );
+      opened?.();
+      await held;
+    });
+    await isOpen;
+    // Liquidation near 90.45: this tick crosses it while the position is not yet visible.
+    const crossing = await tick("BCHUSDT", "85");
+    await tick("BCHUSDT", "99");
+    await engine.drain();
+    expect(engine.position).toBeGreaterThan(crossing?.id ?? 0);
+    release();
+    await late;
+    const [row] = await db.select().from(contractPositions).where(eq(contractPositions.id, id));
+    expect(row).toMatchObject({ status: "holding", openTickId: opening?.id, riskWatched: false });
+    await engine.step();
+    const { position, closes } = await getContractPosition(db, user, id);
+    expect(position.status).toBe("liquidated");
+    expect(closes).toHaveLength(1);
+    expect(closes[0]).toMatchObject({ tick_id: crossing?.id, price: "85" });
+    await tick("BCHUSDT", "80");
+    await engine.drain();
+    expect((await getContractPosition(db, user, id)).closes).toHaveLength(1);
     await reconciled();
   });
 });
