@@ -460,6 +460,34 @@ describe("the risk engine's search", () => {
     await reconciled();
   });
 
+  it("fills a limit order and liquidates it at a later tick read in the same batch, at that tick", async () => {
+    const engine = new ContractRiskEngine(db, { name: "fill-then-liquidate" });
+    await engine.start();
+    const user = await newContractUser(db, "1000");
+    await tick("XLMUSDT", "1");
+    const p = await open(user, {
+      symbol: "XLMUSDT",
+      side: "long",
+      order_type: "limit",
+      price: "0.9",
+      lots: "100",
+      leverage: 20,
+    });
+    const fill = await tick("XLMUSDT", "0.9");
+    await tick("XLMUSDT", "0.89");
+    // Liquidation near (90 − 4.5) ÷ (100 × 0.995) = 0.8593: crossed here and again by the next tick.
+    const crossing = await tick("XLMUSDT", "0.85");
+    await tick("XLMUSDT", "0.8");
+    await engine.drain();
+    const { position, closes } = await getContractPosition(db, user, p.id);
+    expect(position).toMatchObject({ status: "liquidated", entry_price: "0.9", exit_price: "0.85" });
+    expect(closes).toHaveLength(1);
+    expect(closes[0]?.tick_id).toBe(crossing?.id);
+    const [row] = await db.select().from(contractPositions).where(eq(contractPositions.id, p.id));
+    expect(row?.openTickId).toBe(fill?.id);
+    await reconciled();
+  });
+
   it("replays the ticks a position missed when its transaction commits after the engine read past them, however late", async () => {
     const engine = new ContractRiskEngine(db, { name: "late" });
     await engine.start();

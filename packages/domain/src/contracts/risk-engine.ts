@@ -9,17 +9,17 @@ import {
 } from "./contracts.table.ts";
 import { listContractProducts } from "./products.ts";
 import { type ContractTick, contractTicksAfter } from "./ticks.ts";
-import { applyTick, applyTickBatch, type Triggered, type TriggerKind, triggerAt } from "./trigger.ts";
+import { applyTick, applyTicksBatch, type Triggered, type TriggerKind, triggerAt } from "./trigger.ts";
 
 export interface RiskEngineOptions {
   /** The cursor's name: one per engine deployment. */
   name?: string;
   log?: (line: string) => void;
   /** Told of each fill and close it commits (the worker publishes it on the user's channel). */
-  onTriggered?: (kind: TriggerKind, position: Triggered["position"], userId: number) => void;
+  onTriggered?: (kind: TriggerKind, position: Triggered["position"], userId: number, tickId: number) => void;
   /** Ticks read per step. */
   batch?: number;
-  /** Positions closed per transaction (one locked read, one state update, one ledger write each). */
+  /** Positions applied per transaction (one locked read, one state update, one ledger write each). */
   closeBatch?: number;
 }
 
@@ -167,7 +167,7 @@ export class ContractRiskEngine {
         }
         const result = await applyTick(this.db, row.id, tick);
         if (result.state === "triggered") {
-          this.triggered(result);
+          this.triggered(result, tick);
         }
         // A fill gives the position new keys; a close ends it: read it again either way.
         changed = true;
@@ -179,9 +179,9 @@ export class ContractRiskEngine {
     }
   }
 
-  private triggered(t: Triggered): void {
+  private triggered(t: Triggered, tick: ContractTick): void {
     this.stats.triggered++;
-    this.options.onTriggered?.(t.kind, t.position, t.userId);
+    this.options.onTriggered?.(t.kind, t.position, t.userId, tick.id);
   }
 
   private async isOpen(symbol: string, at: Date): Promise<boolean> {
@@ -241,21 +241,48 @@ export class ContractRiskEngine {
       }
     }
     const byTick = await this.crossings(open);
-    let last = ticks.at(-1)?.id;
-    for (const tick of open) {
-      const ids = byTick.get(tick.id);
-      if (!ids) {
-        continue;
+    // Positions are independent (isolated margin): they are split into groups of `closeBatch`, each
+    // group applied with all of the batch's ticks in one transaction.
+    const ids = [...new Set([...byTick.values()].flat())].sort((a, b) => a - b);
+    this.stats.candidates += ids.length;
+    const size = this.options.closeBatch ?? 1000;
+    let firstFill: number | undefined;
+    for (let i = 0; i < ids.length; i += size) {
+      const group = new Set(ids.slice(i, i + size));
+      const candidates = new Map<number, number[]>();
+      for (const [tickId, crossed] of byTick) {
+        const mine = crossed.filter((id) => group.has(id));
+        if (mine.length > 0) {
+          candidates.set(tickId, mine);
+        }
       }
-      this.stats.candidates += ids.length;
-      const filled = await this.applyCrossed(tick, ids);
-      if (filled) {
-        // A fill gives its position new keys the batch's search did not know: the ticks after this
-        // one are searched again in the next step.
-        last = tick.id;
-        break;
+      const { triggered, skipped } = await applyTicksBatch(this.db, open, candidates);
+      for (const t of triggered) {
+        if (t.kind === "fill") {
+          firstFill = Math.min(firstFill ?? t.tick.id, t.tick.id);
+        }
+        this.triggered(t, t.tick);
+      }
+      // Held by another transaction (a user's close or margin change): waited for, one by one.
+      for (const id of skipped) {
+        for (const tick of open) {
+          if (!byTick.get(tick.id)?.includes(id)) {
+            continue;
+          }
+          const result = await applyTick(this.db, id, tick);
+          if (result.state === "triggered") {
+            if (result.kind === "fill") {
+              firstFill = Math.min(firstFill ?? tick.id, tick.id);
+            }
+            this.triggered(result, tick);
+            break;
+          }
+        }
       }
     }
+    // A fill gives its position new keys the batch's search did not know: the ticks after it are
+    // searched again (positions already closed by them are no longer live, so nothing doubles).
+    const last = firstFill ?? ticks.at(-1)?.id;
     if (last === undefined) {
       return 0;
     }
@@ -264,31 +291,9 @@ export class ContractRiskEngine {
       .update(contractEngineCursor)
       .set({ tickId: last, updatedAt: new Date() })
       .where(eq(contractEngineCursor.name, this.name));
-    const read = ticks.filter((t) => t.id <= (last as number)).length;
+    const read = ticks.filter((t) => t.id <= last).length;
     this.stats.ticks += read;
     return read;
-  }
-
-  /** Closes (or fills) what one tick crosses, batch after batch; returns whether any order filled. */
-  private async applyCrossed(tick: ContractTick, ids: number[]): Promise<boolean> {
-    const size = this.options.closeBatch ?? 500;
-    let filled = false;
-    for (let i = 0; i < ids.length; i += size) {
-      const { triggered, skipped } = await applyTickBatch(this.db, tick, ids.slice(i, i + size));
-      for (const t of triggered) {
-        filled ||= t.kind === "fill";
-        this.triggered(t);
-      }
-      // Held by another transaction (a user's close or margin change): waited for, one by one.
-      for (const id of skipped) {
-        const result = await applyTick(this.db, id, tick);
-        if (result.state === "triggered") {
-          filled ||= result.kind === "fill";
-          this.triggered(result);
-        }
-      }
-    }
-    return filled;
   }
 
   /** Steps until no tick is left (tests, catch-up after a takeover). */

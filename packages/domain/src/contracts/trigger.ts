@@ -9,7 +9,7 @@ import {
 import type { TContractPositionView } from "@northstar/shared/contracts/contracts";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { type ContractPositionStatus, contractPositionMachine } from "@northstar/shared/state-machines";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { accountIdCache, type EntryInput, postEntries } from "../ledger/index.ts";
 import { transition, transitionMany } from "../state/index.ts";
@@ -111,27 +111,33 @@ export async function applyTick(db: Db, positionId: number, tick: ContractTick):
   });
 }
 
-/** A fill or close the batch committed. */
+/** A fill or close the batch committed, and the tick that triggered it. */
 export interface Triggered {
   kind: TriggerKind;
   position: TContractPositionView;
   userId: number;
 }
 
+export interface BatchTriggered extends Triggered {
+  tick: ContractTick;
+}
+
 /**
- * Applies one tick to many positions at once, in one transaction and a fixed number of statements:
- * one locked read of the candidates (rows another transaction holds are skipped, not waited for, and
- * returned in `skipped` for the caller to apply one by one), the exact rule on each, one insert of
- * the closes, one compare-and-set state update per kind (fills, closes) through the state machine,
- * and one ledger write. Every close is at the tick's price and keeps the tick's id; a position
- * already changed (closed, or this tick not after its opening tick) is left alone, so a tick applied
- * twice changes nothing the second time.
+ * Applies a run of ticks (in id order) to the positions each one may cross (`candidates`: tick id →
+ * position ids), in one transaction and a fixed number of statements: one locked read of the
+ * positions (rows another transaction holds are skipped, not waited for, and returned in `skipped`
+ * for the caller to apply one by one), the exact rule on each position with each of its ticks in
+ * order (the first that triggers wins), one insert of the closes, one compare-and-set state update
+ * per kind (fills, closes) through the state machine, and one ledger write. Every close is at its
+ * tick's price and keeps that tick's id; a tick not after a position's opening tick does nothing to
+ * it, and a position already closed is left alone, so ticks applied twice change nothing.
  */
-export async function applyTickBatch(
+export async function applyTicksBatch(
   db: Db,
-  tick: ContractTick,
-  ids: number[],
-): Promise<{ triggered: Triggered[]; skipped: number[] }> {
+  ticks: ContractTick[],
+  candidates: Map<number, number[]>,
+): Promise<{ triggered: BatchTriggered[]; skipped: number[] }> {
+  const ids = [...new Set([...candidates.values()].flat())].sort((a, b) => a - b);
   if (ids.length === 0) {
     return { triggered: [], skipped: [] };
   }
@@ -139,42 +145,59 @@ export async function applyTickBatch(
     const rows = await tx
       .select()
       .from(contractPositions)
-      .where(and(inArray(contractPositions.id, ids), eq(contractPositions.symbol, tick.symbol)))
+      .where(inArray(contractPositions.id, ids))
       .orderBy(asc(contractPositions.id))
       .for("update", { skipLocked: true });
-    const got = new Set(rows.map((r) => r.id));
-    const skipped = ids.filter((id) => !got.has(id));
-    const fills: ContractPositionRow[] = [];
-    const closes: { row: ContractPositionRow; kind: CloseReason; s: CloseSettlement }[] = [];
-    const price = new MoneyDecimal(tick.price).toFixed();
-    for (const row of rows) {
-      if (row.openTickId !== null && tick.id <= row.openTickId) {
-        continue;
-      }
-      const kind = triggerAt(row, tick.price);
-      if (kind === "fill") {
-        fills.push(row);
-      } else if (kind && row.entryPrice) {
-        const s = settleClose({
-          side: row.side,
-          entryPrice: row.entryPrice,
-          exitPrice: price,
-          closeLots: row.lots,
-          lots: row.lots,
-          contractSize: row.contractSize,
-          margin: row.margin,
-          feeRate: row.feeRate,
-        });
-        closes.push({ row, kind, s });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const skipped = ids.filter((id) => !byId.has(id));
+    const decided = new Set<number>();
+    const fills: { row: ContractPositionRow; tick: ContractTick }[] = [];
+    const closes: {
+      row: ContractPositionRow;
+      kind: CloseReason;
+      s: CloseSettlement;
+      tick: ContractTick;
+      price: string;
+    }[] = [];
+    for (const tick of ticks) {
+      for (const id of candidates.get(tick.id) ?? []) {
+        const row = byId.get(id);
+        if (!row || decided.has(id) || row.symbol !== tick.symbol) {
+          continue;
+        }
+        if (row.openTickId !== null && tick.id <= row.openTickId) {
+          continue;
+        }
+        const kind = triggerAt(row, tick.price);
+        if (!kind) {
+          continue;
+        }
+        decided.add(id);
+        if (kind === "fill") {
+          fills.push({ row, tick });
+        } else if (row.entryPrice) {
+          const price = new MoneyDecimal(tick.price).toFixed();
+          const s = settleClose({
+            side: row.side,
+            entryPrice: row.entryPrice,
+            exitPrice: price,
+            closeLots: row.lots,
+            lots: row.lots,
+            contractSize: row.contractSize,
+            margin: row.margin,
+            feeRate: row.feeRate,
+          });
+          closes.push({ row, kind, s, tick, price });
+        }
       }
     }
     const entries: EntryInput[] = [];
-    const triggered: Triggered[] = [];
+    const triggered: BatchTriggered[] = [];
     if (closes.length > 0) {
       const inserted = await tx
         .insert(contractCloses)
         .values(
-          closes.map(({ row, kind, s }) => ({
+          closes.map(({ row, kind, s, tick, price }) => ({
             positionId: row.id,
             userId: row.userId,
             book: row.book,
@@ -192,13 +215,14 @@ export async function applyTickBatch(
         )
         .returning({ id: contractCloses.id, positionId: contractCloses.positionId });
       const closeIds = new Map(inserted.map((c) => [c.positionId, c.id]));
-      const ended = closes.map(({ row, kind, s }) => {
+      const ended = closes.map(({ row, kind, s, tick, price }) => {
         const { values } = closeValues(row, s, { closeLots: row.lots, price });
         const to: ContractPositionStatus = kind === "liquidation" ? "liquidated" : "closed";
         return {
           row,
           kind,
           s,
+          tick,
           to,
           values: endValues(values, { reason: kind, tickId: tick.id, at: tick.time }),
         };
@@ -237,10 +261,11 @@ export async function applyTickBatch(
         // The rows are locked by this transaction: a lost compare-and-set means something is wrong.
         throw new Error("contract trigger batch: a locked position changed state");
       }
-      for (const { row, kind, s, to, values } of ended) {
+      for (const { row, kind, s, tick, to, values } of ended) {
         entries.push(closeEntry(row, closeIds.get(row.id) as number, s, `contract.close.${kind}`));
         triggered.push({
           kind,
+          tick,
           position: toPositionView({ ...row, ...values, status: to }),
           userId: row.userId,
         });
@@ -259,7 +284,7 @@ export async function applyTickBatch(
           open_tick_id: "bigint",
           opened_at: "timestamptz",
         },
-        rows: fills.map((row) => ({
+        rows: fills.map(({ row, tick }) => ({
           id: row.id,
           from: "pending" as const,
           to: "holding" as const,
@@ -275,7 +300,7 @@ export async function applyTickBatch(
       if (moved.size !== fills.length) {
         throw new Error("contract trigger batch: a locked order changed state");
       }
-      for (const row of fills) {
+      for (const { row, tick } of fills) {
         const entry = fillEntry(row, row.heldFee);
         if (entry) {
           entries.push(entry);
@@ -290,6 +315,7 @@ export async function applyTickBatch(
         };
         triggered.push({
           kind: "fill",
+          tick,
           position: toPositionView({ ...row, ...set, status: "holding" }),
           userId: row.userId,
         });
