@@ -1,10 +1,12 @@
 import { ZOpenContractRequestSchema } from "@northstar/shared/contracts/contracts";
 import { MoneyDecimal } from "@northstar/shared/money";
+import { policyDefaults } from "@northstar/shared/policy";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { reconcileLedger } from "../ledger/index.ts";
+import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
 import { createTestDatabase } from "../test-support/index.ts";
 import { contractPositions } from "./contracts.table.ts";
@@ -18,6 +20,7 @@ import {
 } from "./manage-position.ts";
 import { openContractPosition } from "./open-position.ts";
 import { chargeOvernight, dueOvernightCharges } from "./overnight.ts";
+import { listContractProducts } from "./products.ts";
 import { ContractRiskEngine } from "./risk-engine.ts";
 import { contractWallet, newContractUser } from "./testing.ts";
 import { recordContractTicks } from "./ticks.ts";
@@ -424,6 +427,41 @@ describe("the risk engine", () => {
     expect(closes[0]).toMatchObject({ pnl: "-20", payout: "0", shortfall: "18", fee: "0" });
     expect(await contractWallet(db, user.id)).toEqual({ available: before.available, held: "0" });
     await reconciled();
+  });
+});
+
+describe("leverage caps", () => {
+  it("offers up to 100x on crypto perpetuals and at most 25x on the bitcoin CFD, whatever the levels say", async () => {
+    const products = await listContractProducts(db, now());
+    const btc = products.find((p) => p.symbol === "BTCUSDT");
+    const cfd = products.find((p) => p.symbol === "BTCUSD");
+    expect(btc?.leverage.at(-1)).toBe(100);
+    expect(cfd).toMatchObject({ type: "perpetual", leverage: [1, 2, 5, 10, 20, 25] });
+    // An operator listing higher levels cannot lift the caps (class 100x, bitcoin CFD 25x).
+    await setPolicy(
+      db,
+      "contracts.products",
+      { BTCUSD: { leverage: [1, 25, 50, 100] }, BTCUSDT: { leverage: [10, 100, 150] } },
+      "test",
+    );
+    try {
+      const capped = await listContractProducts(db, now());
+      expect(capped.find((p) => p.symbol === "BTCUSD")?.leverage).toEqual([1, 25]);
+      expect(capped.find((p) => p.symbol === "BTCUSDT")?.leverage).toEqual([10, 100]);
+      const user = await newContractUser(db, "100000");
+      await tick("BTCUSD", "90000");
+      expect(
+        await refused(open(user, { symbol: "BTCUSD", side: "long", lots: "0.1", leverage: 50 })),
+      ).toEqual({
+        code: "CONTRACT_LEVERAGE_INVALID",
+        field: "leverage",
+      });
+      const p = await open(user, { symbol: "BTCUSD", side: "long", lots: "0.1", leverage: 25 });
+      // 90000 × 0.1 ÷ 25
+      expect(p).toMatchObject({ leverage: 25, margin: "360" });
+    } finally {
+      await setPolicy(db, "contracts.products", policyDefaults()["contracts.products"], "test");
+    }
   });
 });
 

@@ -395,6 +395,28 @@ export const POLICY = {
     public: true,
   },
   /**
+   * The highest leverage a contract product may offer, per asset class (lower-case keys) and per
+   * instrument (its symbol: the bitcoin CFD at 25x); a product's levels above its class's cap or its
+   * own are never offered, whatever `contracts.leverage` or `contracts.products` list.
+   */
+  "contracts.maxLeverage": {
+    schema: z.record(
+      z.string().regex(/^[a-z]+$|^[A-Z0-9][A-Z0-9._-]{0,31}$/),
+      z.number().int().min(1).max(200),
+    ),
+    default: {
+      crypto: 100,
+      forex: 100,
+      stocks: 10,
+      indices: 50,
+      etfs: 10,
+      metals: 100,
+      energy: 50,
+      BTCUSD: 25,
+    } as Record<string, number>,
+    public: true,
+  },
+  /**
    * The terms of every contract product, per asset class: trading fee rate (each open and close, on
    * the notional), overnight interest per day (on the notional), maintenance margin rate, lot step
    * and the minimum and maximum lots per order.
@@ -457,7 +479,8 @@ export const POLICY = {
         maxLots: zPositive.optional(),
       }),
     ),
-    default: {} as Record<
+    // The bitcoin CFD offers 25x (its cap; the crypto levels stop at 20 below it).
+    default: { BTCUSD: { leverage: [1, 2, 5, 10, 20, 25] } } as Record<
       string,
       {
         enabled?: boolean;
