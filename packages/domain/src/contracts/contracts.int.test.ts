@@ -23,6 +23,7 @@ import { chargeOvernight, dueOvernightCharges } from "./overnight.ts";
 import { listContractProducts } from "./products.ts";
 import { ContractRiskEngine } from "./risk-engine.ts";
 import { contractWallet, newContractUser } from "./testing.ts";
+import { pruneContractTicks } from "./tick-retention.ts";
 import { recordContractTicks } from "./ticks.ts";
 import { triggerAt } from "./trigger.ts";
 
@@ -573,6 +574,47 @@ describe("the risk engine's search", () => {
     await tick("BCHUSDT", "80");
     await engine.drain();
     expect((await getContractPosition(db, user, id)).closes).toHaveLength(1);
+    await reconciled();
+  });
+});
+
+describe("tick retention", () => {
+  it("deletes old ticks no position or engine needs, keeping every trade's ticks and each open position's path", async () => {
+    await new ContractRiskEngine(db, { name: "retention" }).start();
+    const user = await newContractUser(db, "1000");
+    const t1 = await tick("FILUSDT", "10");
+    const t2 = await tick("FILUSDT", "10");
+    const a = await open(user, { symbol: "FILUSDT", side: "long", lots: "1", leverage: 10 });
+    const t3 = await tick("FILUSDT", "10.5");
+    await closeContractPosition({ db, now }, user, { id: a.id });
+    const t4 = await tick("FILUSDT", "10");
+    await open(user, { symbol: "FILUSDT", side: "short", lots: "1", leverage: 10 });
+    const t5 = await tick("FILUSDT", "9.9");
+    const u1 = await tick("APTUSDT", "2");
+    const u2 = await tick("APTUSDT", "2.1");
+    const u3 = await tick("APTUSDT", "2.2");
+    const ids = [t1, t2, t3, t4, t5, u1, u2, u3].map((t) => t?.id as number);
+    const left = async () =>
+      (
+        await pool.query<{ id: string }>("select id from contract_ticks where id = any($1) order by id", [
+          ids,
+        ])
+      ).rows.map((r) => Number(r.id));
+    // Within the retention period (30 days) nothing goes.
+    await pruneContractTicks(db, new Date(clock.now.getTime() + 10 * 86_400_000));
+    expect(await left()).toEqual(ids);
+    // Later: an engine that has read only up to u1 keeps everything after it.
+    await pool.query("update contract_engine_cursor set tick_id = (select max(id) from contract_ticks)");
+    await pool.query("update contract_engine_cursor set tick_id = $1 where name = 'retention'", [u1?.id]);
+    const later = new Date(clock.now.getTime() + 60 * 86_400_000);
+    await pruneContractTicks(db, later);
+    // t1: nobody's; t2, t3: the closed position's opening and closing ticks; t4 on: the open short's path.
+    expect(await left()).toEqual([t2, t3, t4, t5, u1, u2, u3].map((t) => t?.id));
+    await pool.query("update contract_engine_cursor set tick_id = (select max(id) from contract_ticks)");
+    await pruneContractTicks(db, later);
+    // u3 stays: an instrument's latest tick.
+    expect(await left()).toEqual([t2, t3, t4, t5, u3].map((t) => t?.id));
+    expect(await pruneContractTicks(db, later)).toEqual({ deleted: 0 });
     await reconciled();
   });
 });

@@ -23,7 +23,8 @@ const instant = () => timestamp({ withTimezone: true, precision: 3 });
 /**
  * Feed prices as the worker received them, for instruments with contract products. Market orders
  * open at the latest row; the risk engine reads rows in id order and every trigger (TP, SL, limit
- * fill, liquidation, delivery) keeps the id of the row it used. Rows are never updated.
+ * fill, liquidation, delivery) keeps the id of the row it used. Rows are never updated; old ones no
+ * position needs any more are deleted by the retention job (see pruneContractTicks).
  */
 export const contractTicks = pgTable(
   "contract_ticks",
@@ -134,6 +135,7 @@ export const contractPositions = pgTable(
     index("contract_positions_user_idx").on(t.userId, t.id),
     index("contract_positions_live_idx").on(t.symbol, t.id).where(sql`${t.status} in ('pending', 'holding')`),
     index("contract_positions_updated_idx").on(t.updatedAt),
+    index("contract_positions_open_tick_idx").on(t.openTickId),
     index("contract_positions_trigger_below_idx")
       .on(t.symbol, t.triggerBelow)
       .where(sql`${t.triggerBelow} is not null`),
@@ -172,6 +174,7 @@ export const contractCloses = pgTable(
   (t) => [
     index("contract_closes_position_idx").on(t.positionId, t.id),
     index("contract_closes_reason_idx").on(t.reason, t.id),
+    index("contract_closes_tick_idx").on(t.tickId),
   ],
 );
 

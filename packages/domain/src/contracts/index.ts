@@ -12,5 +12,6 @@ export * from "./position-view.ts";
 export * from "./products.ts";
 export * from "./risk-engine.ts";
 export * from "./tick-recorder.ts";
+export * from "./tick-retention.ts";
 export * from "./ticks.ts";
 export * from "./trigger.ts";

@@ -24,6 +24,7 @@ export const JOBS = {
   expireC2cOrder: "expire-c2c-order",
   chargeOvernight: "charge-overnight",
   deliverContracts: "deliver-contracts",
+  pruneContractTicks: "prune-contract-ticks",
 } as const;
 
 export const ZSendCodeJobSchema = z.object({

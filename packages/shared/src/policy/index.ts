@@ -501,6 +501,11 @@ export const POLICY = {
   "contracts.maxExtraMarginRatio": { schema: zPositive, default: "5", public: true },
   /** The hour (UTC) at which the day's overnight interest is charged to positions held then. */
   "contracts.overnightHourUtc": { schema: z.number().int().min(0).max(23), default: 0, public: true },
+  /**
+   * Recorded contract ticks are kept this many days; older ones are deleted unless a position still
+   * needs them (see the contract-delivery queue's tick retention run).
+   */
+  "contracts.tickRetentionDays": { schema: z.number().int().min(1).max(3650), default: 30, public: false },
   /** A market order takes the latest recorded tick; one older than this means the feed is stale: refused. */
   "contracts.maxTickAgeMs": { schema: z.number().int().min(500).max(60_000), default: 5000, public: true },
 } as const;

@@ -1,0 +1,2 @@
+CREATE INDEX "contract_closes_tick_idx" ON "contract_closes" USING btree ("tick_id");--> statement-breakpoint
+CREATE INDEX "contract_positions_open_tick_idx" ON "contract_positions" USING btree ("open_tick_id");
