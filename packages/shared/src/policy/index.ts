@@ -384,7 +384,8 @@ export const POLICY = {
   "contracts.leverage": {
     schema: z.record(z.string(), z.array(z.number().int().min(1).max(200)).min(1).max(20)),
     default: {
-      crypto: [1, 2, 5, 10, 20, 50, 100],
+      // 25x is the bitcoin CFD's top level (its cap in contracts.maxLeverage).
+      crypto: [1, 2, 5, 10, 20, 25, 50, 100],
       forex: [1, 10, 20, 50, 100],
       stocks: [1, 2, 5, 10],
       indices: [1, 5, 10, 20, 50],
@@ -479,8 +480,7 @@ export const POLICY = {
         maxLots: zPositive.optional(),
       }),
     ),
-    // The bitcoin CFD offers 25x (its cap; the crypto levels stop at 20 below it).
-    default: { BTCUSD: { leverage: [1, 2, 5, 10, 20, 25] } } as Record<
+    default: {} as Record<
       string,
       {
         enabled?: boolean;
