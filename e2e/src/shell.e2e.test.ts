@@ -62,8 +62,15 @@ describe("the shell on a phone", () => {
     await page.getByTestId("spot-phone-sell").click();
     await page.getByTestId("order-form").waitFor();
     await expect(page.getByTestId("order-side-sell").getAttribute("aria-checked")).resolves.toBe("true");
-    // No leveraged product exists: the instrument's details claim none.
-    await expect(page.getByTestId("instrument-details").textContent()).resolves.not.toMatch(/leverage/i);
+    // Contracts are live: the details show bitcoin's real maximum leverage (100x in the catalogue,
+    // the crypto cap) and the contract kind beside spot.
+    const details = page.getByTestId("instrument-details");
+    await expect(details.textContent()).resolves.toMatch(/Maximum leverage\s*100x/);
+    await expect(page.getByTestId("instrument-kinds").textContent()).resolves.toMatch(/Spot\s*Contract/);
+    // The Contract tab of the market list leads to the contract trade screen.
+    await page.goto("/market?tab=contract&q=BTCUSD");
+    await page.getByTestId("market-row-BTCUSD").click();
+    await page.waitForURL(/\/preciousMetal\?symbol=BTCUSD$/);
     await context.close();
   });
 

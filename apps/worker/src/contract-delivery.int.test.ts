@@ -90,4 +90,31 @@ describe("the contract-delivery queue", () => {
     await queue.close();
     await events.close();
   });
+
+  it("runs the tick retention: a run delivered twice deletes the old unneeded ticks once", async () => {
+    const old = await recordContractTicks(db, [
+      { symbol: "LINKUSDT", price: "12", time: clock.getTime() - 90 * 86_400_000 },
+      { symbol: "LINKUSDT", price: "12.1", time: clock.getTime() - 89 * 86_400_000 },
+    ]);
+    // The risk engine has read everything recorded.
+    await pool.query(
+      "insert into contract_engine_cursor (name, tick_id) values ('main', (select max(id) from contract_ticks)) on conflict (name) do update set tick_id = excluded.tick_id",
+    );
+    const events = new QueueEvents(QUEUES.contractDelivery, { connection: redis.duplicate(), prefix });
+    await events.waitUntilReady();
+    const { worker, queue } = await startContractDeliveryWorker(redis, prefix, deps());
+    const first = await queue.add(JOBS.pruneContractTicks, {});
+    const second = await queue.add(JOBS.pruneContractTicks, {});
+    const results = [await first.waitUntilFinished(events), await second.waitUntilFinished(events)];
+    const ids = old.map((t) => t.id);
+    const left = await pool.query("select id from contract_ticks where id = any($1) order by id", [ids]);
+    // The older is gone; the newer is LINKUSDT's latest tick, which stays.
+    expect(left.rows.map((r) => Number(r.id))).toEqual([ids[1]]);
+    // One run at a time (concurrency 1): the first deletes, the second finds nothing more.
+    expect(results[0]?.deleted).toBeGreaterThanOrEqual(1);
+    expect(results[1]?.deleted).toBe(0);
+    await worker.close();
+    await queue.close();
+    await events.close();
+  });
 });

@@ -32,7 +32,7 @@ export function startContractRisk(
       },
     });
     await engine.start();
-    log(`contract risk engine started at tick ${engine.position}, ${engine.index.size} positions`);
+    log(`contract risk engine started at tick ${engine.position}, ${await engine.watching()} positions`);
     let stopped = false;
     let running: Promise<void> = Promise.resolve();
     const loop = async () => {

@@ -12,3 +12,7 @@ export const contractDeliveryWorkerOptions: Omit<WorkerOptions, "connection" | "
 
 export const CONTRACT_DELIVERY_SCHEDULER_ID = "contract-delivery-minutely";
 export const CONTRACT_DELIVERY_PATTERN = "* * * * *";
+
+/** Recorded ticks no position needs any more are deleted once an hour (policy contracts.tickRetentionDays). */
+export const CONTRACT_TICK_PRUNE_SCHEDULER_ID = "contract-tick-prune-hourly";
+export const CONTRACT_TICK_PRUNE_PATTERN = "17 * * * *";

@@ -5,15 +5,19 @@ import {
   type DeliverContractsDeps,
   processDeliverContracts,
 } from "../processors/contracts/deliver-contracts.ts";
+import { processPruneContractTicks } from "../processors/contracts/prune-ticks.ts";
 import {
   CONTRACT_DELIVERY_PATTERN,
   CONTRACT_DELIVERY_SCHEDULER_ID,
+  CONTRACT_TICK_PRUNE_PATTERN,
+  CONTRACT_TICK_PRUNE_SCHEDULER_ID,
   contractDeliveryWorkerOptions,
 } from "./contract-delivery.config.ts";
 
 /**
  * The `contract-delivery` queue: a BullMQ job scheduler adds a run every minute, and a
  * catch-up run is added at start, so expiries missed while no worker ran are settled once one is back.
+ * A second scheduler runs the recorded ticks' retention once an hour.
  */
 export async function startContractDeliveryWorker(
   connection: Redis,
@@ -26,6 +30,11 @@ export async function startContractDeliveryWorker(
     { pattern: CONTRACT_DELIVERY_PATTERN, tz: "UTC" },
     { name: JOBS.deliverContracts, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
   );
+  await queue.upsertJobScheduler(
+    CONTRACT_TICK_PRUNE_SCHEDULER_ID,
+    { pattern: CONTRACT_TICK_PRUNE_PATTERN, tz: "UTC" },
+    { name: JOBS.pruneContractTicks, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
+  );
   await queue.add(JOBS.deliverContracts, {}, { removeOnComplete: 100, removeOnFail: 100 });
   const worker = new Worker(
     QUEUES.contractDelivery,
@@ -33,6 +42,8 @@ export async function startContractDeliveryWorker(
       switch (job.name) {
         case JOBS.deliverContracts:
           return processDeliverContracts(deps);
+        case JOBS.pruneContractTicks:
+          return processPruneContractTicks(deps);
         default:
           throw new UnrecoverableError(`unknown job ${job.name}`);
       }

@@ -1,4 +1,4 @@
-import { settleClose } from "@northstar/shared/contract-math";
+import { type CloseSettlement, settleClose } from "@northstar/shared/contract-math";
 import type { TContractPositionView } from "@northstar/shared/contracts/contracts";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { type Actor, contractPositionMachine } from "@northstar/shared/state-machines";
@@ -65,24 +65,10 @@ export async function applyClose(
     throw new AppError("REQUEST_ERROR");
   }
   await postClose(tx, row, close.id, s, `contract.close.${params.reason}`);
-  const lots = new MoneyDecimal(row.lots).minus(params.closeLots);
-  const values = {
-    lots: lots.toFixed(),
-    margin: new MoneyDecimal(row.margin).minus(s.marginReleased).toFixed(),
-    closeFee: new MoneyDecimal(row.closeFee).plus(s.fee).toFixed(),
-    // The user's trading result: the PnL as far as the margin bore it.
-    realisedPnl: new MoneyDecimal(row.realisedPnl).plus(s.pnl).plus(s.shortfall).toFixed(),
-    exitPrice: params.price,
-    updatedAt: new Date(),
-  };
+  const { lots, values } = closeValues(row, s, params);
   if (lots.isZero()) {
     const to = params.reason === "liquidation" ? "liquidated" : "closed";
-    const ended = {
-      ...values,
-      closeReason: params.reason,
-      closeTickId: params.tickId,
-      closedAt: params.at,
-    };
+    const ended = endValues(values, params);
     const moved = await transition(tx, {
       machine: contractPositionMachine,
       table: contractPositions,
@@ -99,4 +85,31 @@ export async function applyClose(
   }
   await tx.update(contractPositions).set(values).where(eq(contractPositions.id, row.id));
   return toPositionView({ ...row, ...values });
+}
+
+/** The position's columns after a close settled as `s` (lots left, margin left, totals, exit price). */
+export function closeValues(
+  row: ContractPositionRow,
+  s: CloseSettlement,
+  params: { closeLots: string; price: string },
+) {
+  const lots = new MoneyDecimal(row.lots).minus(params.closeLots);
+  const values = {
+    lots: lots.toFixed(),
+    margin: new MoneyDecimal(row.margin).minus(s.marginReleased).toFixed(),
+    closeFee: new MoneyDecimal(row.closeFee).plus(s.fee).toFixed(),
+    // The user's trading result: the PnL as far as the margin bore it.
+    realisedPnl: new MoneyDecimal(row.realisedPnl).plus(s.pnl).plus(s.shortfall).toFixed(),
+    exitPrice: params.price,
+    updatedAt: new Date(),
+  };
+  return { lots, values };
+}
+
+/** A close that leaves no lots also ends the position: why, at which tick and when. */
+export function endValues<V>(
+  values: V,
+  params: { reason: CloseReason; tickId: number | null; at: Date },
+): V & { closeReason: CloseReason; closeTickId: number | null; closedAt: Date } {
+  return { ...values, closeReason: params.reason, closeTickId: params.tickId, closedAt: params.at };
 }

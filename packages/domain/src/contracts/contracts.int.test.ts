@@ -1,10 +1,15 @@
 import { ZOpenContractRequestSchema } from "@northstar/shared/contracts/contracts";
+import { MoneyDecimal } from "@northstar/shared/money";
+import { policyDefaults } from "@northstar/shared/policy";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { reconcileLedger } from "../ledger/index.ts";
+import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
 import { createTestDatabase } from "../test-support/index.ts";
+import { contractPositions } from "./contracts.table.ts";
 import { getContractPosition, listContractPositions } from "./list-positions.ts";
 import {
   adjustContractMargin,
@@ -15,9 +20,12 @@ import {
 } from "./manage-position.ts";
 import { openContractPosition } from "./open-position.ts";
 import { chargeOvernight, dueOvernightCharges } from "./overnight.ts";
+import { listContractProducts } from "./products.ts";
 import { ContractRiskEngine } from "./risk-engine.ts";
 import { contractWallet, newContractUser } from "./testing.ts";
+import { pruneContractTicks } from "./tick-retention.ts";
 import { recordContractTicks } from "./ticks.ts";
+import { triggerAt } from "./trigger.ts";
 
 /**
  * Contracts against a real database. The clock is a test clock that only moves forward; every price
@@ -419,6 +427,194 @@ describe("the risk engine", () => {
     // margin 2, loss 20: the user loses 2, the insurance pays the other 18.
     expect(closes[0]).toMatchObject({ pnl: "-20", payout: "0", shortfall: "18", fee: "0" });
     expect(await contractWallet(db, user.id)).toEqual({ available: before.available, held: "0" });
+    await reconciled();
+  });
+});
+
+describe("leverage caps", () => {
+  it("offers up to 100x on crypto perpetuals and at most 25x on the bitcoin CFD, whatever the levels say", async () => {
+    const products = await listContractProducts(db, now());
+    const btc = products.find((p) => p.symbol === "BTCUSDT");
+    const cfd = products.find((p) => p.symbol === "BTCUSD");
+    expect(btc?.leverage.at(-1)).toBe(100);
+    expect(cfd).toMatchObject({ type: "perpetual", leverage: [1, 2, 5, 10, 20, 25] });
+    // An operator listing higher levels cannot lift the caps (class 100x, bitcoin CFD 25x).
+    await setPolicy(
+      db,
+      "contracts.products",
+      { BTCUSD: { leverage: [1, 25, 50, 100] }, BTCUSDT: { leverage: [10, 100, 150] } },
+      "test",
+    );
+    try {
+      const capped = await listContractProducts(db, now());
+      expect(capped.find((p) => p.symbol === "BTCUSD")?.leverage).toEqual([1, 25]);
+      expect(capped.find((p) => p.symbol === "BTCUSDT")?.leverage).toEqual([10, 100]);
+      const user = await newContractUser(db, "100000");
+      await tick("BTCUSD", "90000");
+      expect(
+        await refused(open(user, { symbol: "BTCUSD", side: "long", lots: "0.1", leverage: 50 })),
+      ).toEqual({
+        code: "CONTRACT_LEVERAGE_INVALID",
+        field: "leverage",
+      });
+      const p = await open(user, { symbol: "BTCUSD", side: "long", lots: "0.1", leverage: 25 });
+      // 90000 × 0.1 ÷ 25
+      expect(p).toMatchObject({ leverage: 25, margin: "360" });
+    } finally {
+      await setPolicy(db, "contracts.products", policyDefaults()["contracts.products"], "test");
+    }
+  });
+});
+
+describe("the risk engine's search", () => {
+  it("decides at the exact liquidation boundary, to the last decimal of the price", async () => {
+    const engine = new ContractRiskEngine(db, { name: "boundary" });
+    await engine.start();
+    const user = await newContractUser(db, "1000");
+    await tick("ETCUSDT", "10");
+    const p = await open(user, { symbol: "ETCUSDT", side: "long", lots: "10", leverage: 20 });
+    const [row] = await db.select().from(contractPositions).where(eq(contractPositions.id, p.id));
+    // Prices falling by 1e-8 across the exact threshold (about 9.54773869): the first tick the exact
+    // rule liquidates at is the one the engine closes at, and none before it.
+    const prices = Array.from({ length: 21 }, (_, i) =>
+      new MoneyDecimal("9.54773880").minus(new MoneyDecimal(i).div(100_000_000)).toFixed(),
+    );
+    const first = prices.findIndex((price) => row && triggerAt(row, price) === "liquidation");
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(prices.length - 1);
+    for (const [i, price] of prices.entries()) {
+      const t = await tick("ETCUSDT", price);
+      await engine.drain();
+      const { position, closes } = await getContractPosition(db, user, p.id);
+      if (i < first) {
+        expect(position.status).toBe("holding");
+      } else {
+        expect(position.status).toBe("liquidated");
+        expect(closes).toHaveLength(1);
+        if (i === first) {
+          expect(closes[0]).toMatchObject({ tick_id: t?.id, price });
+        }
+      }
+    }
+    await reconciled();
+  });
+
+  it("fills a limit order and liquidates it at a later tick read in the same batch, at that tick", async () => {
+    const engine = new ContractRiskEngine(db, { name: "fill-then-liquidate" });
+    await engine.start();
+    const user = await newContractUser(db, "1000");
+    await tick("XLMUSDT", "1");
+    const p = await open(user, {
+      symbol: "XLMUSDT",
+      side: "long",
+      order_type: "limit",
+      price: "0.9",
+      lots: "100",
+      leverage: 20,
+    });
+    const fill = await tick("XLMUSDT", "0.9");
+    await tick("XLMUSDT", "0.89");
+    // Liquidation near (90 − 4.5) ÷ (100 × 0.995) = 0.8593: crossed here and again by the next tick.
+    const crossing = await tick("XLMUSDT", "0.85");
+    await tick("XLMUSDT", "0.8");
+    await engine.drain();
+    const { position, closes } = await getContractPosition(db, user, p.id);
+    expect(position).toMatchObject({ status: "liquidated", entry_price: "0.9", exit_price: "0.85" });
+    expect(closes).toHaveLength(1);
+    expect(closes[0]?.tick_id).toBe(crossing?.id);
+    const [row] = await db.select().from(contractPositions).where(eq(contractPositions.id, p.id));
+    expect(row?.openTickId).toBe(fill?.id);
+    await reconciled();
+  });
+
+  it("replays the ticks a position missed when its transaction commits after the engine read past them, however late", async () => {
+    const engine = new ContractRiskEngine(db, { name: "late" });
+    await engine.start();
+    const user = await newContractUser(db, "1000");
+    const opening = await tick("BCHUSDT", "100");
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let opened: (() => void) | undefined;
+    const isOpen = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
+    let id = 0;
+    // The opening's transaction stays open while the feed moves and the engine reads on; its rows
+    // carry a time an hour before they become visible (a stalled connection, a long lock wait).
+    const late = db.transaction(async (tx) => {
+      const p = await openContractPosition(
+        { db: tx as unknown as Db, now },
+        user,
+        ZOpenContractRequestSchema.parse({ symbol: "BCHUSDT", side: "long", lots: "1", leverage: 10 }),
+      );
+      id = p.id;
+      await tx.execute(
+        sql`update contract_positions set updated_at = now() - interval '1 hour' where id = ${p.id}`,
+      );
+      opened?.();
+      await held;
+    });
+    await isOpen;
+    // Liquidation near 90.45: this tick crosses it while the position is not yet visible.
+    const crossing = await tick("BCHUSDT", "85");
+    await tick("BCHUSDT", "99");
+    await engine.drain();
+    expect(engine.position).toBeGreaterThan(crossing?.id ?? 0);
+    release();
+    await late;
+    const [row] = await db.select().from(contractPositions).where(eq(contractPositions.id, id));
+    expect(row).toMatchObject({ status: "holding", openTickId: opening?.id, riskWatched: false });
+    await engine.step();
+    const { position, closes } = await getContractPosition(db, user, id);
+    expect(position.status).toBe("liquidated");
+    expect(closes).toHaveLength(1);
+    expect(closes[0]).toMatchObject({ tick_id: crossing?.id, price: "85" });
+    await tick("BCHUSDT", "80");
+    await engine.drain();
+    expect((await getContractPosition(db, user, id)).closes).toHaveLength(1);
+    await reconciled();
+  });
+});
+
+describe("tick retention", () => {
+  it("deletes old ticks no position or engine needs, keeping every trade's ticks and each open position's path", async () => {
+    await new ContractRiskEngine(db, { name: "retention" }).start();
+    const user = await newContractUser(db, "1000");
+    const t1 = await tick("FILUSDT", "10");
+    const t2 = await tick("FILUSDT", "10");
+    const a = await open(user, { symbol: "FILUSDT", side: "long", lots: "1", leverage: 10 });
+    const t3 = await tick("FILUSDT", "10.5");
+    await closeContractPosition({ db, now }, user, { id: a.id });
+    const t4 = await tick("FILUSDT", "10");
+    await open(user, { symbol: "FILUSDT", side: "short", lots: "1", leverage: 10 });
+    const t5 = await tick("FILUSDT", "9.9");
+    const u1 = await tick("APTUSDT", "2");
+    const u2 = await tick("APTUSDT", "2.1");
+    const u3 = await tick("APTUSDT", "2.2");
+    const ids = [t1, t2, t3, t4, t5, u1, u2, u3].map((t) => t?.id as number);
+    const left = async () =>
+      (
+        await pool.query<{ id: string }>("select id from contract_ticks where id = any($1) order by id", [
+          ids,
+        ])
+      ).rows.map((r) => Number(r.id));
+    // Within the retention period (30 days) nothing goes.
+    await pruneContractTicks(db, new Date(clock.now.getTime() + 10 * 86_400_000));
+    expect(await left()).toEqual(ids);
+    // Later: an engine that has read only up to u1 keeps everything after it.
+    await pool.query("update contract_engine_cursor set tick_id = (select max(id) from contract_ticks)");
+    await pool.query("update contract_engine_cursor set tick_id = $1 where name = 'retention'", [u1?.id]);
+    const later = new Date(clock.now.getTime() + 60 * 86_400_000);
+    await pruneContractTicks(db, later);
+    // t1: nobody's; t2, t3: the closed position's opening and closing ticks; t4 on: the open short's path.
+    expect(await left()).toEqual([t2, t3, t4, t5, u1, u2, u3].map((t) => t?.id));
+    await pool.query("update contract_engine_cursor set tick_id = (select max(id) from contract_ticks)");
+    await pruneContractTicks(db, later);
+    // u3 stays: an instrument's latest tick.
+    expect(await left()).toEqual([t2, t3, t4, t5, u3].map((t) => t?.id));
+    expect(await pruneContractTicks(db, later)).toEqual({ deleted: 0 });
     await reconciled();
   });
 });

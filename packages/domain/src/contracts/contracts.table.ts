@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
+  boolean,
   check,
   date,
   index,
@@ -22,7 +23,8 @@ const instant = () => timestamp({ withTimezone: true, precision: 3 });
 /**
  * Feed prices as the worker received them, for instruments with contract products. Market orders
  * open at the latest row; the risk engine reads rows in id order and every trigger (TP, SL, limit
- * fill, liquidation, delivery) keeps the id of the row it used. Rows are never updated.
+ * fill, liquidation, delivery) keeps the id of the row it used. Rows are never updated; old ones no
+ * position needs any more are deleted by the retention job (see pruneContractTicks).
  */
 export const contractTicks = pgTable(
   "contract_ticks",
@@ -33,7 +35,27 @@ export const contractTicks = pgTable(
     time: instant().notNull(),
     recordedAt: instant().notNull().defaultNow(),
   },
-  (t) => [index("contract_ticks_symbol_time_idx").on(t.symbol, t.time, t.id)],
+  (t) => [
+    index("contract_ticks_symbol_time_idx").on(t.symbol, t.time, t.id),
+    index("contract_ticks_symbol_id_idx").on(t.symbol, t.id),
+  ],
+);
+
+/** The liquidation price needs an entry, a positive quantity and a maintenance rate below 1. */
+const LIQ_DEFINED = "entry_price is not null and lots * contract_size > 0 and maintenance_rate < 1";
+/**
+ * The liquidation rule (see isLiquidatable in contract-math) rounds the unrealised PnL down and the
+ * maintenance margin up to 8 decimals, so it can fire up to 2e-8 USDT of equity before the plain
+ * formula. The keys carry that slack (and a relative 1e-12 for the division), so a key is always
+ * past the exact threshold: every tick that liquidates is found; the exact rule then decides.
+ */
+const LONG_LIQ_KEY = sql.raw(
+  `case when ${LIQ_DEFINED} then ` +
+    "((entry_price * (lots * contract_size) - margin + 0.00000002) / ((lots * contract_size) * (1 - maintenance_rate))) * 1.000000000001 + 0.000000000001 end",
+);
+const SHORT_LIQ_KEY = sql.raw(
+  `case when ${LIQ_DEFINED} then ` +
+    "((entry_price * (lots * contract_size) + margin - 0.00000002) / ((lots * contract_size) * (1 + maintenance_rate))) * 0.999999999999 - 0.000000000001 end",
 );
 
 /**
@@ -82,11 +104,47 @@ export const contractPositions = pgTable(
     openedAt: instant(),
     closedAt: instant(),
     updatedAt: instant().notNull().defaultNow(),
+    /**
+     * The risk engine's trigger keys, kept by the database from the row itself (so no write can
+     * leave them stale): a tick at or below `trigger_below` (a long's liquidation or stop-loss, a
+     * short's take-profit, a long limit order) or at or above `trigger_above` may trigger; null when
+     * the position is not live. They only select candidates; the exact decimal rule decides.
+     */
+    triggerBelow: numeric({ precision: 38, scale: 18 }).generatedAlwaysAs(
+      sql`case
+        when status = 'pending' and side = 'long' then limit_price
+        when status = 'holding' and side = 'long' then greatest(${LONG_LIQ_KEY}, stop_loss)
+        when status = 'holding' and side = 'short' then take_profit
+      end`,
+    ),
+    triggerAbove: numeric({ precision: 38, scale: 18 }).generatedAlwaysAs(
+      sql`case
+        when status = 'pending' and side = 'short' then limit_price
+        when status = 'holding' and side = 'short' then least(${SHORT_LIQ_KEY}, stop_loss)
+        when status = 'holding' and side = 'long' then take_profit
+      end`,
+    ),
+    /**
+     * The risk engine has taken the position in: it evaluated it against every tick from its opening
+     * tick up to its cursor, and evaluates it with each later tick. A position committed after the
+     * engine read past its opening tick stays false until the engine replays those ticks for it.
+     */
+    riskWatched: boolean().notNull().default(false),
   },
   (t) => [
     index("contract_positions_user_idx").on(t.userId, t.id),
     index("contract_positions_live_idx").on(t.symbol, t.id).where(sql`${t.status} in ('pending', 'holding')`),
     index("contract_positions_updated_idx").on(t.updatedAt),
+    index("contract_positions_open_tick_idx").on(t.openTickId),
+    index("contract_positions_trigger_below_idx")
+      .on(t.symbol, t.triggerBelow)
+      .where(sql`${t.triggerBelow} is not null`),
+    index("contract_positions_trigger_above_idx")
+      .on(t.symbol, t.triggerAbove)
+      .where(sql`${t.triggerAbove} is not null`),
+    index("contract_positions_unwatched_idx")
+      .on(t.id)
+      .where(sql`not ${t.riskWatched} and ${t.status} in ('pending', 'holding')`),
     check("contract_positions_lots_nonnegative", sql`${t.lots} >= 0`),
     check("contract_positions_margin_nonnegative", sql`${t.margin} >= 0`),
   ],
@@ -116,6 +174,7 @@ export const contractCloses = pgTable(
   (t) => [
     index("contract_closes_position_idx").on(t.positionId, t.id),
     index("contract_closes_reason_idx").on(t.reason, t.id),
+    index("contract_closes_tick_idx").on(t.tickId),
   ],
 );
 

@@ -11,7 +11,7 @@ export * from "./overnight.ts";
 export * from "./position-view.ts";
 export * from "./products.ts";
 export * from "./risk-engine.ts";
-export * from "./risk-index.ts";
 export * from "./tick-recorder.ts";
+export * from "./tick-retention.ts";
 export * from "./ticks.ts";
 export * from "./trigger.ts";

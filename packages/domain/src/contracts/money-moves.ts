@@ -1,7 +1,7 @@
 import type { CloseSettlement } from "@northstar/shared/contract-math";
 import { MoneyDecimal } from "@northstar/shared/money";
 import type { DbOrTx } from "../db/client.ts";
-import { type Book, type PostingInput, postEntry } from "../ledger/index.ts";
+import { type Book, type EntryInput, type PostingInput, postEntry } from "../ledger/index.ts";
 
 /** Contracts are margined and settled in USDT. */
 export const CONTRACT_CURRENCY = "USDT";
@@ -52,10 +52,18 @@ export async function postOpen(tx: DbOrTx, p: Owner, margin: string, fee: string
 
 /** A limit order fills: its held fee goes to the fee account; the margin stays held. */
 export async function postFill(tx: DbOrTx, p: Owner, fee: string) {
-  if (new MoneyDecimal(fee).isZero()) {
-    return;
+  const entry = fillEntry(p, fee);
+  if (entry) {
+    await postEntry(tx, entry);
   }
-  await postEntry(tx, {
+}
+
+/** The ledger entry of a fill (null when the fee is zero: nothing moves). */
+export function fillEntry(p: Owner, fee: string): EntryInput | null {
+  if (new MoneyDecimal(fee).isZero()) {
+    return null;
+  }
+  return {
     idempotencyKey: `contract.fill:${p.id}`,
     kind: "contract.fill",
     reference: { type: "contract_position", id: p.id },
@@ -63,7 +71,7 @@ export async function postFill(tx: DbOrTx, p: Owner, fee: string) {
       { account: held(p.userId, p.book), amount: neg(fee) },
       { account: system("fees", p.book), amount: fee },
     ],
-  });
+  };
 }
 
 /** A pending order is cancelled: what it held returns to the available balance. */
@@ -85,7 +93,12 @@ export async function postCancel(tx: DbOrTx, p: Owner, amount: string) {
  * the margin is paid to the house by the insurance account, never by the user.
  */
 export async function postClose(tx: DbOrTx, p: Owner, closeId: number, s: CloseSettlement, kind: string) {
-  await postEntry(tx, {
+  await postEntry(tx, closeEntry(p, closeId, s, kind));
+}
+
+/** The ledger entry of a close (see postClose), for writers that post many at once. */
+export function closeEntry(p: Owner, closeId: number, s: CloseSettlement, kind: string): EntryInput {
+  return {
     idempotencyKey: `contract.close:${closeId}`,
     kind,
     reference: { type: "contract_position", id: p.id },
@@ -97,7 +110,7 @@ export async function postClose(tx: DbOrTx, p: Owner, closeId: number, s: CloseS
       { account: system("contracts_house", p.book), amount: neg(s.pnl) },
       { account: system("contracts_insurance", p.book), amount: neg(s.shortfall) },
     ]),
-  });
+  };
 }
 
 /** Margin added (available → held) or reduced (held → available); `key` names the request. */

@@ -17,7 +17,8 @@ export interface ContractProduct extends TContractProduct {
 
 /**
  * Every contract product: each enabled catalogue instrument with the contract kind, on its asset
- * class's terms and leverage levels (capped by the instrument's maximum leverage), with the
+ * class's terms and leverage levels (capped by the instrument's maximum leverage and by policy
+ * `contracts.maxLeverage` for its class and for itself: 100x crypto perpetuals, 25x the bitcoin CFD), with the
  * per-instrument overrides of policy `contracts.products`; by the catalogue's order.
  */
 export async function listContractProducts(
@@ -25,11 +26,12 @@ export async function listContractProducts(
   now = new Date(),
   options: { withDisabled?: boolean } = {},
 ): Promise<ContractProduct[]> {
-  const [catalogue, terms, levels, overrides] = await Promise.all([
+  const [catalogue, terms, levels, overrides, caps] = await Promise.all([
     loadCatalogue(db),
     getPolicy(db, "contracts.terms"),
     getPolicy(db, "contracts.leverage"),
     getPolicy(db, "contracts.products"),
+    getPolicy(db, "contracts.maxLeverage"),
   ]);
   const out: ContractProduct[] = [];
   for (const i of catalogue) {
@@ -41,8 +43,9 @@ export async function listContractProducts(
     if (over.enabled === false && !options.withDisabled) {
       continue;
     }
+    const cap = Math.min(i.maxLeverage, caps[i.category] ?? 1, caps[i.symbol] ?? i.maxLeverage);
     const leverage = [...(over.leverage ?? levels[i.category] ?? [1])]
-      .filter((l) => l <= i.maxLeverage)
+      .filter((l) => l <= cap)
       .sort((a, b) => a - b);
     const type = over.type ?? "perpetual";
     const expiresAt = type === "delivery" && over.expiresAt ? over.expiresAt : null;

@@ -1,7 +1,5 @@
-import { liquidationPrice } from "@northstar/shared/contract-math";
-import type { TContractPositionView } from "@northstar/shared/contracts/contracts";
 import { isMarketOpen } from "@northstar/shared/markets";
-import { asc, gt, inArray, max, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, max, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import {
   type ContractPositionRow,
@@ -9,70 +7,50 @@ import {
   contractPositions,
   contractTicks,
 } from "./contracts.table.ts";
-import { positionTerms } from "./position-view.ts";
 import { listContractProducts } from "./products.ts";
-import { RiskIndex, type TriggerKeys } from "./risk-index.ts";
 import { type ContractTick, contractTicksAfter } from "./ticks.ts";
-import { applyTick, type TriggerKind, triggerAt } from "./trigger.ts";
-
-/** A liquidation key is moved this much towards the current price, so rounding never hides a crossing. */
-const NUDGE = 1e-6;
-/** Rows changed this long before the last look are read again (a transaction may commit late). */
-const CHANGE_LAG_MS = 5000;
-
-/** The trigger keys of a live position (see RiskIndex). */
-export function triggerKeys(row: ContractPositionRow): TriggerKeys {
-  const keys: TriggerKeys = { below: [], above: [] };
-  const long = row.side === "long";
-  if (row.status === "pending") {
-    (long ? keys.below : keys.above).push(Number(row.limitPrice));
-    return keys;
-  }
-  const liq = Number(liquidationPrice(positionTerms(row)));
-  if (long) {
-    keys.below.push(liq * (1 + NUDGE) + NUDGE);
-  } else {
-    keys.above.push(liq * (1 - NUDGE));
-  }
-  if (row.stopLoss) {
-    (long ? keys.below : keys.above).push(Number(row.stopLoss));
-  }
-  if (row.takeProfit) {
-    (long ? keys.above : keys.below).push(Number(row.takeProfit));
-  }
-  return keys;
-}
+import { applyTick, applyTicksBatch, type Triggered, type TriggerKind, triggerAt } from "./trigger.ts";
 
 export interface RiskEngineOptions {
   /** The cursor's name: one per engine deployment. */
   name?: string;
   log?: (line: string) => void;
   /** Told of each fill and close it commits (the worker publishes it on the user's channel). */
-  onTriggered?: (kind: TriggerKind, position: TContractPositionView, userId: number) => void;
+  onTriggered?: (kind: TriggerKind, position: Triggered["position"], userId: number, tickId: number) => void;
   /** Ticks read per step. */
   batch?: number;
-  /** Crossed positions of one tick applied at once (each its own transaction); keep below the pool size. */
-  parallel?: number;
+  /** Positions applied per transaction (one locked read, one state update, one ledger write each). */
+  closeBatch?: number;
 }
 
+/** Positions taken in (or replayed) per look for positions the engine has not yet seen. */
+const WATCH_BATCH = 1000;
+/** Candidate ticks read per query while replaying one late position. */
+const REPLAY_BATCH = 200;
+
 /**
- * The risk engine: reads the recorded feed ticks in order after its stored cursor, and for each one
- * applies what it triggers (pending limit fills, take-profit, stop-loss, liquidation) to only the
- * positions the tick crosses, found through the in-memory index. Each trigger commits in its own
- * transaction with the position locked and re-checked, keeping the tick's id. The cursor moves after
- * the ticks before it are applied, so an engine stopped mid-stream (or a standby taking over)
- * re-reads from the cursor: a trigger is never missed, and one applied twice changes nothing the
- * second time. Ticks of a closed market are skipped (no liquidation on stale prices).
+ * The risk engine: reads the recorded feed ticks in order after its stored cursor and applies what
+ * they trigger (pending limit fills, take-profit, stop-loss, liquidation). The positions a batch of
+ * ticks crosses are found by one SQL statement over the positions' trigger keys (kept by the
+ * database from each row, indexed by instrument and price), then each tick's crossed positions are
+ * decided by the exact decimal rule and closed together in one transaction, at that tick's price and
+ * keeping its id. The cursor moves after the ticks before it are applied, so an engine stopped
+ * mid-stream (or a standby taking over) re-reads from the cursor: a trigger is never missed, and one
+ * applied twice changes nothing the second time. Ticks of a closed market are skipped (no
+ * liquidation on stale prices).
+ *
+ * A position enters the set-based search once the engine has taken it in (`risk_watched`): a new
+ * position whose opening tick is at or after the cursor is simply marked; one committed after the
+ * engine read past its opening tick (a slow transaction, however late) has the ticks it missed
+ * replayed in order first. No clock window decides what is seen.
  */
 export class ContractRiskEngine {
-  readonly index = new RiskIndex();
   private cursor = 0;
-  private changedSince = new Date(0);
   private hours = new Map<string, Parameters<typeof isMarketOpen>[0]>();
   private hoursAt = 0;
   private readonly name: string;
-  /** Positions evaluated (those of a ticking instrument) and ticks read, for the bench and health. */
-  readonly stats = { ticks: 0, evaluated: 0, triggered: 0 };
+  /** Ticks read, candidates decided and triggers committed, for the bench and health. */
+  readonly stats = { ticks: 0, candidates: 0, triggered: 0 };
 
   constructor(
     private readonly db: Db,
@@ -81,12 +59,12 @@ export class ContractRiskEngine {
     this.name = options.name ?? "main";
   }
 
-  /** Loads the cursor (a new engine starts after the latest tick) and every live position. */
+  /** Loads the cursor (a new engine starts after the latest tick) and takes in the live positions. */
   async start(): Promise<void> {
     const [row] = await this.db
       .select()
       .from(contractEngineCursor)
-      .where(sql`${contractEngineCursor.name} = ${this.name}`);
+      .where(eq(contractEngineCursor.name, this.name));
     if (row) {
       this.cursor = row.tickId;
     } else {
@@ -97,95 +75,113 @@ export class ContractRiskEngine {
         .values({ name: this.name, tickId: this.cursor })
         .onConflictDoNothing();
     }
-    const started = new Date();
-    let after = 0;
-    for (;;) {
-      const rows = await this.db
-        .select()
-        .from(contractPositions)
-        .where(
-          sql`${contractPositions.status} in ('pending', 'holding') and ${contractPositions.id} > ${after}`,
-        )
-        .orderBy(asc(contractPositions.id))
-        .limit(10_000);
-      for (const r of rows) {
-        this.index.upsert(r.id, r.symbol, triggerKeys(r));
-      }
-      if (rows.length < 10_000) {
-        break;
-      }
-      after = (rows.at(-1) as ContractPositionRow).id;
-    }
-    this.changedSince = new Date(started.getTime() - CHANGE_LAG_MS);
+    await this.watchNew();
   }
 
   get position(): number {
     return this.cursor;
   }
 
-  /** Re-reads positions changed since the last look (opened, closed, margin or TP/SL changed). */
-  async refresh(): Promise<void> {
-    const since = this.changedSince;
-    const lookedAt = new Date();
-    const rows = await this.db
-      .select()
+  /** Live positions the engine watches (those with trigger keys). */
+  async watching(): Promise<number> {
+    const [row] = await this.db
+      .select({ n: sql<number>`count(*)::int` })
       .from(contractPositions)
-      .where(gt(contractPositions.updatedAt, since))
-      .orderBy(asc(contractPositions.id));
-    for (const r of rows) {
-      const fresh = !this.index.has(r.id) && (r.status === "pending" || r.status === "holding");
-      if (fresh && r.openTickId !== null && r.openTickId < this.cursor) {
-        // Committed after the engine read past its opening tick: the ticks it missed are replayed.
-        await this.catchUp(r);
-      } else {
-        this.reindex(r);
+      .where(
+        and(
+          eq(contractPositions.riskWatched, true),
+          inArray(contractPositions.status, ["pending", "holding"]),
+        ),
+      );
+    return row?.n ?? 0;
+  }
+
+  /**
+   * Takes in the live positions not yet watched: those opened at or after the cursor are marked in
+   * one statement; one whose opening tick is before the cursor first has the ticks it missed replayed.
+   */
+  async watchNew(): Promise<void> {
+    for (;;) {
+      const rows = await this.db
+        .select()
+        .from(contractPositions)
+        .where(
+          and(
+            eq(contractPositions.riskWatched, false),
+            inArray(contractPositions.status, ["pending", "holding"]),
+          ),
+        )
+        .orderBy(asc(contractPositions.id))
+        .limit(WATCH_BATCH);
+      for (const row of rows) {
+        if (row.openTickId !== null && row.openTickId < this.cursor) {
+          await this.replay(row);
+        }
+      }
+      if (rows.length > 0) {
+        await this.db
+          .update(contractPositions)
+          .set({ riskWatched: true })
+          .where(
+            inArray(
+              contractPositions.id,
+              rows.map((r) => r.id),
+            ),
+          );
+      }
+      if (rows.length < WATCH_BATCH) {
+        return;
       }
     }
-    this.changedSince = new Date(lookedAt.getTime() - CHANGE_LAG_MS);
   }
 
   /** Applies to one position, in order, the ticks of its instrument from its opening up to the cursor. */
-  private async catchUp(row: ContractPositionRow): Promise<void> {
-    let current: ContractPositionRow | undefined = row;
-    const ticks = await this.db
-      .select({
-        id: contractTicks.id,
-        symbol: contractTicks.symbol,
-        price: contractTicks.price,
-        time: contractTicks.time,
-      })
-      .from(contractTicks)
-      .where(
-        sql`${contractTicks.symbol} = ${row.symbol} and ${contractTicks.id} > ${row.openTickId ?? 0} and ${contractTicks.id} <= ${this.cursor}`,
-      )
-      .orderBy(asc(contractTicks.id))
-      .limit(50_000);
-    for (const tick of ticks) {
-      if (!current || (current.status !== "pending" && current.status !== "holding")) {
+  private async replay(first: ContractPositionRow): Promise<void> {
+    let after = first.openTickId ?? 0;
+    for (;;) {
+      const [row] = await this.db.select().from(contractPositions).where(eq(contractPositions.id, first.id));
+      if (!row || (row.status !== "pending" && row.status !== "holding")) {
+        return;
+      }
+      // Only the ticks that cross the position's keys can trigger: the same search as a step.
+      const ticks = await this.db
+        .select({
+          id: contractTicks.id,
+          symbol: contractTicks.symbol,
+          price: contractTicks.price,
+          time: contractTicks.time,
+        })
+        .from(contractTicks)
+        .where(
+          sql`${contractTicks.symbol} = ${row.symbol} and ${contractTicks.id} > ${after}
+            and ${contractTicks.id} <= ${this.cursor}
+            and (${contractTicks.price} <= ${row.triggerBelow} or ${contractTicks.price} >= ${row.triggerAbove})`,
+        )
+        .orderBy(asc(contractTicks.id))
+        .limit(REPLAY_BATCH);
+      let changed = false;
+      for (const tick of ticks) {
+        after = tick.id;
+        if (!triggerAt(row, tick.price) || !(await this.isOpen(tick.symbol, tick.time))) {
+          continue;
+        }
+        const result = await applyTick(this.db, row.id, tick);
+        if (result.state === "triggered") {
+          this.triggered(result, tick);
+        }
+        // A fill gives the position new keys; a close ends it: read it again either way.
+        changed = true;
         break;
       }
-      if (!triggerAt(current, tick.price) || !(await this.isOpen(tick.symbol, tick.time))) {
-        continue;
+      if (!changed && ticks.length < REPLAY_BATCH) {
+        return;
       }
-      const result = await applyTick(this.db, current.id, tick);
-      if (result.state === "triggered") {
-        this.stats.triggered++;
-        this.options.onTriggered?.(result.kind, result.position, result.userId);
-      }
-      [current] = await this.db
-        .select()
-        .from(contractPositions)
-        .where(inArray(contractPositions.id, [row.id]));
     }
-    this.reindex(current, row.id);
   }
 
-  private reindex(row: ContractPositionRow | null | undefined, id?: number): void {
-    if (row && (row.status === "pending" || row.status === "holding")) {
-      this.index.upsert(row.id, row.symbol, triggerKeys(row));
-    } else if (row || id !== undefined) {
-      this.index.remove(row?.id ?? (id as number));
-    }
+  private triggered(t: Triggered, tick: ContractTick): void {
+    this.stats.triggered++;
+    this.options.onTriggered?.(t.kind, t.position, t.userId, tick.id);
   }
 
   private async isOpen(symbol: string, at: Date): Promise<boolean> {
@@ -198,48 +194,109 @@ export class ContractRiskEngine {
     return hours ? isMarketOpen(hours, at) : false;
   }
 
-  /** Applies the next batch of recorded ticks; returns how many were read. */
-  async step(): Promise<number> {
-    await this.refresh();
-    const ticks = await contractTicksAfter(this.db, this.cursor, this.options.batch ?? 5000);
-    for (const tick of ticks) {
-      this.stats.ticks++;
-      if (!(await this.isOpen(tick.symbol, tick.time))) {
-        continue;
-      }
-      this.stats.evaluated += this.index.countOn(tick.symbol);
-      const ids = this.index.crossed(tick.symbol, Number(tick.price));
-      // Positions are independent (a transaction and a row lock each): those one tick crosses are
-      // applied a few at a time; the next tick waits for all of them, so ticks stay in order.
-      const parallel = this.options.parallel ?? 8;
-      for (let i = 0; i < ids.length; i += parallel) {
-        await Promise.all(ids.slice(i, i + parallel).map((id) => this.apply(id, tick)));
-      }
+  /**
+   * The watched positions each tick crosses, in one statement for the whole batch of ticks: per
+   * tick, the positions of its instrument whose `trigger_below` is at or above its price or whose
+   * `trigger_above` is at or below it (two index range scans), opened before the tick. The opening
+   * tick is compared as an expression so the planner filters on it rather than scanning its index.
+   */
+  private async crossings(ticks: ContractTick[]): Promise<Map<number, number[]>> {
+    const byTick = new Map<number, number[]>();
+    if (ticks.length === 0) {
+      return byTick;
     }
-    const last = ticks.at(-1);
-    if (last) {
-      this.cursor = last.id;
-      await this.db
-        .update(contractEngineCursor)
-        .set({ tickId: last.id, updatedAt: new Date() })
-        .where(sql`${contractEngineCursor.name} = ${this.name}`);
+    // Arrays rather than a JSON set: the planner sees their length, so a few live ticks are not
+    // priced like a hundred (which would trip the JIT compiler, costing far more than the lookups).
+    const found = await this.db.execute<{ tick_id: string; position_id: string }>(sql`
+      select v.id as tick_id, p.id as position_id
+      from unnest(${sql.param(ticks.map((t) => t.id))}::bigint[], ${sql.param(ticks.map((t) => t.symbol))}::text[],
+        ${sql.param(ticks.map((t) => t.price))}::numeric[]) as v(id, symbol, price)
+      cross join lateral (
+        select c.id from contract_positions c
+        where c.symbol = v.symbol and c.trigger_below >= v.price and c.risk_watched
+          and coalesce(c.open_tick_id, 0) < v.id
+        union
+        select c.id from contract_positions c
+        where c.symbol = v.symbol and c.trigger_above <= v.price and c.risk_watched
+          and coalesce(c.open_tick_id, 0) < v.id
+      ) p
+      order by v.id, p.id`);
+    for (const row of found.rows) {
+      const tickId = Number(row.tick_id);
+      let ids = byTick.get(tickId);
+      if (!ids) {
+        ids = [];
+        byTick.set(tickId, ids);
+      }
+      ids.push(Number(row.position_id));
     }
-    return ticks.length;
+    return byTick;
   }
 
-  private async apply(id: number, tick: ContractTick): Promise<void> {
-    const result = await applyTick(this.db, id, tick);
-    if (result.state === "triggered") {
-      this.stats.triggered++;
-      this.options.onTriggered?.(result.kind, result.position, result.userId);
-      const [row] = await this.db
-        .select()
-        .from(contractPositions)
-        .where(inArray(contractPositions.id, [id]));
-      this.reindex(row, id);
-    } else {
-      this.reindex(result.position, id);
+  /** Applies the next batch of recorded ticks; returns how many were read. */
+  async step(): Promise<number> {
+    await this.watchNew();
+    const ticks = await contractTicksAfter(this.db, this.cursor, this.options.batch ?? 5000);
+    const open: ContractTick[] = [];
+    for (const tick of ticks) {
+      if (await this.isOpen(tick.symbol, tick.time)) {
+        open.push(tick);
+      }
     }
+    const byTick = await this.crossings(open);
+    // Positions are independent (isolated margin): they are split into groups of `closeBatch`, each
+    // group applied with all of the batch's ticks in one transaction.
+    const ids = [...new Set([...byTick.values()].flat())].sort((a, b) => a - b);
+    this.stats.candidates += ids.length;
+    const size = this.options.closeBatch ?? 1000;
+    let firstFill: number | undefined;
+    for (let i = 0; i < ids.length; i += size) {
+      const group = new Set(ids.slice(i, i + size));
+      const candidates = new Map<number, number[]>();
+      for (const [tickId, crossed] of byTick) {
+        const mine = crossed.filter((id) => group.has(id));
+        if (mine.length > 0) {
+          candidates.set(tickId, mine);
+        }
+      }
+      const { triggered, skipped } = await applyTicksBatch(this.db, open, candidates);
+      for (const t of triggered) {
+        if (t.kind === "fill") {
+          firstFill = Math.min(firstFill ?? t.tick.id, t.tick.id);
+        }
+        this.triggered(t, t.tick);
+      }
+      // Held by another transaction (a user's close or margin change): waited for, one by one.
+      for (const id of skipped) {
+        for (const tick of open) {
+          if (!byTick.get(tick.id)?.includes(id)) {
+            continue;
+          }
+          const result = await applyTick(this.db, id, tick);
+          if (result.state === "triggered") {
+            if (result.kind === "fill") {
+              firstFill = Math.min(firstFill ?? tick.id, tick.id);
+            }
+            this.triggered(result, tick);
+            break;
+          }
+        }
+      }
+    }
+    // A fill gives its position new keys the batch's search did not know: the ticks after it are
+    // searched again (positions already closed by them are no longer live, so nothing doubles).
+    const last = firstFill ?? ticks.at(-1)?.id;
+    if (last === undefined) {
+      return 0;
+    }
+    this.cursor = last;
+    await this.db
+      .update(contractEngineCursor)
+      .set({ tickId: last, updatedAt: new Date() })
+      .where(eq(contractEngineCursor.name, this.name));
+    const read = ticks.filter((t) => t.id <= last).length;
+    this.stats.ticks += read;
+    return read;
   }
 
   /** Steps until no tick is left (tests, catch-up after a takeover). */

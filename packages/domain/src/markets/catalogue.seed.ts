@@ -190,6 +190,24 @@ export const SEED_INSTRUMENTS: Row[] = [
       volatility,
     }),
   ),
+  // A bitcoin CFD: a contract on bitcoin's US dollar price, at most 25x (policy contracts.maxLeverage).
+  {
+    symbol: "BTCUSD",
+    name: "Bitcoin CFD",
+    category: "crypto",
+    base: "BTC",
+    quote: "USD",
+    tickSize: "0.01",
+    lotSize: "0.01",
+    minQty: "0.01",
+    contractSize: "1",
+    maxLeverage: 25,
+    displayDecimals: 2,
+    kinds: ["contract"],
+    tradingHours: ALWAYS_OPEN,
+    referencePrice: "91250.00",
+    volatility: "0.55",
+  },
   ...FOREX.map(([symbol, name, price]): Row => {
     const jpy = symbol.endsWith("JPY");
     return {

@@ -26,6 +26,7 @@ export const JOBS = {
   chargeOvernight: "charge-overnight",
   deliverContracts: "deliver-contracts",
   payReferralRewards: "pay-referral-rewards",
+  pruneContractTicks: "prune-contract-ticks",
 } as const;
 
 export const ZSendCodeJobSchema = z.object({

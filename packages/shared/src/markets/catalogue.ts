@@ -22,7 +22,7 @@ export type TradingKind = (typeof TRADING_KINDS)[number];
  * contract or option terms, but pages show them (and leverage) only once that kind's module ships;
  * add it here then.
  */
-export const LIVE_TRADING_KINDS: readonly TradingKind[] = ["spot"];
+export const LIVE_TRADING_KINDS: readonly TradingKind[] = ["spot", "contract"];
 
 /** The kinds of an instrument that can be traded today. */
 export const liveKinds = (kinds: readonly TradingKind[]): TradingKind[] =>

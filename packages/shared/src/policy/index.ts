@@ -410,7 +410,8 @@ export const POLICY = {
   "contracts.leverage": {
     schema: z.record(z.string(), z.array(z.number().int().min(1).max(200)).min(1).max(20)),
     default: {
-      crypto: [1, 2, 5, 10, 20, 50, 100],
+      // 25x is the bitcoin CFD's top level (its cap in contracts.maxLeverage).
+      crypto: [1, 2, 5, 10, 20, 25, 50, 100],
       forex: [1, 10, 20, 50, 100],
       stocks: [1, 2, 5, 10],
       indices: [1, 5, 10, 20, 50],
@@ -418,6 +419,28 @@ export const POLICY = {
       metals: [1, 10, 20, 50, 100],
       energy: [1, 5, 10, 20, 50],
     } as Record<string, number[]>,
+    public: true,
+  },
+  /**
+   * The highest leverage a contract product may offer, per asset class (lower-case keys) and per
+   * instrument (its symbol: the bitcoin CFD at 25x); a product's levels above its class's cap or its
+   * own are never offered, whatever `contracts.leverage` or `contracts.products` list.
+   */
+  "contracts.maxLeverage": {
+    schema: z.record(
+      z.string().regex(/^[a-z]+$|^[A-Z0-9][A-Z0-9._-]{0,31}$/),
+      z.number().int().min(1).max(200),
+    ),
+    default: {
+      crypto: 100,
+      forex: 100,
+      stocks: 10,
+      indices: 50,
+      etfs: 10,
+      metals: 100,
+      energy: 50,
+      BTCUSD: 25,
+    } as Record<string, number>,
     public: true,
   },
   /**
@@ -504,6 +527,11 @@ export const POLICY = {
   "contracts.maxExtraMarginRatio": { schema: zPositive, default: "5", public: true },
   /** The hour (UTC) at which the day's overnight interest is charged to positions held then. */
   "contracts.overnightHourUtc": { schema: z.number().int().min(0).max(23), default: 0, public: true },
+  /**
+   * Recorded contract ticks are kept this many days; older ones are deleted unless a position still
+   * needs them (see the contract-delivery queue's tick retention run).
+   */
+  "contracts.tickRetentionDays": { schema: z.number().int().min(1).max(3650), default: 30, public: false },
   /** A market order takes the latest recorded tick; one older than this means the feed is stale: refused. */
   "contracts.maxTickAgeMs": { schema: z.number().int().min(500).max(60_000), default: 5000, public: true },
   // Referrals (issue 16). Spec: four levels in most texts, three in one; four by default.

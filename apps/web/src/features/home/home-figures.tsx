@@ -10,7 +10,7 @@ import { useMarketList } from "../markets/market-data.ts";
 /**
  * The platform's headline figures, each read from what the platform really has: the markets in the
  * catalogue, the countries the sign-up form offers, the deposit methods configured. No leverage
- * figure: no leveraged product exists yet (see `leverageOffered` in the shared catalogue).
+ * figure here: the leverage each contract offers is shown with the product itself.
  */
 export function HomeFigures() {
   const { t } = useTranslation();

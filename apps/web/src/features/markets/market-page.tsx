@@ -10,7 +10,7 @@ import { LoginPrompt } from "../common/login-prompt.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
 import { MARKET_PAGE_SIZE, type MarketTab, useFavourites, useMarketList } from "./market-data.ts";
 import { LiveIndicator } from "./market-status-tags.tsx";
-import { MarketTable } from "./market-table.tsx";
+import { contractPath, MarketTable } from "./market-table.tsx";
 
 /** The tabs of SPEC's market list: the user's favourites ("Optional"), contracts, and spot exchange. */
 const TABS = ["optional", "contract", "exchange"] as const;
@@ -226,6 +226,7 @@ function PagedList({
         favourites
         extended
         testId="market-table"
+        pathOf={tab === "contract" ? contractPath : undefined}
         empty={
           <div style={{ paddingBlock: 24 }} data-testid="market-empty">
             <EmptyState>{empty}</EmptyState>

@@ -13,6 +13,9 @@ import { PairLabel } from "./pair-label.tsx";
 /** The instrument page of a symbol. */
 export const instrumentPath = (symbol: string) => `/currency?symbol=${encodeURIComponent(symbol)}`;
 
+/** The contract trade screen of a symbol (the Contract tab's rows lead there). */
+export const contractPath = (symbol: string) => `/preciousMetal?symbol=${encodeURIComponent(symbol)}`;
+
 function LiveStat({ row, field }: { row: MarketRow; field: "h" | "l" }) {
   const value = useTickerValue(row.symbol, row.ticker, (t) => t[field]);
   const format = useMarketFormat();
@@ -37,7 +40,8 @@ interface Column {
 /**
  * Instruments with live prices: pair, last price, 24h change and volume (and, on the market page,
  * the favourite star and 24h high/low). Every price cell listens to its own symbol only, so a tick
- * re-renders one cell, not the table. A row opens the instrument page.
+ * re-renders one cell, not the table. A row opens the instrument page (or `pathOf`: the Contract tab's
+ * rows open the contract trade screen).
  *
  * A plain table rather than antd's: the home page shows it on first load, and antd's table (with
  * its tree, pagination and select) would add about 60 KB compressed to that load. Paging, where a
@@ -50,6 +54,7 @@ export function MarketTable({
   favourites = false,
   extended = false,
   testId,
+  pathOf = instrumentPath,
 }: {
   rows: MarketRow[];
   loading?: boolean;
@@ -59,6 +64,8 @@ export function MarketTable({
   /** show 24h high and low (wide screens) */
   extended?: boolean;
   testId?: string;
+  /** where a row leads (the instrument page by default) */
+  pathOf?: (symbol: string) => string;
 }) {
   const { t } = useTranslation();
   const go = useAppNavigate();
@@ -73,7 +80,7 @@ export function MarketTable({
       key: "pair",
       title: t("market.columns.pair"),
       render: (row) => (
-        <AppLink to={instrumentPath(row.symbol)} className="ns-pair-link">
+        <AppLink to={pathOf(row.symbol)} className="ns-pair-link">
           <PairLabel row={row} size={narrow ? 24 : 28} maxWidth={narrow ? 130 : 200} />
         </AppLink>
       ),
@@ -171,7 +178,7 @@ export function MarketTable({
                 // The pair is a link and the star a button; a click anywhere else in the row opens the instrument too.
                 onClick={(e) => {
                   if (!(e.target as HTMLElement).closest("a, button")) {
-                    go(instrumentPath(row.symbol));
+                    go(pathOf(row.symbol));
                   }
                 }}
               >
