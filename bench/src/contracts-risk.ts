@@ -13,6 +13,7 @@ import { mulberry32 } from "@northstar/shared/random";
 import type pg from "pg";
 import { newContractUser } from "../../packages/domain/src/contracts/testing.ts";
 import { recreateDatabase } from "./database.ts";
+import { sized } from "./smoke.ts";
 import { type BenchResult, percentile } from "./types.ts";
 
 /*
@@ -32,14 +33,14 @@ import { type BenchResult, percentile } from "./types.ts";
  * The feed recorder's batching (a flush every 200 ms) and the worker's poll interval (50 ms) come
  * before this in production and are not included.
  */
-const POSITIONS = Number(process.env.BENCH_CONTRACTS_POSITIONS ?? 100_000);
-const INSTRUMENTS = 100;
-const SECONDS = Number(process.env.BENCH_CONTRACTS_SECONDS ?? 120);
-const LIVE_SECONDS = Number(process.env.BENCH_CONTRACTS_LIVE_SECONDS ?? 30);
-const RUNS = Number(process.env.BENCH_CONTRACTS_RUNS ?? 3);
+const POSITIONS = Number(process.env.BENCH_CONTRACTS_POSITIONS ?? sized(100_000, 2_000));
+const INSTRUMENTS = sized(100, 10);
+const SECONDS = Number(process.env.BENCH_CONTRACTS_SECONDS ?? sized(120, 5));
+const LIVE_SECONDS = Number(process.env.BENCH_CONTRACTS_LIVE_SECONDS ?? sized(30, 3));
+const RUNS = Number(process.env.BENCH_CONTRACTS_RUNS ?? sized(3, 1));
 const DATABASE_URL =
   process.env.BENCH_CONTRACTS_DATABASE_URL ??
-  "postgresql://postgres@127.0.0.1:5432/northstar_bench_contracts";
+  `postgresql://postgres@127.0.0.1:5432/northstar_bench_contracts${sized("", "_smoke")}`;
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
