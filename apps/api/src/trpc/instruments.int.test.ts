@@ -136,7 +136,11 @@ describe("the seeded catalogue", () => {
     const bySymbol = new Map(all.map((r) => [r.symbol, r]));
     const inCategory = (c: string) => all.filter((r) => r.category === c);
 
-    const crypto = inCategory("crypto");
+    // Crypto pairs quoted in USDT, and the bitcoin CFD (contract only, quoted in USD, at most 25x).
+    const cfds = inCategory("crypto").filter((r) => r.quote === "USD");
+    expect(cfds.map((r) => r.symbol)).toEqual(["BTCUSD"]);
+    expect(bySymbol.get("BTCUSD")).toMatchObject({ base: "BTC", kinds: ["contract"], maxLeverage: 25 });
+    const crypto = inCategory("crypto").filter((r) => r.quote !== "USD");
     expect(crypto.length).toBeGreaterThanOrEqual(30);
     for (const pair of crypto) {
       expect(pair).toMatchObject({ quote: "USDT", symbol: `${pair.base}USDT` });

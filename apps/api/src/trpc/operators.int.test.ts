@@ -38,6 +38,8 @@ const ADMIN_NAMESPACES = [
   "adminLoans",
   "c2cAdmin",
   "contractsAdmin",
+  "referralAdmin",
+  "rewardsAdmin",
 ];
 /** The only admin procedure open without an operator session. */
 const PUBLIC_ADMIN = ["admin.login"];
