@@ -24,15 +24,10 @@ const PACKS: Record<Language, () => Promise<{ default: LanguagePack }>> = {
 const loaded = new Map<Language, LanguagePack>();
 
 /**
- * Namespaces that only some pages use, kept out of the language packs every page loads: each is
- * fetched, in the language in use, by the page that needs it (`loadNamespace`).
+ * Namespaces that only some pages use, kept out of the texts every page loads: each is fetched, in
+ * the language in use, by the page that needs it (`loadNamespace`). Each language's module lists its
+ * own (`pages`), so the shell carries no table of all of them.
  */
-const PAGE_NAMESPACES = import.meta.glob<Record<string, unknown>>(
-  "../../../../packages/shared/src/i18n/*/{admin,earn,kyc,launchpad,options,loans,c2c,contracts,proofs,wallet,referral,rewards,messages}.json",
-  {
-    import: "default",
-  },
-);
 export type PageNamespace =
   | "admin"
   | "earn"
@@ -57,7 +52,7 @@ async function addNamespace(lang: Language, ns: PageNamespace): Promise<void> {
   if (added.has(`${lang}/${ns}`)) {
     return;
   }
-  const load = PAGE_NAMESPACES[`../../../../packages/shared/src/i18n/${lang}/${ns}.json`];
+  const load = (await loadPack(lang)).pages[ns];
   if (!load) {
     throw new Error(`no ${ns} texts for ${lang}`);
   }

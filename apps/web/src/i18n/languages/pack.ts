@@ -8,6 +8,8 @@ import type { Locale } from "antd/es/locale";
  */
 export interface LanguagePack {
   catalog: Catalog;
+  /** The page namespaces' loaders, by namespace: kept in each language's own module, not the shell. */
+  pages: Record<string, () => Promise<Record<string, unknown>>>;
   antd: Locale;
   dayjs: string;
 }
@@ -20,4 +22,16 @@ export function byNamespace(files: Record<string, unknown>): Catalog {
       json,
     ]),
   ) as Catalog;
+}
+
+/** The lazily loaded catalog files of one language, keyed by namespace. */
+export function byPageNamespace(
+  files: Record<string, () => Promise<Record<string, unknown>>>,
+): LanguagePack["pages"] {
+  return Object.fromEntries(
+    Object.entries(files).map(([path, load]) => [
+      path.slice(path.lastIndexOf("/") + 1, -".json".length),
+      load,
+    ]),
+  );
 }

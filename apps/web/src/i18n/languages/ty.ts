@@ -1,10 +1,10 @@
 import antd from "antd/es/locale/th_TH";
 import "dayjs/locale/th";
-import { byNamespace, type LanguagePack } from "./pack.ts";
+import { byNamespace, byPageNamespace, type LanguagePack } from "./pack.ts";
 
 export default {
   catalog: byNamespace(
-    // Texts of pages few visits open load with those pages (PAGE_NAMESPACES in ../index.ts).
+    // Every namespace but those of pages few visits open (`pages` below).
     import.meta.glob(
       [
         "../../../../../packages/shared/src/i18n/ty/*.json",
@@ -12,6 +12,15 @@ export default {
       ],
       {
         eager: true,
+        import: "default",
+      },
+    ),
+  ),
+  // Texts of pages few visits open, fetched with those pages (`loadNamespace` in ../index.ts).
+  pages: byPageNamespace(
+    import.meta.glob<Record<string, unknown>>(
+      "../../../../../packages/shared/src/i18n/ty/{admin,earn,kyc,launchpad,options,loans,c2c,contracts,proofs,wallet,referral,rewards,messages}.json",
+      {
         import: "default",
       },
     ),
