@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { registerUser, trpcMutation } from "./users.ts";
@@ -29,6 +30,9 @@ async function uploadByApi(): Promise<string> {
   });
   return ((await res.json()) as { data: { id: string } }).data.id;
 }
+
+/** Where the back office keeps its session token (apps/web/src/features/admin/operator-session.ts). */
+const OPERATOR_TOKEN_KEY = "operatorToken";
 
 /** Calls a back-office procedure over HTTP with the operator's header. */
 async function adminCall(path: string, input: unknown, opToken?: string, method: "GET" | "POST" = "POST") {
@@ -74,11 +78,11 @@ describe("messages and customer service in the browser", () => {
     await bell.waitFor();
     expect(await bell.getAttribute("data-unread")).toBe("0");
     // A compliance decision through the back office's API: it adds the message and nudges the socket.
-    const operator = await adminCall("admin.login", {
-      username: "admin",
-      password: platform.operatorPassword,
-    });
-    const opToken = (operator as { result: { data: { token: string } } }).result.data.token;
+    // The administrator signs in as in the back office (two-factor); its session's token calls the API.
+    const operator = await (await platform.newContext()).newPage();
+    await signInAdmin(operator, platform);
+    const opToken = await operator.evaluate((key) => sessionStorage.getItem(key) ?? "", OPERATOR_TOKEN_KEY);
+    expect(opToken).not.toBe("");
     const queue = await adminCall("admin.kyc.queue", { status: "under_review" }, opToken, "GET");
     const [application] = (queue as { result: { data: { id: number }[] } }).result.data;
     await adminCall("admin.kyc.approve", { id: application?.id }, opToken);
@@ -101,13 +105,7 @@ describe("messages and customer service in the browser", () => {
     await expect.poll(() => user.locator('[data-testid="chat-line"][data-author="user"]').count()).toBe(1);
 
     const operator = await (await platform.newContext()).newPage();
-    await operator.goto("/admin/login");
-    await operator.getByTestId("admin-login-username").fill("admin");
-    await operator.getByTestId("admin-login-password").fill(platform.operatorPassword);
-    await operator.getByTestId("admin-login-submit").click();
-    await operator.waitForURL(
-      (url) => url.pathname.startsWith("/admin") && !url.pathname.startsWith("/admin/login"),
-    );
+    await signInAdmin(operator, platform);
     await operator.goto("/admin/support");
     const conversation = operator.getByTestId("support-conversation").first();
     await conversation.waitFor({ timeout: 15_000 });
