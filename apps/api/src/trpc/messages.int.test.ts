@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { addMessage } from "@northstar/domain/messages";
 import { translate } from "@northstar/shared/i18n";
 import { type ChannelEvent, channel, MarketSocket, type SocketLike } from "@northstar/shared/markets";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { expectTrpcRefusal, fieldInvalidText, query } from "../test/fixtures.ts";
 import { createHarness, type Harness } from "../test/harness.ts";
@@ -92,15 +92,8 @@ function watchBadge(token: string) {
   };
 }
 
-async function until(check: () => boolean, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) {
-      throw new Error("timed out");
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** Waits for a state the socket brings (vitest's own polling, 25 ms apart, 5 s at most). */
+const until = (check: () => boolean) => vi.waitUntil(check, { timeout: 5000, interval: 25 });
 
 describe("messages", () => {
   it("a confirmed deposit leaves one message, rendered in the reader's language, and the badge hears it live", async () => {

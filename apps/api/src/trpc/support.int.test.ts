@@ -4,7 +4,7 @@ import { translate } from "@northstar/shared/i18n";
 import { MAIN_TYPE } from "@northstar/shared/markets";
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { buildApp } from "../app.ts";
 import { errorText, expectTrpcRefusal, fieldInvalidText } from "../test/fixtures.ts";
@@ -58,15 +58,8 @@ async function listen(url: string, ch: string, token: string) {
   return frames;
 }
 
-async function until(check: () => boolean, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) {
-      throw new Error("timed out");
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** Waits for a state the socket brings (vitest's own polling, 25 ms apart, 5 s at most). */
+const until = (check: () => boolean) => vi.waitUntil(check, { timeout: 5000, interval: 25 });
 
 type Line = { id: number; conversation_id: number; author: string; body: string; upload_id: string | null };
 const supportLines = (frames: Record<string, unknown>[]) =>
