@@ -23,8 +23,13 @@ afterAll(async () => {
 
 describe("operators", () => {
   it("enrols the administrator at first sign-in, then asks for a code; the security page shows sessions and own actions", async () => {
+    const visited: string[] = [];
+    admin.on("framenavigated", (frame) => visited.push(new URL(frame.url()).pathname));
     await signInAdmin(admin, platform);
     await admin.getByTestId("admin-nav-deposits").waitFor();
+    // The sign-in leads to enrolment once: a second navigation would remount the enrolment card
+    // under the operator's hands.
+    expect(visited.filter((p) => p === "/admin/security")).toHaveLength(1);
     await admin.getByTestId("admin-logout").click();
     await admin.waitForURL(/\/admin\/login/);
     // The second sign-in needs the code; the helper gives the next one.

@@ -47,7 +47,12 @@ export async function signInAdmin(page: Page, platform: Platform): Promise<void>
     .getByTestId("admin-2fa-code")
     .fill(authenticator.clone({ epoch: step * STEP_MS }).generate(secret));
   await page.getByTestId("admin-2fa-confirm").click();
-  await page.getByTestId("admin-2fa-on").waitFor();
+  // Either the enrolment shows as done or the page says why the code was refused.
+  const outcome = page.getByTestId("admin-2fa-on").or(page.getByTestId("admin-2fa-error"));
+  await outcome.waitFor();
+  if ((await outcome.getAttribute("data-testid")) !== "admin-2fa-on") {
+    throw new Error(`enrolment refused: ${await outcome.textContent()}`);
+  }
   await page.goto("/admin");
   await page.waitForURL(/\/admin\/(?!login|security)/);
 }

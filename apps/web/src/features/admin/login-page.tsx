@@ -63,7 +63,9 @@ export function AdminLoginPage() {
     }),
   );
 
-  if (operatorToken && !login.isPending) {
+  // Only an operator already signed in on arrival is sent on from here: after a sign-in on this page
+  // its onSuccess navigates once, and a second navigation would remount the page it went to.
+  if (operatorToken && login.isIdle) {
     return <Navigate to={target} replace />;
   }
 
