@@ -103,6 +103,12 @@ describe("accounts in the browser", () => {
 
     await page.getByTestId("login-tab-email").click();
     await page.getByTestId("login-email").fill(email);
+    // A wrong password is refused in words (the refusal texts load after the first paint).
+    await page.getByTestId("login-password").fill(`${password}x`);
+    await page.getByTestId("login-submit").click();
+    const refusal = page.locator(".ant-form-item-explain-error").first();
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(/^Account or password is wrong\. \d+ attempts left/);
     await page.getByTestId("login-password").fill(password);
     await page.getByTestId("login-submit").click();
     await page.getByTestId("user-menu").waitFor();

@@ -41,7 +41,9 @@ export type PageNamespace =
   | "wallet"
   | "referral"
   | "rewards"
-  | "messages";
+  | "messages"
+  | "errors"
+  | "fields";
 /** The page namespaces asked for so far: a language switch fetches them in the new language too. */
 const wanted = new Set<PageNamespace>();
 
@@ -88,8 +90,19 @@ export const i18nReady: Promise<void> = (async () => {
     fallbackLng: false,
     interpolation: { escapeValue: false },
     returnNull: false,
+    // Namespaces added later (page texts, refusal texts) re-render the components already showing.
+    react: { bindI18nStore: "added" },
   });
 })();
+
+/**
+ * Refusal texts and field names are shown only after something was tried, so they follow the first
+ * paint instead of holding it; components re-render when they arrive (`bindI18nStore: "added"`).
+ */
+const AFTER_FIRST_PAINT: PageNamespace[] = ["errors", "fields"];
+void i18nReady.then(() => Promise.all(AFTER_FIRST_PAINT.map(loadNamespace))).catch((error: unknown) => {
+  console.error("texts failed to load", error);
+});
 
 /** The language asked for last. */
 let requested: Language | undefined;
