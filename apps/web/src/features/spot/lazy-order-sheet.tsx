@@ -1,13 +1,4 @@
-import { lazy, Suspense } from "react";
-import type { OrderSheet as OrderSheetType } from "./order-sheet.tsx";
+import { lazyComponent } from "../../lib/lazy-component.tsx";
 
-// The sheet (antd's drawer and the form in it) loads when a phone user first taps Buy or Sell.
-const Sheet = lazy(() => import("./order-sheet.tsx").then((m) => ({ default: m.OrderSheet })));
-
-export function OrderSheet(props: Parameters<typeof OrderSheetType>[0]) {
-  return (
-    <Suspense fallback={null}>
-      <Sheet {...props} />
-    </Suspense>
-  );
-}
+/** The phone's order sheet (antd's drawer and the form in it), loaded when a user first taps Buy or Sell. */
+export const OrderSheet = lazyComponent(() => import("./order-sheet.tsx").then((m) => m.OrderSheet));
