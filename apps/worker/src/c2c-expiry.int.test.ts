@@ -8,19 +8,17 @@ import {
   moveMerchantStock,
   submitC2cProof,
 } from "@northstar/domain/c2c";
-import { createDb, type Db } from "@northstar/domain/db";
+import type { Db } from "@northstar/domain/db";
 import { type User, users } from "@northstar/domain/identity";
 import { kycApplications } from "@northstar/domain/kyc";
 import { reconcileLedger } from "@northstar/domain/ledger";
-import { seedDatabase } from "@northstar/domain/seed";
 import { uploads } from "@northstar/domain/uploads";
 import { JOBS, QUEUES } from "@northstar/shared/jobs";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { Queue, QueueEvents } from "bullmq";
-import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
 import { startC2cExpiry } from "./queues/c2c-expiry.ts";
+import { useWorkerTestBed, type WorkerTestBed } from "./test-bed.ts";
 
 /**
  * The c2c-expiry worker against real PostgreSQL, Redis and BullMQ: an unpaid order expires at its
@@ -28,11 +26,10 @@ import { startC2cExpiry } from "./queues/c2c-expiry.ts";
  * down over the deadline (the sweep on start), and never after a proof stopped the clock. Time is a
  * test clock the test moves; nothing sleeps.
  */
+const bed = useWorkerTestBed("c2c");
+const { redis: connection, prefix } = bed;
 let db: Db;
-let pool: ReturnType<typeof createDb>["pool"];
-let teardown: () => Promise<void>;
-const connection = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
-const prefix = `test:c2c:${randomBytes(3).toString("hex")}`;
+let pool: WorkerTestBed["pool"];
 let queue: Queue;
 let events: QueueEvents;
 const clock = { now: new Date(Date.UTC(2026, 6, 1, 9, 0, 0)) };
@@ -40,29 +37,14 @@ const now = () => clock.now;
 const THREE_HOURS = 3 * 3_600_000;
 
 beforeAll(async () => {
-  const database = await createTestDatabase();
-  const conn = createDb(database.url, { max: 10 });
-  conn.pool.on("error", () => {});
-  db = conn.db;
-  pool = conn.pool;
-  await seedDatabase(db);
+  ({ db, pool } = bed);
   queue = new Queue(QUEUES.c2cExpiry, { connection, prefix });
   events = new QueueEvents(QUEUES.c2cExpiry, { connection: connection.duplicate(), prefix });
   await events.waitUntilReady();
-  teardown = async () => {
-    await events.close();
-    await queue.close();
-    const keys = await connection.keys(`${prefix}*`);
-    if (keys.length) {
-      await connection.del(...keys);
-    }
-    connection.disconnect();
-    await conn.close();
-    await database.drop();
-  };
 });
 afterAll(async () => {
-  await teardown?.();
+  await events?.close();
+  await queue?.close();
 });
 afterEach(async () => {
   expect((await reconcileLedger(db)).ok).toBe(true);

@@ -1,48 +1,27 @@
-import { randomBytes } from "node:crypto";
 import { getContractPosition, openContractPosition, recordContractTicks } from "@northstar/domain/contracts";
-import { createDb, type Db } from "@northstar/domain/db";
+import type { Db } from "@northstar/domain/db";
 import { reconcileLedger } from "@northstar/domain/ledger";
 import { setPolicy } from "@northstar/domain/policy";
-import { seedDatabase } from "@northstar/domain/seed";
 import { JOBS, QUEUES } from "@northstar/shared/jobs";
 import { QueueEvents } from "bullmq";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { newContractUser } from "../../../packages/domain/src/contracts/testing.ts";
-import { createTestDatabase, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
 import { startContractDeliveryWorker } from "./queues/contract-delivery.ts";
+import { useWorkerTestBed, type WorkerTestBed } from "./test-bed.ts";
 
 /**
  * The contract-delivery queue: a delivery contract expired while no worker ran is settled when one
  * starts, at the first price recorded at or after its expiry; a job delivered twice settles once.
  */
+const bed = useWorkerTestBed("delivery");
+const { redis, prefix } = bed;
 let db: Db;
-let pool: ReturnType<typeof createDb>["pool"];
-let teardown: () => Promise<void>;
-const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
-const prefix = `test:delivery:${randomBytes(3).toString("hex")}`;
+let pool: WorkerTestBed["pool"];
 let clock = new Date("2026-03-04T15:00:00Z");
 const deps = () => ({ db, now: () => clock, log: () => {} });
 
-beforeAll(async () => {
-  const database = await createTestDatabase();
-  const conn = createDb(database.url, { max: 10 });
-  conn.pool.on("error", () => {});
-  db = conn.db;
-  pool = conn.pool;
-  await seedDatabase(db);
-  teardown = async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) {
-      await redis.del(...keys);
-    }
-    redis.disconnect();
-    await conn.close();
-    await database.drop();
-  };
-});
-afterAll(async () => {
-  await teardown?.();
+beforeAll(() => {
+  ({ db, pool } = bed);
 });
 
 describe("the contract-delivery queue", () => {

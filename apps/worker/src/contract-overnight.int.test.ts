@@ -1,48 +1,27 @@
-import { randomBytes } from "node:crypto";
 import { getContractPosition, openContractPosition, recordContractTicks } from "@northstar/domain/contracts";
-import { createDb, type Db } from "@northstar/domain/db";
+import type { Db } from "@northstar/domain/db";
 import { reconcileLedger } from "@northstar/domain/ledger";
-import { seedDatabase } from "@northstar/domain/seed";
 import { JOBS, QUEUES } from "@northstar/shared/jobs";
 import { QueueEvents } from "bullmq";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { newContractUser } from "../../../packages/domain/src/contracts/testing.ts";
-import { createTestDatabase, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
 import { startContractOvernightWorker } from "./queues/contract-overnight.ts";
+import { useWorkerTestBed, type WorkerTestBed } from "./test-bed.ts";
 
 /**
  * The contract-overnight queue against real PostgreSQL, Redis and a BullMQ worker: a run delivered
  * twice charges a day once, and a worker stopped across several days charges each missed day once
  * when it comes back. The clock is a test clock; nothing sleeps.
  */
+const bed = useWorkerTestBed("overnight");
+const { redis, prefix } = bed;
 let db: Db;
-let pool: ReturnType<typeof createDb>["pool"];
-let teardown: () => Promise<void>;
-const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
-const prefix = `test:overnight:${randomBytes(3).toString("hex")}`;
+let pool: WorkerTestBed["pool"];
 let clock = new Date("2026-03-04T15:00:00Z");
 const deps = () => ({ db, now: () => clock, log: () => {} });
 
-beforeAll(async () => {
-  const database = await createTestDatabase();
-  const conn = createDb(database.url, { max: 10 });
-  conn.pool.on("error", () => {});
-  db = conn.db;
-  pool = conn.pool;
-  await seedDatabase(db);
-  teardown = async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) {
-      await redis.del(...keys);
-    }
-    redis.disconnect();
-    await conn.close();
-    await database.drop();
-  };
-});
-afterAll(async () => {
-  await teardown?.();
+beforeAll(() => {
+  ({ db, pool } = bed);
 });
 
 const charges = async (positionId: number) =>

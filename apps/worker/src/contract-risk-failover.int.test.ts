@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import {
   type ContractPositionRow,
@@ -7,14 +6,13 @@ import {
   recordContractTicks,
   triggerAt,
 } from "@northstar/domain/contracts";
-import { createDb, type Db } from "@northstar/domain/db";
+import type { Db } from "@northstar/domain/db";
 import { reconcileLedger } from "@northstar/domain/ledger";
-import { seedDatabase } from "@northstar/domain/seed";
 import { MoneyDecimal } from "@northstar/shared/money";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newContractUser } from "../../../packages/domain/src/contracts/testing.ts";
-import { createTestDatabase, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
+import { testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
+import { useWorkerTestBed, type WorkerTestBed } from "./test-bed.ts";
 
 /*
  * The risk engine runs in a worker process holding the `contract-risk` lease; a second worker waits
@@ -26,37 +24,20 @@ const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const SYMBOLS = ["BTCUSDT", "ETHUSDT", "SOLUSDT", "BNBUSDT"];
 const START: Record<string, string> = { BTCUSDT: "90000", ETHUSDT: "3000", SOLUSDT: "140", BNBUSDT: "900" };
 
+const bed = useWorkerTestBed("contract-risk");
+const { prefix } = bed;
 let db: Db;
-let pool: ReturnType<typeof createDb>["pool"];
+let pool: WorkerTestBed["pool"];
 let url: string;
-let teardown: () => Promise<void>;
-const redis = new Redis(testRedisUrl());
-const prefix = `test:contract-risk:${randomBytes(3).toString("hex")}`;
 const children: ChildProcess[] = [];
 
-beforeAll(async () => {
-  const database = await createTestDatabase();
-  const conn = createDb(database.url, { max: 10 });
-  conn.pool.on("error", () => {});
-  db = conn.db;
-  pool = conn.pool;
-  url = database.url;
-  await seedDatabase(db);
-  teardown = async () => {
-    for (const child of children) {
-      child.kill("SIGKILL");
-    }
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) {
-      await redis.del(...keys);
-    }
-    redis.disconnect();
-    await conn.close();
-    await database.drop();
-  };
+beforeAll(() => {
+  ({ db, pool, databaseUrl: url } = bed);
 });
-afterAll(async () => {
-  await teardown?.();
+afterAll(() => {
+  for (const child of children) {
+    child.kill("SIGKILL");
+  }
 });
 
 function startWorker(name: string): { child: ChildProcess; lines: string[] } {

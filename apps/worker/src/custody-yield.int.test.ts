@@ -1,56 +1,35 @@
-import { randomBytes } from "node:crypto";
-import { createDb, type Db } from "@northstar/domain/db";
+import type { Db } from "@northstar/domain/db";
 import { buyProduct, createProduct, getUserOrder } from "@northstar/domain/earn";
 import { type User, users } from "@northstar/domain/identity";
 import { getUserBalances, postEntry, reconcileLedger } from "@northstar/domain/ledger";
 import { createFixedPriceProvider } from "@northstar/domain/markets";
-import { seedDatabase } from "@northstar/domain/seed";
 import { JOBS, QUEUES } from "@northstar/shared/jobs";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { QueueEvents } from "bullmq";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { startCustodyYieldWorker } from "./queues/custody-yield.ts";
+import { useWorkerTestBed } from "./test-bed.ts";
 
 /*
  * The custody-yield queue through real BullMQ and Redis, with a test clock: a job delivered twice
  * pays a day once, and a worker stopped across several days pays exactly the missed days when it
  * starts again (its start-up run), never past maturity.
  */
+const bed = useWorkerTestBed("custody");
+const { redis, prefix } = bed;
 let db: Db;
-let count: (orderId: number) => Promise<number>;
-let close: () => Promise<void>;
-const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
-const prefix = `test:custody:${randomBytes(3).toString("hex")}`;
 let clock = new Date("2026-05-01T09:00:00Z");
 const deps = () => ({ db, now: () => clock, log: () => {} });
+const count = async (orderId: number) => {
+  const r = await bed.pool.query(
+    "select count(*)::int as n from journal_entries where kind = 'earn.yield' and reference_id = $1",
+    [String(orderId)],
+  );
+  return Number(r.rows[0]?.n);
+};
 
-beforeAll(async () => {
-  const database = await createTestDatabase();
-  const conn = createDb(database.url, { max: 10 });
-  conn.pool.on("error", () => {});
-  db = conn.db;
-  count = async (orderId) => {
-    const r = await conn.pool.query(
-      "select count(*)::int as n from journal_entries where kind = 'earn.yield' and reference_id = $1",
-      [String(orderId)],
-    );
-    return Number(r.rows[0]?.n);
-  };
-  await seedDatabase(db);
-  close = async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) {
-      await redis.del(...keys);
-    }
-    redis.disconnect();
-    await conn.close();
-    await database.drop();
-  };
-});
-afterAll(async () => {
-  await close?.();
+beforeAll(() => {
+  db = bed.db;
 });
 
 async function fundedUser(funds: string): Promise<User> {

@@ -1,5 +1,4 @@
-import { randomBytes } from "node:crypto";
-import { createDb, type Db } from "@northstar/domain/db";
+import type { Db } from "@northstar/domain/db";
 import { type User, users } from "@northstar/domain/identity";
 import {
   allocateOffering,
@@ -8,44 +7,25 @@ import {
   subscribe,
 } from "@northstar/domain/launchpad";
 import { getUserBalances, postEntry } from "@northstar/domain/ledger";
-import { seedDatabase } from "@northstar/domain/seed";
 import { JOBS, QUEUES } from "@northstar/shared/jobs";
 import { QueueEvents } from "bullmq";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { startLaunchpadUnlockWorker } from "./queues/launchpad-unlock.ts";
+import { useWorkerTestBed } from "./test-bed.ts";
 
 /*
  * The launchpad-unlock queue with a test clock: nothing is released before the lock-up ends; a
  * worker stopped across that moment releases the coins on its start-up run, and further deliveries
  * release nothing twice.
  */
+const bed = useWorkerTestBed("unlock");
+const { redis, prefix } = bed;
 let db: Db;
-let close: () => Promise<void>;
-const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
-const prefix = `test:unlock:${randomBytes(3).toString("hex")}`;
 let clock = new Date("2026-09-08T00:00:00Z");
 const deps = () => ({ db, now: () => clock, log: () => {} });
 
-beforeAll(async () => {
-  const database = await createTestDatabase();
-  const conn = createDb(database.url, { max: 10 });
-  conn.pool.on("error", () => {});
-  db = conn.db;
-  await seedDatabase(db);
-  close = async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) {
-      await redis.del(...keys);
-    }
-    redis.disconnect();
-    await conn.close();
-    await database.drop();
-  };
-});
-afterAll(async () => {
-  await close?.();
+beforeAll(() => {
+  db = bed.db;
 });
 
 async function fundedUser(): Promise<User> {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createDb, type Db } from "@northstar/domain/db";
+import type { Db } from "@northstar/domain/db";
 import { type User, users } from "@northstar/domain/identity";
 import {
   type EntryInput,
@@ -15,54 +15,36 @@ import {
   optionOrders,
   recordTicks,
 } from "@northstar/domain/options";
-import { seedDatabase } from "@northstar/domain/seed";
 import { JOBS, QUEUES } from "@northstar/shared/jobs";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { Queue, QueueEvents } from "bullmq";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestDatabase, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
 import { startOptionSettlement } from "./queues/option-settlement.ts";
+import { useWorkerTestBed, type WorkerTestBed } from "./test-bed.ts";
 
 /**
  * The option-settlement worker against real PostgreSQL and Redis: a job delivered twice pays once,
  * and orders that expired while the worker was stopped are settled when it starts again, with the
  * first tick at or after their expiry. Time is a test clock the test moves; nothing sleeps.
  */
+const bed = useWorkerTestBed("options");
+const { redis: connection, prefix } = bed;
 let db: Db;
-let pool: ReturnType<typeof createDb>["pool"];
-let teardown: () => Promise<void>;
-const connection = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
-const prefix = `test:options:${randomBytes(3).toString("hex")}`;
+let pool: WorkerTestBed["pool"];
 let queue: Queue;
 let events: QueueEvents;
 const clock = { now: new Date(Date.UTC(2026, 0, 7, 12, 0, 0)) };
 const now = () => clock.now;
 
 beforeAll(async () => {
-  const database = await createTestDatabase();
-  const conn = createDb(database.url, { max: 10 });
-  conn.pool.on("error", () => {});
-  db = conn.db;
-  pool = conn.pool;
-  await seedDatabase(db);
+  ({ db, pool } = bed);
   queue = new Queue(QUEUES.optionSettlement, { connection, prefix });
   events = new QueueEvents(QUEUES.optionSettlement, { connection: connection.duplicate(), prefix });
   await events.waitUntilReady();
-  teardown = async () => {
-    await events.close();
-    await queue.close();
-    const keys = await connection.keys(`${prefix}*`);
-    if (keys.length) {
-      await connection.del(...keys);
-    }
-    connection.disconnect();
-    await conn.close();
-    await database.drop();
-  };
 });
 afterAll(async () => {
-  await teardown?.();
+  await events?.close();
+  await queue?.close();
 });
 
 async function newUser(funds: string): Promise<User> {

@@ -1,46 +1,26 @@
-import { randomBytes } from "node:crypto";
-import { createDb, type Db } from "@northstar/domain/db";
+import type { Db } from "@northstar/domain/db";
 import { postEntry, reconcileLedger } from "@northstar/domain/ledger";
 import { listReferralPayouts } from "@northstar/domain/referral";
-import { seedDatabase } from "@northstar/domain/seed";
 import { JOBS, QUEUES } from "@northstar/shared/jobs";
 import { QueueEvents } from "bullmq";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createTrader } from "../../../packages/domain/src/spot/testing.ts";
-import { createTestDatabase, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
 import { startReferralRewardsWorker } from "./queues/referral-rewards.ts";
+import { useWorkerTestBed } from "./test-bed.ts";
 
 /*
  * The referral-rewards queue through real BullMQ and Redis, with a test clock: a run delivered twice
  * pays a day once, and a worker stopped across several days pays exactly the missed days on start.
  */
+const bed = useWorkerTestBed("referral");
+const { redis, prefix } = bed;
 let db: Db;
-let query: (text: string, values: unknown[]) => Promise<unknown>;
-let close: () => Promise<void>;
-const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
-const prefix = `test:referral:${randomBytes(3).toString("hex")}`;
+const query = (text: string, values: unknown[]) => bed.pool.query(text, values);
 let clock = new Date("2026-05-02T00:20:00Z");
 const deps = () => ({ db, now: () => clock, log: () => {} });
 
-beforeAll(async () => {
-  const database = await createTestDatabase();
-  const conn = createDb(database.url, { max: 10 });
-  await seedDatabase(conn.db);
-  db = conn.db;
-  query = (text, values) => conn.pool.query(text, values);
-  close = async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) {
-      await redis.del(...keys);
-    }
-    redis.disconnect();
-    await conn.close();
-    await database.drop();
-  };
-});
-afterAll(async () => {
-  await close?.();
+beforeAll(() => {
+  db = bed.db;
 });
 
 /** A contract fee of `fee` USDT paid by `userId`, recorded at `when`. */
