@@ -18,7 +18,7 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import { Queue, QueueEvents } from "bullmq";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startC2cExpiry } from "./queues/c2c-expiry.ts";
-import { useWorkerTestBed, type WorkerTestBed } from "./test-bed.ts";
+import { useWorkerTestBed, type WorkerTestBed } from "./test/queue-test-bed.ts";
 
 /**
  * The c2c-expiry worker against real PostgreSQL, Redis and BullMQ: an unpaid order expires at its

@@ -7,7 +7,7 @@ import { QueueEvents } from "bullmq";
 import { beforeAll, describe, expect, it } from "vitest";
 import { newContractUser } from "../../../packages/domain/src/contracts/testing.ts";
 import { startContractDeliveryWorker } from "./queues/contract-delivery.ts";
-import { useWorkerTestBed, type WorkerTestBed } from "./test-bed.ts";
+import { useWorkerTestBed, type WorkerTestBed } from "./test/queue-test-bed.ts";
 
 /**
  * The contract-delivery queue: a delivery contract expired while no worker ran is settled when one

@@ -6,7 +6,7 @@ import { QueueEvents } from "bullmq";
 import { beforeAll, describe, expect, it } from "vitest";
 import { newContractUser } from "../../../packages/domain/src/contracts/testing.ts";
 import { startContractOvernightWorker } from "./queues/contract-overnight.ts";
-import { useWorkerTestBed, type WorkerTestBed } from "./test-bed.ts";
+import { useWorkerTestBed, type WorkerTestBed } from "./test/queue-test-bed.ts";
 
 /**
  * The contract-overnight queue against real PostgreSQL, Redis and a BullMQ worker: a run delivered

@@ -12,7 +12,7 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newContractUser } from "../../../packages/domain/src/contracts/testing.ts";
 import { testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
-import { useWorkerTestBed, type WorkerTestBed } from "./test-bed.ts";
+import { useWorkerTestBed, type WorkerTestBed } from "./test/queue-test-bed.ts";
 
 /*
  * The risk engine runs in a worker process holding the `contract-risk` lease; a second worker waits

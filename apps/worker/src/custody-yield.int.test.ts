@@ -8,7 +8,7 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import { QueueEvents } from "bullmq";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startCustodyYieldWorker } from "./queues/custody-yield.ts";
-import { useWorkerTestBed } from "./test-bed.ts";
+import { useWorkerTestBed } from "./test/queue-test-bed.ts";
 
 /*
  * The custody-yield queue through real BullMQ and Redis, with a test clock: a job delivered twice

@@ -11,7 +11,7 @@ import { JOBS, QUEUES } from "@northstar/shared/jobs";
 import { QueueEvents } from "bullmq";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startLaunchpadUnlockWorker } from "./queues/launchpad-unlock.ts";
-import { useWorkerTestBed } from "./test-bed.ts";
+import { useWorkerTestBed } from "./test/queue-test-bed.ts";
 
 /*
  * The launchpad-unlock queue with a test clock: nothing is released before the lock-up ends; a

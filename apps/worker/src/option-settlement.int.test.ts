@@ -20,7 +20,7 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import { Queue, QueueEvents } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startOptionSettlement } from "./queues/option-settlement.ts";
-import { useWorkerTestBed, type WorkerTestBed } from "./test-bed.ts";
+import { useWorkerTestBed, type WorkerTestBed } from "./test/queue-test-bed.ts";
 
 /**
  * The option-settlement worker against real PostgreSQL and Redis: a job delivered twice pays once,

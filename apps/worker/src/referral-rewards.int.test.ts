@@ -6,7 +6,7 @@ import { QueueEvents } from "bullmq";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTrader } from "../../../packages/domain/src/spot/testing.ts";
 import { startReferralRewardsWorker } from "./queues/referral-rewards.ts";
-import { useWorkerTestBed } from "./test-bed.ts";
+import { useWorkerTestBed } from "./test/queue-test-bed.ts";
 
 /*
  * The referral-rewards queue through real BullMQ and Redis, with a test clock: a run delivered twice

@@ -3,7 +3,7 @@ import { createDb, type Db } from "@northstar/domain/db";
 import { seedDatabase } from "@northstar/domain/seed";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll } from "vitest";
-import { createTestDatabase, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
+import { createTestDatabase, testRedisUrl } from "../../../../packages/domain/src/test-support/index.ts";
 
 /**
  * What a queue's integration test stands on: a fresh seeded PostgreSQL database, a Redis connection
