@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
-import { registerUser, trpcMutation } from "./users.ts";
+import { confirmModal, pageAs, registerUser, trpcMutation } from "./users.ts";
 
 /*
  * C2C purchase by wire in the browser: a user with primary KYC picks a merchant (quick purchase),
@@ -70,18 +70,12 @@ beforeAll(async () => {
   platform.admin("c2c:stock:fund", String(merchant.id), "5000");
   token = await registerUser(platform, `c2c-${Date.now()}@example.com`, "Secret123");
   await verifyPrimary();
-  const context = await platform.newContext();
-  await context.addInitScript((t) => localStorage.setItem("token", t), token);
-  user = await context.newPage();
+  user = await pageAs(platform, token);
 });
 afterAll(async () => {
   await platform?.close();
 });
 
-async function confirmModal(page: Page, testId: string) {
-  await page.locator(`[data-testid="${testId}"]:not([data-ready="false"])`).click();
-  await page.getByTestId(testId).waitFor({ state: "hidden", timeout: 15_000 });
-}
 const orderIdOf = (page: Page) => Number(new URL(page.url()).searchParams.get("id"));
 const orderStatus = (page: Page, status: string, timeout = 20_000) =>
   page.locator(`[data-testid="c2c-order"][data-status="${status}"]`).waitFor({ timeout });

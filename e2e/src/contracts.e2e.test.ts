@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
-import { registerUser, trpcMutation } from "./users.ts";
+import { pageAs, registerUser, trpcMutation } from "./users.ts";
 
 /**
  * Contracts in the browser: USDT moved to the contract account, a 10x long with TP and SL opened
@@ -24,9 +24,7 @@ beforeAll(async () => {
   await depositUsdt(platform, token, "1000");
   db = new pg.Client({ connectionString: platform.databaseUrl });
   await db.connect();
-  const context = await platform.newContext({ width: 1280, height: 900 });
-  await context.addInitScript((t) => localStorage.setItem("token", t), token);
-  user = await context.newPage();
+  user = await pageAs(platform, token, { width: 1280, height: 900 });
 });
 afterAll(async () => {
   await db?.end();

@@ -7,7 +7,7 @@ import { signInAdmin } from "./operators.ts";
 import { type Platform, ROOT, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
-import { registerUser } from "./users.ts";
+import { confirmModal, pageAs, registerUser } from "./users.ts";
 
 /*
  * Managed earning in the browser: a user funded by a real deposit buys a 7-day product after the
@@ -42,18 +42,11 @@ beforeAll(async () => {
   );
   token = await registerUser(platform, `earn-${Date.now()}@example.com`, "Secret123");
   await depositUsdt(platform, token, "2000");
-  const context = await platform.newContext();
-  await context.addInitScript((t) => localStorage.setItem("token", t), token);
-  user = await context.newPage();
+  user = await pageAs(platform, token);
 });
 afterAll(async () => {
   await platform?.close();
 });
-
-async function confirmModal(page: Page, testId: string) {
-  await page.locator(`[data-testid="${testId}"]:not([data-ready="false"])`).click();
-  await page.getByTestId(testId).waitFor({ state: "hidden", timeout: 15_000 });
-}
 
 describe("managed earning in the browser", () => {
   it("buys a product after the confirmation and sees it in my orders", async () => {

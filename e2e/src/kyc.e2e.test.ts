@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
-import { registerUser } from "./users.ts";
+import { pageAs, registerUser } from "./users.ts";
 
 // A 1×1 PNG, the smallest photo the server accepts by content.
 const PNG = Buffer.from(
@@ -19,9 +19,7 @@ let operator: Page;
 beforeAll(async () => {
   platform = await startPlatform();
   token = await registerUser(platform, `kyc-${Date.now()}@example.com`, "Secret123");
-  const context = await platform.newContext();
-  await context.addInitScript((t) => localStorage.setItem("token", t), token);
-  user = await context.newPage();
+  user = await pageAs(platform, token);
   operator = await (await platform.newContext()).newPage();
 });
 afterAll(async () => {

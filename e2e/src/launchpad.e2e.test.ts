@@ -4,7 +4,7 @@ import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
-import { registerUser } from "./users.ts";
+import { pageAs, registerUser } from "./users.ts";
 
 /*
  * New-coin subscription in the browser: a funded user subscribes to an open offering after the
@@ -46,9 +46,7 @@ beforeAll(async () => {
     }),
   );
   offeringId = String((JSON.parse(created) as { id: number }).id);
-  const context = await platform.newContext();
-  await context.addInitScript((t) => localStorage.setItem("token", t), token);
-  user = await context.newPage();
+  user = await pageAs(platform, token);
 });
 afterAll(async () => {
   await platform?.close();
@@ -71,9 +69,7 @@ describe("new-coin subscription in the browser", () => {
   });
 
   it("the operator rejects a second user's subscription in the back office; that user sees why, nothing frozen", async () => {
-    const context = await platform.newContext();
-    await context.addInitScript((t) => localStorage.setItem("token", t), secondToken);
-    const second = await context.newPage();
+    const second = await pageAs(platform, secondToken);
     await second.goto("/subscription");
     const card = second.getByTestId("launchpad-offering").filter({ hasText: "NOVA" });
     await card.getByTestId("launchpad-quantity").fill("1000");
@@ -100,7 +96,7 @@ describe("new-coin subscription in the browser", () => {
       .toBe("failed");
     await second.getByText("Identity check failed").waitFor();
     expect(await second.getByTestId("launchpad-record-frozen").first().textContent()).toBe("0.00 USDT");
-    await context.close();
+    await second.context().close();
   });
 
   it("shows the allocation once the operator has run it after the close", async () => {

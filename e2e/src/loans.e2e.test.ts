@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
-import { registerUser, trpcMutation } from "./users.ts";
+import { confirmModal, PHOTO_PNG, pageAs, registerUser, trpcMutation, uploadPhoto } from "./users.ts";
 
 /*
  * A loan in the browser: a verified user sees the quote, uploads the proofs, ticks the agreement
@@ -15,23 +15,6 @@ import { registerUser, trpcMutation } from "./users.ts";
 let platform: Platform;
 let user: Page;
 let token: string;
-
-// A 1×1 PNG, the smallest photo the server accepts by content.
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
-  "base64",
-);
-
-async function uploadByApi(): Promise<string> {
-  const form = new FormData();
-  form.append("file", new Blob([PNG], { type: "image/png" }), "photo.png");
-  const res = await fetch(`${platform.baseUrl}/uploads/proof`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  return ((await res.json()) as { data: { id: string } }).data.id;
-}
 
 /** Approves every verification application under review with the operator CLI. */
 function approveQueue() {
@@ -47,9 +30,9 @@ async function verify() {
     document_type: 2,
     real_name: "Ada Lovelace",
     document_number: "X1234567",
-    front_upload_id: await uploadByApi(),
-    back_upload_id: await uploadByApi(),
-    handheld_upload_id: await uploadByApi(),
+    front_upload_id: await uploadPhoto(platform, token),
+    back_upload_id: await uploadPhoto(platform, token),
+    handheld_upload_id: await uploadPhoto(platform, token),
   });
   approveQueue();
   await trpcMutation(platform, token, "kyc.applyAdvanced", {
@@ -57,7 +40,7 @@ async function verify() {
     monthly_income: "5000",
     source_of_wealth: "Salary",
     expected_investment: "20000",
-    assets: [{ kind: "bankDeposit", upload_id: await uploadByApi() }],
+    assets: [{ kind: "bankDeposit", upload_id: await uploadPhoto(platform, token) }],
   });
   approveQueue();
 }
@@ -79,9 +62,7 @@ beforeAll(async () => {
   );
   token = await registerUser(platform, `loans-${Date.now()}@example.com`, "Secret123");
   await verify();
-  const context = await platform.newContext();
-  await context.addInitScript((t) => localStorage.setItem("token", t), token);
-  user = await context.newPage();
+  user = await pageAs(platform, token);
 });
 afterAll(async () => {
   await platform?.close();
@@ -92,13 +73,8 @@ async function upload(page: Page, testId: string) {
     page.waitForResponse((r) => r.url().includes("/uploads/proof") && r.ok()),
     page
       .locator(`input[type="file"][data-testid="${testId}"], [data-testid="${testId}"] input[type="file"]`)
-      .setInputFiles({ name: `${testId}.png`, mimeType: "image/png", buffer: PNG }),
+      .setInputFiles({ name: `${testId}.png`, mimeType: "image/png", buffer: PHOTO_PNG }),
   ]);
-}
-
-async function confirmModal(page: Page, testId: string) {
-  await page.locator(`[data-testid="${testId}"]:not([data-ready="false"])`).click();
-  await page.getByTestId(testId).waitFor({ state: "hidden", timeout: 15_000 });
 }
 
 describe("a loan in the browser", () => {

@@ -2,7 +2,7 @@ import { CHART_PERIODS } from "@northstar/shared/markets";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, startPlatform } from "./platform.ts";
-import { registerUser } from "./users.ts";
+import { pageAs, registerUser } from "./users.ts";
 
 /*
  * Market pages against the real platform: the worker's feed publishes prices, candles, depth and
@@ -16,9 +16,7 @@ beforeAll(async () => {
   platform = await startPlatform();
   visitor = await (await platform.newContext()).newPage();
   const token = await registerUser(platform, `market-${Date.now()}@example.com`, "Secret123");
-  const userContext = await platform.newContext();
-  await userContext.addInitScript((t) => localStorage.setItem("token", t), token);
-  user = await userContext.newPage();
+  user = await pageAs(platform, token);
 });
 afterAll(async () => {
   await platform?.close();

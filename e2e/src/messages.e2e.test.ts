@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
-import { registerUser, trpcMutation } from "./users.ts";
+import { pageAs, registerUser, trpcMutation, uploadPhoto } from "./users.ts";
 
 /*
  * Messages and customer service in the browser: the header's unread bell changes live when a KYC
@@ -14,22 +14,6 @@ import { registerUser, trpcMutation } from "./users.ts";
 let platform: Platform;
 let user: Page;
 let token: string;
-
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
-  "base64",
-);
-
-async function uploadByApi(): Promise<string> {
-  const form = new FormData();
-  form.append("file", new Blob([PNG], { type: "image/png" }), "photo.png");
-  const res = await fetch(`${platform.baseUrl}/uploads/proof`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  return ((await res.json()) as { data: { id: string } }).data.id;
-}
 
 /** Where the back office keeps its session token (apps/web/src/features/admin/operator-session.ts). */
 const OPERATOR_TOKEN_KEY = "operatorToken";
@@ -59,13 +43,11 @@ beforeAll(async () => {
     document_type: 2,
     real_name: "Ada Lovelace",
     document_number: "X7654321",
-    front_upload_id: await uploadByApi(),
-    back_upload_id: await uploadByApi(),
-    handheld_upload_id: await uploadByApi(),
+    front_upload_id: await uploadPhoto(platform, token),
+    back_upload_id: await uploadPhoto(platform, token),
+    handheld_upload_id: await uploadPhoto(platform, token),
   });
-  const context = await platform.newContext();
-  await context.addInitScript((t) => localStorage.setItem("token", t), token);
-  user = await context.newPage();
+  user = await pageAs(platform, token);
 });
 afterAll(async () => {
   await platform?.close();

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
-import { registerUser, trpcMutation } from "./users.ts";
+import { confirmModal, pageAs, registerUser, trpcMutation } from "./users.ts";
 
 // A 1×1 PNG, the smallest proof image the server accepts by content.
 const PNG = Buffer.from(
@@ -28,9 +28,7 @@ beforeAll(async () => {
     trade_password: TRADE_PASSWORD,
     confirm_password: TRADE_PASSWORD,
   });
-  const userContext = await platform.newContext();
-  await userContext.addInitScript((t) => localStorage.setItem("token", t), token);
-  user = await userContext.newPage();
+  user = await pageAs(platform, token);
   operator = await (await platform.newContext()).newPage();
 });
 afterAll(async () => {
@@ -39,10 +37,6 @@ afterAll(async () => {
 
 /** Confirms a dialog, and waits until it has closed, so the action has been taken before going on. */
 /** Confirms a dialog once its button takes clicks (a busy one says data-ready="false"). */
-async function confirmModal(page: Page, testId: string) {
-  await page.locator(`[data-testid="${testId}"]:not([data-ready="false"])`).click();
-  await page.getByTestId(testId).waitFor({ state: "hidden", timeout: 15_000 });
-}
 
 describe("money in the browser", () => {
   it("the user reports a USDT deposit with a proof image and sees it pending", async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, ROOT, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
-import { registerUser, trpcMutation } from "./users.ts";
+import { pageAs, registerUser, trpcMutation } from "./users.ts";
 
 /**
  * Options in the browser: buy an up option, watch it open with its countdown, let it settle, and
@@ -48,9 +48,7 @@ beforeAll(async () => {
   });
   db = new pg.Client({ connectionString: platform.databaseUrl });
   await db.connect();
-  const context = await platform.newContext({ width: 1280, height: 900 });
-  await context.addInitScript((t) => localStorage.setItem("token", t), token);
-  user = await context.newPage();
+  user = await pageAs(platform, token, { width: 1280, height: 900 });
 });
 afterAll(async () => {
   await db?.end();

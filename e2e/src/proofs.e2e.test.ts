@@ -4,7 +4,7 @@ import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
-import { registerUser } from "./users.ts";
+import { pageAs, registerUser } from "./users.ts";
 
 /*
  * Proof of liabilities in the browser: a user funded by a real deposit, a proof published by the
@@ -24,9 +24,7 @@ beforeAll(async () => {
   const other = await registerUser(platform, `proof2-${Date.now()}@example.com`, "Secret123");
   await depositUsdt(platform, other, "250");
   platform.admin("proof:publish");
-  const context = await platform.newContext();
-  await context.addInitScript((t) => localStorage.setItem("token", t), token);
-  user = await context.newPage();
+  user = await pageAs(platform, token);
 });
 afterAll(async () => {
   await platform?.close();

@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
-import { registerUser } from "./users.ts";
+import { pageAs, registerUser } from "./users.ts";
 
 /*
  * Referrals and the 7-day sign-in in the browser: a friend registers through the inviter's link
@@ -19,9 +19,7 @@ beforeAll(async () => {
   platform = await startPlatform();
   platform.admin("rewards:budget:fund", "USDT", "100");
   token = await registerUser(platform, `inviter-${Date.now()}@example.com`, "Secret123");
-  const context = await platform.newContext();
-  await context.addInitScript((t) => localStorage.setItem("token", t), token);
-  inviter = await context.newPage();
+  inviter = await pageAs(platform, token);
 });
 afterAll(async () => {
   await platform?.close();

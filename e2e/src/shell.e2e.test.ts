@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, startPlatform } from "./platform.ts";
-import { registerUser } from "./users.ts";
+import { pageAs, registerUser } from "./users.ts";
 
 /** The web shell on a phone and a desktop: the tab bar, honest home figures, the header name, CJK buttons. */
 let platform: Platform;
@@ -52,9 +52,7 @@ describe("the shell on a phone", () => {
 
   it("trades from a sticky Buy/Sell bar that opens the order form in a bottom sheet, book and trades in tabs", async () => {
     const token = await registerUser(platform, `phone-${email}`, "Secret123");
-    const context = await platform.newContext({ width: 390, height: 844 });
-    await context.addInitScript((t) => localStorage.setItem("token", t), token);
-    const page = await context.newPage();
+    const page = await pageAs(platform, token, { width: 390, height: 844 });
     await page.goto("/currency?symbol=BTCUSDT");
     await page.getByTestId("spot-phone-actions").waitFor();
     await expect(page.getByTestId("order-form").count()).resolves.toBe(0);
@@ -71,14 +69,12 @@ describe("the shell on a phone", () => {
     await page.goto("/market?tab=contract&q=BTCUSD");
     await page.getByTestId("market-row-BTCUSD").click();
     await page.waitForURL(/\/preciousMetal\?symbol=BTCUSD$/);
-    await context.close();
+    await page.context().close();
   });
 
   it("reaches options from the trade screen (the tab bar has one Trade entry) and comes back to spot", async () => {
     const token = await registerUser(platform, `options-${email}`, "Secret123");
-    const context = await platform.newContext({ width: 390, height: 844 });
-    await context.addInitScript((t) => localStorage.setItem("token", t), token);
-    const page = await context.newPage();
+    const page = await pageAs(platform, token, { width: 390, height: 844 });
     await page.goto("/currency?symbol=BTCUSDT");
     const kinds = page.getByTestId("trade-kinds");
     await kinds.locator('a[aria-current="page"]', { hasText: "Spot" }).waitFor();
@@ -88,7 +84,7 @@ describe("the shell on a phone", () => {
     await expect(page.locator('[data-testid="tab-trade"][aria-current="page"]').count()).resolves.toBe(1);
     await page.getByTestId("trade-kinds").locator("a", { hasText: "Spot" }).click();
     await page.getByTestId("spot-trade-page").waitFor();
-    await context.close();
+    await page.context().close();
   });
 });
 
@@ -119,14 +115,11 @@ describe("the shell on a desktop", () => {
     const token = await registerUser(platform, email, "Secret123");
     const info = await fetch(`${platform.baseUrl}/web/info`, { headers: { token } });
     const { nickname } = ((await info.json()) as { data: { nickname: string } }).data;
-    const context = await platform.newContext({ width: 1280, height: 800 });
-    await context.addInitScript((t) => localStorage.setItem("token", t), token);
-    const page = await context.newPage();
+    const page = await pageAs(platform, token, { width: 1280, height: 800 });
     await page.goto("/");
     await page.locator('[data-testid="user-menu"]', { hasText: nickname }).waitFor();
     await expect(page.getByTestId("user-menu").textContent()).resolves.not.toContain(email.slice(0, 12));
-    await page.close();
-    await context.close();
+    await page.context().close();
   });
 
   it("writes two-character Chinese buttons without a space between the characters", async () => {
@@ -139,7 +132,6 @@ describe("the shell on a desktop", () => {
     await expect(signUp.textContent()).resolves.toBe("注册");
     // antd spaces two CJK characters apart by this class (letter-spacing), not by a character.
     await expect(signUp.getAttribute("class")).resolves.not.toContain("two-chinese-chars");
-    await page.close();
-    await context.close();
+    await page.context().close();
   });
 });

@@ -1,3 +1,4 @@
+import type { Page } from "playwright-core";
 import type { Platform } from "./platform.ts";
 
 /** Registers a user through the legacy API (the browser flow itself is tested in account.e2e). */
@@ -43,4 +44,39 @@ export async function trpcMutation(
     throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
   }
   return res.json();
+}
+
+/** A browser page signed in as the user whose session token is `token` (set before any script runs). */
+export async function pageAs(
+  platform: Platform,
+  token: string,
+  viewport?: { width: number; height: number },
+): Promise<Page> {
+  const context = await platform.newContext(viewport);
+  await context.addInitScript((t) => localStorage.setItem("token", t), token);
+  return context.newPage();
+}
+
+/** Confirms a dialog once its button says it is ready, and waits until the dialog has closed. */
+export async function confirmModal(page: Page, testId: string): Promise<void> {
+  await page.locator(`[data-testid="${testId}"]:not([data-ready="false"])`).click();
+  await page.getByTestId(testId).waitFor({ state: "hidden", timeout: 15_000 });
+}
+
+// A 1×1 PNG, the smallest photo the server accepts by content.
+export const PHOTO_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+/** Uploads a small photo as the user (for proofs and ID photos) and returns its upload id. */
+export async function uploadPhoto(platform: Platform, token: string): Promise<string> {
+  const form = new FormData();
+  form.append("file", new Blob([PHOTO_PNG], { type: "image/png" }), "photo.png");
+  const res = await fetch(`${platform.baseUrl}/uploads/proof`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  return ((await res.json()) as { data: { id: string } }).data.id;
 }
