@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, startPlatform } from "./platform.ts";
 import { depositUsdt } from "./spot-funding.ts";
-import { registerUser } from "./users.ts";
+import { confirmModal, pageAs, registerUser } from "./users.ts";
 
 let platform: Platform;
 let user: Page;
@@ -13,9 +13,7 @@ beforeAll(async () => {
   platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
   const token = await registerUser(platform, `spot-${Date.now()}@example.com`, "Secret123");
   await depositUsdt(platform, token, "10000");
-  const context = await platform.newContext({ width: 1440, height: 900 });
-  await context.addInitScript((t) => localStorage.setItem("token", t), token);
-  user = await context.newPage();
+  user = await pageAs(platform, token, { width: 1440, height: 900 });
 });
 afterAll(async () => {
   await platform?.close();
@@ -29,10 +27,6 @@ async function figure(page: Page, testId: string): Promise<string> {
 
 /** Confirms a dialog, and waits until it has closed, so the action has been taken before going on. */
 /** Confirms a dialog once its button takes clicks (a busy one says data-ready="false"). */
-async function confirmModal(page: Page, testId: string) {
-  await page.locator(`[data-testid="${testId}"]:not([data-ready="false"])`).click();
-  await page.getByTestId(testId).waitFor({ state: "hidden", timeout: 15_000 });
-}
 
 const historyRow = () => user.getByTestId("orders-history").getByTestId("order-row").first();
 
@@ -147,6 +141,12 @@ describe("spot trading in the browser", () => {
     await expect
       .poll(() => user.getByTestId("orders-history").getByTestId("order-row").count(), { timeout: 10_000 })
       .toBe(2);
+    // The deal log opens on the fills.
+    await user.goto("/deallog");
+    await user.getByTestId("fill-row").first().waitFor();
+    await expect(
+      user.getByTestId("fill-row").first().getByTestId("fill-quantity").textContent(),
+    ).resolves.toBe("0.002");
     expect(platform.admin("reconcile")).toContain("ledger balances");
   });
 });

@@ -150,6 +150,10 @@ const SpotRecord = page(
   () => import("../features/spot/spot-record-page.tsx"),
   (m) => m.SpotRecordPage,
 );
+const DealLog = page(
+  () => import("../features/spot/spot-record-page.tsx"),
+  (m) => m.DealLogPage,
+);
 const EarnProducts = page(
   () => import("../features/earn/earn-products-page.tsx"),
   (m) => m.EarnProductsPage,
@@ -342,6 +346,7 @@ export const PAGES: Record<string, Page> = {
   "/currencyTrade": SpotTrade,
   "/exchange": SpotTrade,
   "/currencyRecord": SpotRecord,
+  "/deallog": DealLog,
   "/authentication": Verification,
   "/sfyz": kycAlias((m) => m.ToVerification),
   "/smauth": PrimaryKyc,

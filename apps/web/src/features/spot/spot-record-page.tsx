@@ -18,12 +18,12 @@ const isTab = (v: string | null): v is RecordTab => v !== null && (TABS as reado
  * paginated, optionally of one market. Tab, market and page live in the address, so Back returns
  * to the same list; the socket keeps it current.
  */
-export function SpotRecordPage() {
+export function SpotRecordPage({ defaultTab = "open" }: { defaultTab?: RecordTab }) {
   const { t } = useTranslation();
   const go = useAppNavigate();
   const [params, setParams] = useSearchParams();
   const tabParam = params.get("tab");
-  const tab: RecordTab = isTab(tabParam) ? tabParam : "open";
+  const tab: RecordTab = isTab(tabParam) ? tabParam : defaultTab;
   const symbol = params.get("symbol") || undefined;
   const page = Math.max(1, Math.min(10_000, Number.parseInt(params.get("page") ?? "1", 10) || 1));
   const markets = useSpotMarkets();
@@ -79,7 +79,7 @@ export function SpotRecordPage() {
     >
       <Tabs
         activeKey={tab}
-        onChange={(key) => update({ tab: key === "open" ? undefined : key, page: undefined })}
+        onChange={(key) => update({ tab: key === defaultTab ? undefined : key, page: undefined })}
         style={{ marginTop: -12 }}
         tabBarExtraContent={
           <Select
@@ -109,4 +109,9 @@ export function SpotRecordPage() {
       />
     </Page>
   );
+}
+
+/** /deallog: the deal log, the same records opening on the user's fills (each trade of each order). */
+export function DealLogPage() {
+  return <SpotRecordPage defaultTab="fills" />;
 }
