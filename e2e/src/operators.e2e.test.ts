@@ -65,6 +65,51 @@ describe("operators", () => {
     await page.context().close();
   });
 
+  it("the administrator adds a content operator on the operators page, who signs in; disabled, they cannot", async () => {
+    await admin.goto("/admin/operators");
+    await admin.getByTestId("admin-operator-admin").waitFor();
+    await admin.getByTestId("admin-operator-add").click();
+    // A name the server would refuse is refused in the form, and nothing is added.
+    await admin.getByTestId("admin-operator-username").fill("no spaces allowed");
+    await admin.getByTestId("admin-operator-add-submit").click();
+    await admin.locator(".ant-form-item-explain-error").getByText("Username is not valid").waitFor();
+    await admin.getByTestId("admin-operator-username").fill("writer-one");
+    await admin.getByTestId("admin-operator-new-role").click();
+    await admin.locator(".ant-select-item-option", { hasText: "Content" }).click();
+    await admin.getByTestId("admin-operator-add-submit").click();
+    const password = ((await admin.getByTestId("admin-operator-password").textContent()) ?? "").trim();
+    expect(password.length).toBeGreaterThanOrEqual(12);
+    await admin.getByTestId("admin-operator-added-close").click();
+    await admin.getByTestId("admin-operator-writer-one").waitFor();
+
+    const signIn = async () => {
+      const page = await (await platform.newContext()).newPage();
+      await page.goto("/admin/login");
+      await page.getByTestId("admin-login-username").fill("writer-one");
+      await page.getByTestId("admin-login-password").fill(password);
+      await page.getByTestId("admin-login-submit").click();
+      return page;
+    };
+    // The content role signs in without two-factor and sees only its pages.
+    const writer = await signIn();
+    await writer.waitForURL(/\/admin\/(?!login|security)/);
+    expect(await writer.getByTestId("admin-nav-operators").count()).toBe(0);
+
+    await admin.getByTestId("admin-operator-toggle-writer-one").click();
+    await admin.getByTestId("admin-confirm-ok").click();
+    await expect
+      .poll(() => admin.getByTestId("admin-operator-status-writer-one").textContent())
+      .toBe("Disabled");
+    // Disabling ended the open session, and a new sign-in is refused.
+    await writer.reload();
+    await writer.waitForURL(/\/admin\/login/);
+    const again = await signIn();
+    await again.locator(".ant-alert-error").waitFor();
+    expect(again.url()).toContain("/admin/login");
+    await writer.context().close();
+    await again.context().close();
+  });
+
   it(
     "takes screenshots of the security page",
     async () => {
@@ -85,6 +130,13 @@ describe("operators", () => {
                 .locator('[data-testid="admin-my-actions"] .ant-table-row')
                 .first()
                 .waitFor({ timeout: 60_000 });
+            },
+          },
+          {
+            name: "operators",
+            path: "/admin/operators",
+            ready: async (page) => {
+              await page.getByTestId("admin-operator-writer-one").waitFor({ timeout: 60_000 });
             },
           },
         ],

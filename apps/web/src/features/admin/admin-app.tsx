@@ -20,6 +20,7 @@ import { LedgerPage } from "./ledger-page.tsx";
 import { LoansAdminPage } from "./loans-admin-page.tsx";
 import { AdminLoginPage } from "./login-page.tsx";
 import { operatorTokenStore, useOperatorToken } from "./operator-session.ts";
+import { OperatorsPage } from "./operators-page.tsx";
 import { OptionsAdminPage } from "./options-page.tsx";
 import { PolicyPage } from "./policy-page.tsx";
 import { ProofsAdminPage } from "./proofs-admin-page.tsx";
@@ -99,6 +100,7 @@ function AdminRoutes() {
               path="contracts"
               element={<RoleGate page="contracts" element={<ContractsAdminPage />} />}
             />
+            <Route path="operators" element={<RoleGate page="operators" element={<OperatorsPage />} />} />
             <Route path="security" element={<RoleGate page="security" element={<SecurityPage />} />} />
             <Route path="support" element={<RoleGate page="support" element={<SupportConsolePage />} />} />
             <Route path="*" element={<AdminNotFound />} />

@@ -14,6 +14,7 @@ import {
   RocketOutlined,
   SafetyCertificateOutlined,
   ShareAltOutlined,
+  SolutionOutlined,
   TeamOutlined,
   UploadOutlined,
   UserOutlined,
@@ -65,6 +66,7 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   referral: <ShareAltOutlined />,
   rewards: <GiftOutlined />,
   support: <CustomerServiceOutlined />,
+  operators: <SolutionOutlined />,
 };
 
 /** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */
