@@ -4,7 +4,7 @@ import type { Redis } from "ioredis";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { users } from "../identity/index.ts";
-import { publishUserEvent } from "../messages/index.ts";
+import { publishSequenced, userEvent } from "../messages/index.ts";
 import { uploadOwner } from "../uploads/index.ts";
 import { supportConversations, supportMessages } from "./support.table.ts";
 
@@ -34,12 +34,15 @@ export async function announceSupportLine(
   line: TSupportLine,
 ): Promise<void> {
   const event = { type: "support", line };
-  await publishUserEvent(redis, prefix, userId, event);
-  const seq = await redis.incr(supportSeqKey(prefix));
-  await redis.publish(
-    supportChannel(prefix),
-    JSON.stringify({ ch: "support", seq, ts: Date.now(), data: { ...event, user_id: userId } }),
-  );
+  await publishSequenced(redis, [
+    userEvent(prefix, userId, event),
+    {
+      seqKey: supportSeqKey(prefix),
+      channel: supportChannel(prefix),
+      ch: "support",
+      data: { ...event, user_id: userId },
+    },
+  ]);
 }
 
 /** The user writes: their conversation is opened on first use; operators have one more unread line. */
