@@ -1,7 +1,6 @@
 import { ContractRiskEngine } from "@northstar/domain/contracts";
 import type { Db } from "@northstar/domain/db";
 import { publishUserEvent } from "@northstar/domain/messages";
-import { channel } from "@northstar/shared/markets";
 import type { Redis } from "ioredis";
 import { runUnderLease } from "./leased.ts";
 
