@@ -108,7 +108,12 @@ async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 15_0
 const inbox = async (user: User | number, lang: "en" | "zh" = "en") =>
   listMessages(db, typeof user === "number" ? user : user.id, lang, { page: 1, pageSize: 50 });
 
-const limit = (symbol: string, side: "buy" | "sell", price: string, quantity: string): TPlaceOrderRequest => ({
+const limit = (
+  symbol: string,
+  side: "buy" | "sell",
+  price: string,
+  quantity: string,
+): TPlaceOrderRequest => ({
   symbol,
   side,
   type: "limit",
@@ -161,7 +166,9 @@ describe("spot fills", () => {
 
     // The matcher's order and balance events and the badge share the channel: one sequence, no gap.
     const seqs = takerEvents.map((e) => e.seq);
-    expect(new Set(takerEvents.map((e) => e.data.type))).toEqual(new Set(["spot.order", "balance", "messages"]));
+    expect(new Set(takerEvents.map((e) => e.data.type))).toEqual(
+      new Set(["spot.order", "balance", "messages"]),
+    );
     expect(seqs).toEqual(seqs.map((_, i) => (seqs[0] as number) + i));
   });
 
