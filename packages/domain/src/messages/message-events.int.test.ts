@@ -13,13 +13,14 @@ import {
   rejectC2cOrder,
   submitC2cProof,
 } from "../c2c/index.ts";
-import { createC2cUser, createProofUpload } from "../c2c/testing.ts";
 import { createDb, type Db } from "../db/client.ts";
-import type { User } from "../identity/index.ts";
+import { type User, users } from "../identity/index.ts";
+import { kycApplications } from "../kyc/index.ts";
 import { seedDatabase } from "../setup/index.ts";
 import { placeOrder, type SpotDeps, SpotMatcher } from "../spot/index.ts";
 import { createTrader, settled } from "../spot/testing.ts";
 import { createTestDatabase, testRedisUrl } from "../test-support/index.ts";
+import { uploads } from "../uploads/index.ts";
 import {
   addMessage,
   listMessages,
@@ -84,6 +85,32 @@ beforeAll(async () => {
 afterAll(async () => {
   await teardown?.();
 });
+
+/** A real user; with `kyc` their primary verification is approved (C2C asks for it). */
+async function createC2cUser(kyc = true): Promise<User> {
+  const uid = randomBytes(6).toString("hex");
+  const [user] = await db
+    .insert(users)
+    .values({ uid, passwordHash: "x", nationality: "GB", inviteCode: `M${uid}`, nickname: `M${uid}` })
+    .returning();
+  if (!user) {
+    throw new Error("insert failed");
+  }
+  if (kyc) {
+    await db
+      .insert(kycApplications)
+      .values({ userId: user.id, level: "primary", status: "approved", details: {}, photos: [] });
+  }
+  return user;
+}
+
+async function createProofUpload(userId: number): Promise<string> {
+  const [row] = await db
+    .insert(uploads)
+    .values({ ownerUserId: userId, purpose: "proof", mime: "image/png", size: 1, sha256: "0" })
+    .returning({ id: uploads.id });
+  return row?.id ?? "";
+}
 
 /** Everything published on the user's `user` channel from now on. */
 async function listen(userId: number): Promise<Wire[]> {
@@ -244,14 +271,14 @@ describe("c2c orders", () => {
 
   it("tell the buyer when an order is matched, paid, completed, rejected and expired", async () => {
     const m = await merchant("1000");
-    const user = await createC2cUser(db);
+    const user = await createC2cUser();
     const events = await listen(user.id);
 
     const order = await buy(m, user, "700");
     expect(order.status).toBe("matched");
     await submitC2cProof(c2c(), user, {
       order_id: order.id,
-      proof_upload_id: await createProofUpload(db, user.id),
+      proof_upload_id: await createProofUpload(user.id),
       note: "",
     });
     await confirmC2cOrder(c2c(), order.id, "op:test");
@@ -277,12 +304,12 @@ describe("c2c orders", () => {
     expect(matched).toContain(order.expiresAt.toISOString().slice(0, 16).replace("T", " "));
     expect(got.list[2]?.body).toContain("Payer name differs");
     await waitFor(() => badges(events).includes(7));
-    expect((await inbox(await createC2cUser(db))).total).toBe(0);
+    expect((await inbox(await createC2cUser())).total).toBe(0);
   });
 
   it("an order left waiting for stock is not told it matched", async () => {
     const m = await merchant("0");
-    const user = await createC2cUser(db);
+    const user = await createC2cUser();
     const order = await buy(m, user, "70");
     expect(order.status).toBe("unmatched");
     expect((await inbox(user)).total).toBe(0);
@@ -293,7 +320,7 @@ describe("c2c orders", () => {
 
 describe("the live badge", () => {
   it("is not announced for a message whose transaction or savepoint rolled back", async () => {
-    const user = await createC2cUser(db, false);
+    const user = await createC2cUser(false);
     const events = await listen(user.id);
     const message = (n: number) => ({
       userId: user.id,
@@ -326,7 +353,7 @@ describe("the live badge", () => {
   });
 
   it("numbers a user's events from several publishers without a gap, even at once", async () => {
-    const user = await createC2cUser(db, false);
+    const user = await createC2cUser(false);
     const events = await listen(user.id);
     const others = [new Redis(testRedisUrl()), new Redis(testRedisUrl())];
     try {
