@@ -1,7 +1,6 @@
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
-import { useMessagePublisher } from "@northstar/domain/messages";
 import { translate } from "@northstar/shared/i18n";
 import { toLanguage } from "@northstar/shared/languages";
 import { UPLOAD_BYTES_CEILING } from "@northstar/shared/policy";
@@ -96,8 +95,6 @@ export async function buildApp(
   registerUploadRoutes(app, deps);
   app.get("/health", { exposeHeadRoute: true }, async () => ({ ok: true }));
 
-  // Messages written by this process's requests (tRPC and legacy alike) update their owners' badges live.
-  useMessagePublisher(deps.db, deps.redis, deps.config.redisPrefix);
   const marketSocket = attachMarketSocket(app, deps);
   // preClose: open sockets would otherwise keep the server's close waiting for them.
   app.addHook("preClose", () => marketSocket.close());
