@@ -33,22 +33,26 @@ export async function addMessage(tx: DbOrTx, message: NewMessage): Promise<void>
 
 /** Adds several messages in one statement (a matcher batch's fills); the same rules as `addMessage`. */
 export async function addMessages(tx: DbOrTx, messages: readonly NewMessage[]): Promise<void> {
-  if (messages.length === 0) {
-    return;
+  const owners = new Set<number>();
+  // In slices, so a large batch stays within PostgreSQL's limit of bound parameters per statement.
+  for (let i = 0; i < messages.length; i += 1000) {
+    const added = await tx
+      .insert(userMessages)
+      .values(
+        messages.slice(i, i + 1000).map((message) => ({
+          userId: message.userId,
+          kind: message.kind,
+          params: message.params ?? {},
+          eventKey: message.eventKey,
+        })),
+      )
+      .onConflictDoNothing()
+      .returning({ userId: userMessages.userId });
+    for (const row of added) {
+      owners.add(row.userId);
+    }
   }
-  const added = await tx
-    .insert(userMessages)
-    .values(
-      messages.map((message) => ({
-        userId: message.userId,
-        kind: message.kind,
-        params: message.params ?? {},
-        eventKey: message.eventKey,
-      })),
-    )
-    .onConflictDoNothing()
-    .returning({ userId: userMessages.userId });
-  noteMessagesFor(tx, new Set(added.map((row) => row.userId)));
+  noteMessagesFor(tx, owners);
 }
 
 export function renderMessage(
