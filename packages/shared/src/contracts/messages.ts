@@ -14,6 +14,7 @@ export const MESSAGE_KINDS = [
   "kyc.rejected",
   "loan.approved",
   "loan.rejected",
+  "loan.overdue",
   "spot.filled",
   "spot.partial",
   "c2c.matched",
