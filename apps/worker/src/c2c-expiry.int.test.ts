@@ -12,6 +12,7 @@ import type { Db } from "@northstar/domain/db";
 import { type User, users } from "@northstar/domain/identity";
 import { kycApplications } from "@northstar/domain/kyc";
 import { reconcileLedger } from "@northstar/domain/ledger";
+import { listMessages, useMessagePublisher, userEventsChannel } from "@northstar/domain/messages";
 import { uploads } from "@northstar/domain/uploads";
 import { JOBS, QUEUES } from "@northstar/shared/jobs";
 import { MoneyDecimal } from "@northstar/shared/money";
@@ -209,6 +210,32 @@ describe("the c2c-expiry worker", () => {
       expect(await ledgerStock(m.id)).toEqual({ escrow: "60", reserved: "40" });
       expect(await releases(order.id)).toBe(0);
     } finally {
+      await worker.close();
+    }
+  });
+
+  it("the expiry's message reaches the buyer's user channel live, from the worker's own commit", async () => {
+    // As the worker's main does at start for its database handle.
+    useMessagePublisher(db, connection, prefix);
+    const worker = startC2cExpiry({ db, connection, prefix, now, sweepIntervalMs: 3_600_000 });
+    await worker.started;
+    const subscriber = connection.duplicate();
+    try {
+      const { buyer, order } = await matchedOrder();
+      const heard: { ch: string; data: { type?: string; unread?: number } }[] = [];
+      subscriber.on("message", (_ch: string, raw: string) => heard.push(JSON.parse(raw)));
+      await subscriber.subscribe(userEventsChannel(prefix, buyer.id));
+      clock.now = new Date(order.expiresAt.getTime() + 1000);
+      const job = await queue.add(JOBS.expireC2cOrder, { orderId: order.id }, { jobId: `live-${order.id}` });
+      expect(await job.waitUntilFinished(events, 30_000)).toBe("expired");
+      // The matched and the expired message: two unread, announced on the channel the socket forwards.
+      await expect
+        .poll(() => heard.find((e) => e.data.type === "messages" && e.data.unread === 2), { timeout: 10_000 })
+        .toMatchObject({ ch: "user" });
+      const inbox = await listMessages(db, buyer.id, "en", { page: 1, pageSize: 10 });
+      expect(inbox.list.map((m) => m.kind)).toEqual(["c2c.expired", "c2c.matched"]);
+    } finally {
+      subscriber.disconnect();
       await worker.close();
     }
   });

@@ -1,7 +1,6 @@
 import { ContractRiskEngine } from "@northstar/domain/contracts";
 import type { Db } from "@northstar/domain/db";
-import { ChannelPublisher, userChannel } from "@northstar/domain/markets";
-import { channel } from "@northstar/shared/markets";
+import { publishUserEvent } from "@northstar/domain/messages";
 import type { Redis } from "ioredis";
 import { runUnderLease } from "./leased.ts";
 
@@ -21,14 +20,12 @@ export function startContractRisk(
 ): { close(): Promise<void> } {
   const { prefix, log } = options;
   return runUnderLease(redis, `${prefix}:lease:contract-risk`, log, options.leaseTtlMs, async () => {
-    const publisher = new ChannelPublisher(redis, prefix);
     const engine = new ContractRiskEngine(db, {
       log,
       onTriggered: (kind, position, userId) => {
-        publisher.publish(channel.user(), { type: "contract.position", kind, position }, null, {
-          route: userChannel(userId),
-        });
-        void publisher.flush().catch(() => {});
+        void publishUserEvent(redis, prefix, userId, { type: "contract.position", kind, position }).catch(
+          () => {},
+        );
       },
     });
     await engine.start();

@@ -9,6 +9,7 @@ import {
   listLateFeeDays,
 } from "@northstar/domain/loans";
 import { createFixedPriceProvider } from "@northstar/domain/markets";
+import { listMessages, useMessagePublisher, userEventsChannel } from "@northstar/domain/messages";
 import { JOBS, QUEUES } from "@northstar/shared/jobs";
 import { QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
@@ -79,6 +80,20 @@ describe("the loan-overdue queue", () => {
     );
     // Disbursed 1 May: due 8 May, interest-free to 11 May, the first late fee on 12 May.
     await approveLoan(db, { loanId: loan.id, operatorId: 1, actor: "operator:1" }, clock);
+    // As the worker's main does: the job's messages announce the owner's badge after its commit.
+    useMessagePublisher(db, redis, prefix);
+    const subscriber = redis.duplicate();
+    const badges: number[] = [];
+    subscriber.on("message", (_ch: string, raw: string) => {
+      const data = (JSON.parse(raw) as { data: { type?: string; unread?: number } }).data;
+      if (data.type === "messages" && typeof data.unread === "number") {
+        badges.push(data.unread);
+      }
+    });
+    await subscriber.subscribe(userEventsChannel(prefix, user.id));
+    const inbox = () => listMessages(db, user.id, "en", { page: 1, pageSize: 20 });
+    const kinds = async () =>
+      (await inbox()).list.map((m) => m.kind).filter((kind) => kind.startsWith("loan."));
     const events = new QueueEvents(QUEUES.loanOverdue, { connection: redis.duplicate(), prefix });
     await events.waitUntilReady();
     const view = () => getUserLoan(db, user.id, loan.id);
@@ -94,6 +109,10 @@ describe("the loan-overdue queue", () => {
     const second = await queue.add(JOBS.markLoansOverdue, {});
     await Promise.all([first.waitUntilFinished(events), second.waitUntilFinished(events)]);
     expect(await view()).toMatchObject({ status: "overdue", overdueDays: 1, lateFees: "5.00" });
+    // Told once that it is overdue (beside the approval), live on the user's channel.
+    expect(await kinds()).toEqual(["loan.overdue", "loan.approved"]);
+    const unread = (await inbox()).unread;
+    await expect.poll(() => badges.at(-1), { timeout: 10_000 }).toBe(unread);
     expect((await queue.getJobSchedulers()).map((s) => s.key)).toContain("loan-overdue-daily");
     await worker.close();
     await queue.close();
@@ -107,6 +126,9 @@ describe("the loan-overdue queue", () => {
     // Delivered again the same day: nothing more.
     await (await queue.add(JOBS.markLoansOverdue, {})).waitUntilFinished(events);
     expect((await view()).overdueDays).toBe(5);
+    // More late days, no more messages.
+    expect(await kinds()).toEqual(["loan.overdue", "loan.approved"]);
+    subscriber.disconnect();
     expect((await reconcileLedger(db)).ok).toBe(true);
     await worker.close();
     await queue.close();

@@ -1,5 +1,6 @@
 import { getSiteSettings } from "@northstar/domain/content";
 import { createDb } from "@northstar/domain/db";
+import { useMessagePublisher } from "@northstar/domain/messages";
 import { createMailTransport, createSmsProvider } from "@northstar/domain/notifications";
 import { Redis } from "ioredis";
 import { startContractRisk } from "./contract-risk.ts";
@@ -22,6 +23,8 @@ const env = loadEnv();
 const log = (line: string) => console.log(`[worker] ${line}`);
 const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
 const { db, close } = createDb(env.DATABASE_URL, { max: 5 });
+// Messages written by jobs (C2C expiry, loan overdue, the matcher's fills) update their owners' badges live.
+useMessagePublisher(db, connection, env.REDIS_PREFIX);
 const site = await getSiteSettings(db);
 
 const workers = env.WORKER_ROLES.has("notifications")

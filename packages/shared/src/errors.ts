@@ -195,6 +195,7 @@ export const ERROR_CODES = {
   SIGN_IN_BUDGET_EXHAUSTED: ResponseCode.Refused,
   TIME_ZONE_INVALID: ResponseCode.Refused,
   REFERRAL_DAY_NOT_ENDED: ResponseCode.Refused,
+  SUPPORT_TOO_FAST: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -1,5 +1,6 @@
 import { createDb } from "@northstar/domain/db";
 import { createTickerPriceProvider, readTickers } from "@northstar/domain/markets";
+import { useMessagePublisher } from "@northstar/domain/messages";
 import { createQueueNotifier } from "@northstar/domain/notifications";
 import { Redis } from "ioredis";
 import type { ApiEnv } from "../env.ts";
@@ -11,6 +12,8 @@ export function createDeps(env: ApiEnv): AppDeps & { close(): Promise<void> } {
   // BullMQ needs maxRetriesPerRequest: null on connections it uses for blocking commands.
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
   const notifier = createQueueNotifier(redis, env.REDIS_PREFIX);
+  // Messages written through this handle (tRPC, legacy calls, the operator CLI) update badges live.
+  useMessagePublisher(db, redis, env.REDIS_PREFIX);
   return {
     db,
     redis,

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createDb } from "@northstar/domain/db";
 import { TotpKeyring, useTotpKeyring } from "@northstar/domain/identity";
 import { createFixedPriceProvider } from "@northstar/domain/markets";
+import { useMessagePublisher } from "@northstar/domain/messages";
 import { createMailTransport, createQueueNotifier, createSmsProvider } from "@northstar/domain/notifications";
 import { seedDatabase } from "@northstar/domain/seed";
 import { startNotificationsWorker } from "@northstar/worker/processors";
@@ -50,6 +51,8 @@ export async function createHarness(
     siteName: "Northstar",
   });
   const notifier = createQueueNotifier(redis, prefix);
+  // As createDeps does for the server.
+  useMessagePublisher(db, redis, prefix);
   const uploadDir = await mkdtemp(join(tmpdir(), "northstar-uploads-"));
   const deps: AppDeps = {
     db,

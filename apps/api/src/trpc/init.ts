@@ -2,7 +2,6 @@ import { type AuthenticatedOperator, authenticateOperator } from "@northstar/dom
 import { recordAudit } from "@northstar/domain/audit";
 import { AppError } from "@northstar/domain/errors";
 import { type Authenticated, authenticate } from "@northstar/domain/identity";
-import { collectNudges, publishNudges } from "@northstar/domain/messages";
 import { ResponseCode } from "@northstar/shared/errors";
 import { type Language, toLanguage } from "@northstar/shared/languages";
 import { can, type Permission } from "@northstar/shared/operators";
@@ -92,22 +91,7 @@ const appErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-/**
- * A mutation may add messages inside its transaction (a deposit confirmed, a KYC decision); once it
- * has succeeded, and so committed, each owner's socket hears their new unread count.
- */
-const messageNudges = t.middleware(async ({ ctx, type, next }) => {
-  if (type !== "mutation") {
-    return next();
-  }
-  const { result, userIds } = await collectNudges(() => next());
-  if (result.ok && userIds.length > 0) {
-    await publishNudges(ctx.deps.db, ctx.deps.redis, ctx.deps.config.redisPrefix, userIds).catch(() => {});
-  }
-  return result;
-});
-
-export const publicProcedure = t.procedure.use(appErrors).use(messageNudges);
+export const publicProcedure = t.procedure.use(appErrors);
 
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const auth: Authenticated = await authenticate(ctx.deps.db, ctx.token);

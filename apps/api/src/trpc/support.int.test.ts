@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
+import { setPolicy } from "@northstar/domain/policy";
 import { translate } from "@northstar/shared/i18n";
 import { MAIN_TYPE } from "@northstar/shared/markets";
 import type { FastifyInstance } from "fastify";
@@ -201,5 +202,31 @@ describe("customer service", () => {
       await admin(h, "support.reply", { conversation_id: 999999, body: "hi" }, support),
       "NOT_FOUND",
     );
+  });
+
+  it("refuses a user writing faster than policy allows, in their language, and lets other users write", async () => {
+    await setPolicy(h.db, "support.userLinesPerMinute", 2, "op:test");
+    try {
+      const u = await h.registerByEmail();
+      dataOf(await h.trpc("support.send", { body: "one" }, u.token));
+      dataOf(await h.trpc("support.send", { body: "two" }, u.token));
+      expectTrpcRefusal(await h.trpc("support.send", { body: "three" }, u.token), "SUPPORT_TOO_FAST", {
+        params: { count: 2 },
+      });
+      const jp = await h.app.inject({
+        method: "POST",
+        url: "/trpc/support.send",
+        payload: JSON.stringify({ body: "three" }),
+        headers: { authorization: `Bearer ${u.token}`, lang: "jp", "content-type": "application/json" },
+      });
+      expect(jp.json().error.message).toBe(errorText("SUPPORT_TOO_FAST", "jp", { count: 2 }));
+      const other = await h.registerByEmail();
+      dataOf(await h.trpc("support.send", { body: "hello" }, other.token));
+      expect(
+        dataOf<{ lines: Line[] }>(await h.trpc("support.history", { limit: 50 }, u.token, "query")).lines,
+      ).toHaveLength(2);
+    } finally {
+      await setPolicy(h.db, "support.userLinesPerMinute", 20, "op:test");
+    }
   });
 });

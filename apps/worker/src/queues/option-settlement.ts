@@ -1,8 +1,7 @@
 import type { Db } from "@northstar/domain/db";
-import { ChannelPublisher, userChannel } from "@northstar/domain/markets";
+import { publishUserEvents } from "@northstar/domain/messages";
 import { pruneOldTicks, type SettledOption, settleDueOptions } from "@northstar/domain/options";
 import { JOBS, QUEUES } from "@northstar/shared/jobs";
-import { channel } from "@northstar/shared/markets";
 import { UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { processSettleOptionsDue } from "../processors/options/settle-option.ts";
@@ -34,14 +33,12 @@ export function startOptionSettlement(options: OptionSettlementOptions) {
   const { db, connection, prefix } = options;
   const log = options.log ?? (() => {});
   const now = options.now ?? (() => new Date());
-  const publisher = new ChannelPublisher(connection, prefix);
   const onSettled = (batch: SettledOption[]) => {
-    for (const { order, userId } of batch) {
-      publisher.publish(channel.user(), { type: "option.order", order }, null, {
-        route: userChannel(userId),
-      });
-    }
-    void publisher.flush().catch(() => {});
+    void publishUserEvents(
+      connection,
+      prefix,
+      batch.map(({ order, userId }) => ({ userId, data: { type: "option.order", order } })),
+    ).catch(() => {});
   };
   const worker = new Worker(
     QUEUES.optionSettlement,

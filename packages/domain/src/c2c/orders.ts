@@ -15,6 +15,7 @@ import type { OnceRecorder } from "../idempotency/index.ts";
 import type { User } from "../identity/index.ts";
 import { assertGate } from "../kyc/index.ts";
 import { postEntry } from "../ledger/index.ts";
+import { addMessage } from "../messages/index.ts";
 import { getPolicy } from "../policy/index.ts";
 import { transition } from "../state/index.ts";
 import { uploadOwner } from "../uploads/index.ts";
@@ -139,6 +140,7 @@ async function reserveStock(tx: Tx, o: Order, now: Date, by: "system" | "operato
     // Someone else matched or ended it first: undo the stock taken in this transaction.
     throw new AppError("C2C_ORDER_STATE");
   }
+  await tellBuyer(tx, o, "matched", { expiresAt: utcMinute(expiresAt) });
   const merchant = { id: o.merchantId, coin: o.coin };
   await postEntry(tx, {
     idempotencyKey: `c2c:order:${o.id}:reserve`,
@@ -151,6 +153,34 @@ async function reserveStock(tx: Tx, o: Order, now: Date, by: "system" | "operato
   });
   return expiresAt;
 }
+
+/**
+ * Tells the buyer their order moved, in the transaction that moved it (a match rolled back with its
+ * savepoint tells nothing). The event key makes a second delivery of the same move add nothing.
+ */
+async function tellBuyer(
+  tx: DbOrTx,
+  o: Order,
+  status: "matched" | "paid" | "completed" | "rejected" | "expired",
+  extra: Record<string, string> = {},
+) {
+  await addMessage(tx, {
+    userId: o.userId,
+    kind: `c2c.${status}`,
+    eventKey: `c2c:order:${o.id}:${status}`,
+    params: {
+      orderId: String(o.id),
+      coinAmount: new MoneyDecimal(o.coinAmount).toFixed(),
+      coin: o.coin,
+      fiatAmount: new MoneyDecimal(o.fiatAmount).toFixed(),
+      fiat: o.fiat,
+      ...extra,
+    },
+  });
+}
+
+/** A deadline as the message shows it: minutes, UTC. */
+const utcMinute = (at: Date) => at.toISOString().slice(0, 16).replace("T", " ");
 
 /** Tries to reserve stock in a savepoint: a short stock leaves the order unmatched, nothing else changed. */
 async function tryReserve(tx: Tx, o: Order, now: Date, by: "system" | "operator") {
@@ -338,6 +368,7 @@ export async function submitC2cProof(deps: C2cDeps, user: User, input: TC2cSubmi
         updatedAt: now,
       },
     });
+    await tellBuyer(tx, o, "paid");
     const row = await loadView(tx, o.id);
     return orderView(row.o, row.m);
   });
@@ -390,6 +421,7 @@ export async function confirmC2cOrder(deps: C2cDeps, orderId: number, actor: str
       by: "operator",
       set: { completedAt: now, decidedBy: actor, updatedAt: now },
     });
+    await tellBuyer(tx, o, "completed");
     const amount = new MoneyDecimal(o.coinAmount).toFixed();
     await postEntry(tx, {
       idempotencyKey: `c2c:order:${o.id}:complete`,
@@ -427,6 +459,7 @@ export async function rejectC2cOrder(deps: C2cDeps, orderId: number, reason: str
       by: "operator",
       set: { rejectedAt: now, rejectReason: reason, decidedBy: actor, updatedAt: now },
     });
+    await tellBuyer(tx, o, "rejected", { reason });
     if (o.status !== "unmatched") {
       await releaseReserved(tx, o);
     }
@@ -468,6 +501,7 @@ export async function expireC2cOrder(db: Db, orderId: number, now: Date): Promis
       by: "system",
       set: { expiredAt: now, updatedAt: now },
     });
+    await tellBuyer(tx, o, "expired");
     if (o.status === "matched") {
       await releaseReserved(tx, o);
     }

@@ -20,7 +20,56 @@ export function createDb(url: string, options: { max?: number; onIdleError?: (er
   // No relational schema: services query tables through the query builder, so the client needs to
   // know no module's tables (db/schema.ts lists them for drizzle-kit only).
   const db = drizzle(pool, { casing: "snake_case" });
+  trackCommits(db, db, null);
   return { db, pool, close: () => pool.end() };
+}
+
+/** Per open transaction (or savepoint): the database handle it belongs to and its after-commit hooks. */
+const openTransactions = new WeakMap<object, { root: Db; hooks: AfterCommit[] }>();
+export type AfterCommit = (db: Db) => void;
+
+/**
+ * Makes every transaction of `handle` (and its savepoints) run the hooks registered with `afterCommit`
+ * once it has committed: a savepoint's hooks join its parent's when it is released and are dropped
+ * when it rolls back, so only the outermost commit runs them.
+ */
+function trackCommits(handle: DbOrTx, root: Db, parent: AfterCommit[] | null): void {
+  const begin = handle.transaction.bind(handle) as Db["transaction"];
+  const transaction: Db["transaction"] = async (run, config) => {
+    const hooks: AfterCommit[] = [];
+    const result = await begin(async (tx) => {
+      openTransactions.set(tx, { root, hooks });
+      trackCommits(tx, root, hooks);
+      return run(tx);
+    }, config);
+    if (parent) {
+      parent.push(...hooks);
+    } else {
+      for (const hook of hooks) {
+        try {
+          hook(root);
+        } catch (error) {
+          console.error("after-commit hook:", error);
+        }
+      }
+    }
+    return result;
+  };
+  (handle as { transaction: Db["transaction"] }).transaction = transaction;
+}
+
+/**
+ * Runs `hook` once what `db` wrote is committed: at the end of its transaction, never if it rolls
+ * back; at once outside a transaction (each statement commits on its own). For side effects outside
+ * the database, such as live notifications.
+ */
+export function afterCommit(db: DbOrTx, hook: AfterCommit): void {
+  const open = openTransactions.get(db);
+  if (open) {
+    open.hooks.push(hook);
+  } else {
+    hook(db as Db);
+  }
 }
 
 /**

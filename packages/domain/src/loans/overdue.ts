@@ -3,6 +3,7 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import { LOAN_OUTSTANDING_STATUSES, loanMachine } from "@northstar/shared/state-machines";
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client.ts";
+import { addMessage } from "../messages/index.ts";
 import { transition } from "../state/index.ts";
 import { loanLateFeeDays, loans } from "./loans.table.ts";
 import { lockLoan } from "./review.ts";
@@ -46,6 +47,13 @@ export async function accrueLateFees(tx: DbOrTx, l: Loan, now: Date): Promise<Lo
       to: "overdue",
       by: "system",
       set: { updatedAt: now },
+    });
+    // Told once, when it becomes overdue, not with every day's fee.
+    await addMessage(tx, {
+      userId: l.userId,
+      kind: "loan.overdue",
+      params: { amount: l.amount, currency: l.currency, dueDay: l.dueDay, fee },
+      eventKey: `loan:${l.id}:overdue`,
     });
   }
   return { ...(after as Loan), status: "overdue" };

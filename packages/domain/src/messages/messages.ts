@@ -5,13 +5,14 @@ import { and, count, desc, eq, isNull, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { userMessages } from "./messages.table.ts";
-import { noteMessageFor } from "./nudges.ts";
+import { noteMessagesFor } from "./nudges.ts";
 import { countUnread } from "./unread.ts";
 
 /** Params whose value is a key into another catalog: rendered as that text, in the reader's language. */
 const TRANSLATED_PARAMS: Record<string, string> = {
   level: "kyc.title",
   kycReason: "kyc.reasons",
+  side: "messages.side",
 };
 
 export interface NewMessage {
@@ -24,22 +25,34 @@ export interface NewMessage {
 
 /**
  * Adds a message inside the caller's transaction, so it exists exactly when the event's own change
- * does. The owner's socket is nudged after the request that caused it ends (see `collectNudges`).
+ * does. The owner's socket hears the new unread count once that transaction commits (see nudges.ts).
  */
 export async function addMessage(tx: DbOrTx, message: NewMessage): Promise<void> {
-  const added = await tx
-    .insert(userMessages)
-    .values({
-      userId: message.userId,
-      kind: message.kind,
-      params: message.params ?? {},
-      eventKey: message.eventKey,
-    })
-    .onConflictDoNothing()
-    .returning({ id: userMessages.id });
-  if (added.length > 0) {
-    noteMessageFor(message.userId);
+  await addMessages(tx, [message]);
+}
+
+/** Adds several messages in one statement (a matcher batch's fills); the same rules as `addMessage`. */
+export async function addMessages(tx: DbOrTx, messages: readonly NewMessage[]): Promise<void> {
+  const owners = new Set<number>();
+  // In slices, so a large batch stays within PostgreSQL's limit of bound parameters per statement.
+  for (let i = 0; i < messages.length; i += 1000) {
+    const added = await tx
+      .insert(userMessages)
+      .values(
+        messages.slice(i, i + 1000).map((message) => ({
+          userId: message.userId,
+          kind: message.kind,
+          params: message.params ?? {},
+          eventKey: message.eventKey,
+        })),
+      )
+      .onConflictDoNothing()
+      .returning({ userId: userMessages.userId });
+    for (const row of added) {
+      owners.add(row.userId);
+    }
   }
+  noteMessagesFor(tx, owners);
 }
 
 export function renderMessage(
@@ -110,7 +123,7 @@ export async function markMessageRead(db: DbOrTx, userId: number, id: number): P
       .update(userMessages)
       .set({ readAt: new Date() })
       .where(and(eq(userMessages.id, id), eq(userMessages.userId, userId), isNull(userMessages.readAt)));
-    noteMessageFor(userId);
+    noteMessagesFor(db, [userId]);
   }
   return { unread: await countUnread(db, userId) };
 }
@@ -122,7 +135,7 @@ export async function markAllMessagesRead(db: DbOrTx, userId: number): Promise<{
     .where(and(eq(userMessages.userId, userId), isNull(userMessages.readAt)))
     .returning({ id: userMessages.id });
   if (marked.length > 0) {
-    noteMessageFor(userId);
+    noteMessagesFor(db, [userId]);
   }
   return { marked: marked.length };
 }

@@ -1,59 +1,79 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { Redis } from "ioredis";
-import type { DbOrTx } from "../db/client.ts";
+import { afterCommit, type Db, type DbOrTx } from "../db/client.ts";
 import { countUnread } from "./unread.ts";
+import { publishUserEvents } from "./user-events.ts";
 
 /**
- * Live badges. A message is added inside another module's transaction, so its owner can only be told
- * once that transaction has committed. The request (or job) that may add messages runs inside
- * `collectNudges`, which notes every owner whose messages changed; when it has finished without error
- * `publishNudges` announces each owner's unread count on their `user` socket channel through Redis
- * pub/sub, which every API instance forwards to that user's sockets.
+ * Live badges. A message is added inside another module's transaction, so its owner is told only once
+ * that transaction has committed (`afterCommit`), never when it rolls back; whichever process wrote it
+ * (an API request, a legacy call, a worker job, the matcher) announces each owner's new unread count
+ * on their `user` socket channel. Each process that writes messages registers its Redis connection
+ * for its database handle once at start (`useMessagePublisher`); without one, badges wait for a reload.
  */
-const pending = new AsyncLocalStorage<Set<number>>();
+class NudgePublisher {
+  private readonly due = new Set<number>();
+  private running: Promise<void> | null = null;
 
-export function noteMessageFor(userId: number): void {
-  pending.getStore()?.add(userId);
-}
+  constructor(
+    private readonly db: Db,
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
 
-export async function collectNudges<T>(run: () => Promise<T>): Promise<{ result: T; userIds: number[] }> {
-  const userIds = new Set<number>();
-  const result = await pending.run(userIds, run);
-  return { result, userIds: [...userIds] };
-}
+  /** Coalesces the owners of one commit (and of commits while a publish runs) into one round trip. */
+  nudge(userIds: Iterable<number>) {
+    for (const id of userIds) {
+      this.due.add(id);
+    }
+    this.running ??= Promise.resolve()
+      .then(() => this.drain())
+      .catch((error) => console.error("message badges:", error instanceof Error ? error.message : error))
+      .finally(() => {
+        this.running = null;
+        if (this.due.size > 0) {
+          this.nudge([]);
+        }
+      });
+  }
 
-/** The Redis channel of one user's socket events (the market socket's `user` channel). */
-export const userEventsChannel = (prefix: string, userId: number) => `${prefix}:md:user:${userId}`;
-const seqKey = (prefix: string, userId: number) => `${prefix}:msg:seq:${userId}`;
+  private async drain() {
+    while (this.due.size > 0) {
+      const userIds = [...this.due];
+      this.due.clear();
+      const events = await Promise.all(
+        userIds.map(async (userId) => ({
+          userId,
+          data: { type: "messages", unread: await countUnread(this.db, userId) },
+        })),
+      );
+      await publishUserEvents(this.redis, this.prefix, events);
+    }
+  }
 
-/** Tells each user's open sockets their new unread count. Best effort: a failure only delays the badge. */
-export async function publishNudges(
-  db: DbOrTx,
-  redis: Redis,
-  prefix: string,
-  userIds: readonly number[],
-): Promise<void> {
-  for (const userId of userIds) {
-    await publishUserEvent(redis, prefix, userId, {
-      type: "messages",
-      unread: await countUnread(db, userId),
-    });
+  /** Resolves once every nudge so far has been published (or has failed). */
+  async settled() {
+    while (this.running) {
+      await this.running;
+    }
   }
 }
 
-/**
- * Publishes one event on a user's `user` socket channel, from any process: every API instance holding
- * a socket of that user forwards it. The sequence is per user in Redis, shared by these publishers.
- */
-export async function publishUserEvent(
-  redis: Redis,
-  prefix: string,
-  userId: number,
-  data: object,
-): Promise<void> {
-  const seq = await redis.incr(seqKey(prefix, userId));
-  await redis.publish(
-    userEventsChannel(prefix, userId),
-    JSON.stringify({ ch: "user", seq, ts: Date.now(), data }),
-  );
+const publishers = new WeakMap<Db, NudgePublisher>();
+
+/** Registers the live badge publisher of a database handle; called once by each process at start. */
+export function useMessagePublisher(db: Db, redis: Redis, prefix: string): void {
+  publishers.set(db, new NudgePublisher(db, redis, prefix));
+}
+
+/** Resolves once the badges of everything committed so far on `db` have been published. */
+export async function messageBadgesSettled(db: Db): Promise<void> {
+  await publishers.get(db)?.settled();
+}
+
+/** Notes that these users' unread counts change with what `db` writes; told once it commits. */
+export function noteMessagesFor(db: DbOrTx, userIds: Iterable<number>): void {
+  const ids = [...userIds];
+  if (ids.length > 0) {
+    afterCommit(db, (root) => publishers.get(root)?.nudge(ids));
+  }
 }

@@ -45,6 +45,8 @@ export const supportMessages = pgTable(
   },
   (t) => [
     index("support_messages_conversation").on(t.conversationId, t.id),
+    // An operator's newest replies, for their pace limit.
+    index("support_messages_operator").on(t.operatorId, t.id).where(sql`${t.operatorId} is not null`),
     check("support_messages_content", sql`${t.body} <> '' or ${t.uploadId} is not null`),
   ],
 );

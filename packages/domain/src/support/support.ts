@@ -1,10 +1,11 @@
 import type { TSupportLine } from "@northstar/shared/contracts/messages";
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import type { Redis } from "ioredis";
-import type { Db, DbOrTx } from "../db/client.ts";
+import type { Db, DbOrTx, Tx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { users } from "../identity/index.ts";
-import { publishUserEvent } from "../messages/index.ts";
+import { publishSequenced, userEvent } from "../messages/index.ts";
+import { getPolicy } from "../policy/index.ts";
 import { uploadOwner } from "../uploads/index.ts";
 import { supportConversations, supportMessages } from "./support.table.ts";
 
@@ -34,12 +35,38 @@ export async function announceSupportLine(
   line: TSupportLine,
 ): Promise<void> {
   const event = { type: "support", line };
-  await publishUserEvent(redis, prefix, userId, event);
-  const seq = await redis.incr(supportSeqKey(prefix));
-  await redis.publish(
-    supportChannel(prefix),
-    JSON.stringify({ ch: "support", seq, ts: Date.now(), data: { ...event, user_id: userId } }),
-  );
+  await publishSequenced(redis, [
+    userEvent(prefix, userId, event),
+    {
+      seqKey: supportSeqKey(prefix),
+      channel: supportChannel(prefix),
+      ch: "support",
+      data: { ...event, user_id: userId },
+    },
+  ]);
+}
+
+/**
+ * Refuses a line when its writer has sent `limit` lines in the minute before `now`: the `limit`-th
+ * newest of their lines is that recent. The caller holds the writer's lock (`lockWriter`), so
+ * concurrent sends count each other's committed lines and together cannot pass the limit.
+ */
+async function assertPace(tx: Tx, writer: SQL, limit: number, now: Date): Promise<void> {
+  const [edge] = await tx
+    .select({ at: supportMessages.createdAt })
+    .from(supportMessages)
+    .where(writer)
+    .orderBy(desc(supportMessages.id))
+    .limit(1)
+    .offset(limit - 1);
+  if (edge && edge.at.getTime() > now.getTime() - 60_000) {
+    throw new AppError("SUPPORT_TOO_FAST", { count: limit });
+  }
+}
+
+/** Serialises one writer's sends until the transaction ends. */
+async function lockWriter(tx: Tx, key: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
 }
 
 /** The user writes: their conversation is opened on first use; operators have one more unread line. */
@@ -47,13 +74,26 @@ export async function sendUserLine(
   db: Db,
   userId: number,
   input: { body: string; upload_id?: string },
+  now: Date = new Date(),
 ): Promise<TSupportLine> {
   if (input.upload_id !== undefined && (await uploadOwner(db, input.upload_id)) !== userId) {
     // Someone else's upload, or none: as if it did not exist.
     throw new AppError("UPLOAD_MISSING", {}, "upload_id");
   }
   return db.transaction(async (tx) => {
-    const now = new Date();
+    await lockWriter(tx, `support:user:${userId}`);
+    const [existing] = await tx
+      .select({ id: supportConversations.id })
+      .from(supportConversations)
+      .where(eq(supportConversations.userId, userId));
+    if (existing) {
+      await assertPace(
+        tx,
+        and(eq(supportMessages.conversationId, existing.id), eq(supportMessages.author, "user")) as SQL,
+        await getPolicy(tx, "support.userLinesPerMinute"),
+        now,
+      );
+    }
     const [conversation] = await tx
       .insert(supportConversations)
       .values({ userId, operatorUnread: 1, lastMessageAt: now })
@@ -84,9 +124,17 @@ export async function sendOperatorLine(
   db: Db,
   operatorId: number,
   input: { conversation_id: number; body: string },
+  now: Date = new Date(),
 ): Promise<{ userId: number; line: TSupportLine }> {
   return db.transaction(async (tx) => {
-    const now = new Date();
+    // A sane ceiling for one operator across conversations (a stuck script, a leaked session).
+    await lockWriter(tx, `support:operator:${operatorId}`);
+    await assertPace(
+      tx,
+      eq(supportMessages.operatorId, operatorId),
+      await getPolicy(tx, "support.operatorLinesPerMinute"),
+      now,
+    );
     const [conversation] = await tx
       .update(supportConversations)
       .set({ userUnread: sql`${supportConversations.userUnread} + 1`, lastMessageAt: now })

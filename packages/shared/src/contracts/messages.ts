@@ -14,6 +14,14 @@ export const MESSAGE_KINDS = [
   "kyc.rejected",
   "loan.approved",
   "loan.rejected",
+  "loan.overdue",
+  "spot.filled",
+  "spot.partial",
+  "c2c.matched",
+  "c2c.paid",
+  "c2c.completed",
+  "c2c.rejected",
+  "c2c.expired",
 ] as const;
 export type TMessageKind = (typeof MESSAGE_KINDS)[number];
 

@@ -402,6 +402,15 @@ export const POLICY = {
   },
   /** A user may have this many open orders (unmatched, matched or paid) at once. */
   "c2c.maxOpenOrders": { schema: z.number().int().min(1).max(100), default: 3, public: true },
+  // Customer service: a chat is for people, so each side is held to a pace a person writes at.
+  /** A user may send this many lines (text or image) to customer service per minute. */
+  "support.userLinesPerMinute": { schema: z.number().int().min(1).max(600), default: 20, public: true },
+  /** One operator may send this many replies per minute (across conversations). */
+  "support.operatorLinesPerMinute": {
+    schema: z.number().int().min(1).max(6000),
+    default: 120,
+    public: false,
+  },
   // Contracts (issue 14): perpetual and delivery contracts on margin from the `contract` wallet.
   /**
    * The leverage levels a user may pick, per asset class (an instrument's own maximum in the

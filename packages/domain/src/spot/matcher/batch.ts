@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.ts";
 import { recordTradeTurnover } from "../../funding/index.ts";
 import type { Book } from "../../ledger/index.ts";
 import { type AccountIdCache, type EntryInput, postEntries } from "../../ledger/index.ts";
+import { addMessages, type NewMessage } from "../../messages/index.ts";
 import { transitionMany } from "../../state/index.ts";
 import type { SpotCommand } from "../commands.ts";
 import type { OrderBook } from "../engine/book.ts";
@@ -56,6 +57,40 @@ export class Batch {
     readonly rates: FeeRates,
     readonly at: number,
   ) {}
+}
+
+/**
+ * The message a batch's change of an order makes: one when it is filled, and one at its first partial
+ * fill (resting, or a market order's rest cancelled), not one per fill or per batch, so a market
+ * order sweeping 50 levels makes one message and a resting order filled bit by bit makes two at most.
+ * The event keys keep it at that if a batch is written again. Demo-book practice makes none.
+ */
+function fillMessage(order: LiveOrder): NewMessage[] {
+  const { row } = order;
+  if (row.book !== "real" || order.filledQty.isZero()) {
+    return [];
+  }
+  const status = order.status;
+  const first = order.committedStatus === "pending" || order.committedStatus === "open";
+  const kind = status === "filled" ? "spot.filled" : first ? "spot.partial" : null;
+  if (!kind || order.committedStatus === status) {
+    return [];
+  }
+  return [
+    {
+      userId: row.userId,
+      kind,
+      eventKey: `spot:order:${row.id}:${kind === "spot.filled" ? "filled" : "partial"}`,
+      params: {
+        side: row.side,
+        symbol: row.symbol,
+        base: row.base,
+        quote: row.quote,
+        filledQty: order.filledQty.toFixed(),
+        filledQuote: order.filledQuote.toFixed(),
+      },
+    },
+  ];
 }
 
 /**
@@ -163,6 +198,8 @@ export async function writeBatch(
     if (updated.size !== touched.length) {
       throw new Error("spot matcher: an order changed under the matcher");
     }
+    // Told with the fills themselves; the owners' badges follow the commit.
+    await addMessages(tx, touched.flatMap(fillMessage));
     if (batch.cursors.size > 0) {
       const moves = JSON.stringify(
         [...batch.cursors].map(([symbol, lastId]) => ({

@@ -2,7 +2,8 @@ import type { TSpotOrderEvent } from "@northstar/shared/contracts/spot";
 import { channel, type MarketTrade, type Depth as WireDepth } from "@northstar/shared/markets";
 import type { Redis } from "ioredis";
 import { BOOKS } from "../../ledger/index.ts";
-import { ChannelPublisher, userChannel } from "../../markets/index.ts";
+import { ChannelPublisher } from "../../markets/index.ts";
+import { publishUserEvents } from "../../messages/index.ts";
 import { bestAskKey } from "../commands.ts";
 import { fromLots, fromTicks } from "../engine/units.ts";
 import { toOrderView } from "../order-view.ts";
@@ -76,15 +77,19 @@ export class MatcherPublisher {
       }
     }
     const users = new Set<number>();
+    const userEvents: { userId: number; data: unknown }[] = [];
     for (const order of batch.touched) {
       const event: TSpotOrderEvent = { type: "spot.order", order: toOrderView(order.row) };
-      this.publisher.publish(channel.user(), event, null, { route: userChannel(order.row.userId) });
+      userEvents.push({ userId: order.row.userId, data: event });
       users.add(order.row.userId);
     }
     for (const userId of users) {
-      this.publisher.publish(channel.user(), { type: "balance" }, null, { route: userChannel(userId) });
+      userEvents.push({ userId, data: { type: "balance" } });
     }
     await this.flush();
+    // The user channel's sequence is shared with other publishers (messages, support), so it is
+    // taken in Redis rather than from this publisher's counters.
+    await publishUserEvents(this.redis, this.prefix, userEvents);
   }
 
   async flush(): Promise<void> {

@@ -1,0 +1,1 @@
+CREATE INDEX "support_messages_operator" ON "support_messages" USING btree ("operator_id","id") WHERE "support_messages"."operator_id" is not null;
