@@ -4,6 +4,7 @@ import {
   generateOperatorPassword,
   OPERATOR_ROLES,
   type OperatorRole,
+  reencryptOperatorTotpSecrets,
   upsertOperator,
 } from "@northstar/domain/admin";
 import { recordAudit } from "@northstar/domain/audit";
@@ -34,8 +35,8 @@ const USAGE = `usage: pnpm admin <command>
   instruments:list [search] | instrument:save <json> | instrument:enable <symbol> | instrument:disable <symbol>
   user <uid|email|phone>              balances and recent ledger lines
   reconcile                           recompute balances from postings; exits 0 only when the ledger balances
-  totp:rotate-key [--reencrypt-only]  move every Google Authenticator secret to the current key, in one
-      transaction; with the key file (no TOTP_ENCRYPTION_KEY) a new key is generated into it first
+  totp:rotate-key [--reencrypt-only]  move every Google Authenticator secret (users' and operators') to the
+      current key, each set in one transaction; with the key file (no TOTP_ENCRYPTION_KEY) a new key is generated into it first
   kyc:list [under_review|approved|rejected] [primary|advanced|address|credit]
   kyc:approve <id> [assessment-points] | kyc:reject <id> <reason> [note]
       reasons: ${REJECT_REASONS.join(", ")}
@@ -244,12 +245,21 @@ async function main(): Promise<number> {
           ? loadTotpKeyring(keys)
           : addTotpKeyToFile(env.DATA_DIR);
       const { total, changed } = await reencryptTotpSecrets(deps.db, keyring);
+      const operators = await reencryptOperatorTotpSecrets(deps.db, keyring);
       await recordAudit(deps.db, {
         actor: "cli",
         action: "totp.rotate_key",
-        details: { key: keyring.currentId, reencrypted: changed, total },
+        details: {
+          key: keyring.currentId,
+          reencrypted: changed,
+          total,
+          operatorsReencrypted: operators.changed,
+          operatorsTotal: operators.total,
+        },
       });
-      console.log(`${changed} of ${total} secrets re-encrypted; current key ${keyring.currentId}`);
+      console.log(
+        `${changed} of ${total} secrets re-encrypted, ${operators.changed} of ${operators.total} operators' secrets; current key ${keyring.currentId}`,
+      );
       return 0;
     }
     case "kyc:list":

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { confirmOperatorTotp, startOperatorTotp, verifyOperatorCode } from "@northstar/domain/admin";
 import {
   loadTotpKeyring,
   parseTotpKey,
@@ -68,9 +69,15 @@ describe("TOTP secrets at rest", { timeout: 120_000 }, () => {
       expect(row.secret).not.toContain(row.user_id === userId ? secret : legacySecret);
     }
 
+    // An operator's second factor, under the same keyring (operator scope).
+    const [op] = await query<{ id: number }>(h, "select id from operators where username = 'admin'");
+    const operatorId = op?.id ?? 0;
+    const operatorSecret = (await startOperatorTotp(h.db, operatorId, "Northstar")).secret;
+    await confirmOperatorTotp(h.db, operatorId, codeAt(operatorSecret, 0));
+
     const run = await runAdminCli(h, "totp:rotate-key");
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain("2 of 2 secrets re-encrypted");
+    expect(run.stdout).toContain("2 of 2 secrets re-encrypted, 1 of 1 operators' secrets");
     const keys = readFileSync(join(dataDir, "totp-keys"), "utf8").trim().split("\n");
     expect(keys).toHaveLength(2);
     // Only the new key from here on: nothing may still need the old one.
@@ -81,11 +88,22 @@ describe("TOTP secrets at rest", { timeout: 120_000 }, () => {
     }
     await verifyGoogleCode(h.db, userId, codeAt(secret, 1));
     await verifyGoogleCode(h.db, legacyId, codeAt(legacySecret, 0));
+    const [operatorRow] = await query<{ secret: string }>(
+      h,
+      "select secret from operator_totp where operator_id = $1",
+      [operatorId],
+    );
+    expect(operatorRow?.secret.startsWith(`v1:${onlyNew.currentId}:`)).toBe(true);
+    await verifyOperatorCode(h.db, operatorId, codeAt(operatorSecret, 1));
     const audit = await query<{ details: { key: string; reencrypted: number } }>(
       h,
       "select details from audit_log where action = 'totp.rotate_key' and actor = 'cli'",
     );
-    expect(audit).toEqual([{ details: expect.objectContaining({ key: onlyNew.currentId, reencrypted: 2 }) }]);
+    expect(audit).toEqual([
+      {
+        details: expect.objectContaining({ key: onlyNew.currentId, reencrypted: 2, operatorsReencrypted: 1 }),
+      },
+    ]);
   });
 
   it("a rotation that meets a secret under a key it lacks changes nothing", async () => {

@@ -1,9 +1,9 @@
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, or } from "drizzle-orm";
 import { authenticator } from "otplib";
 import { recordAudit } from "../audit/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { checkSecretLimited, totpKeyring } from "../identity/index.ts";
+import { checkSecretLimited, type TotpKeyring, totpKeyring } from "../identity/index.ts";
 import { operatorSessions, operators, operatorTotp } from "./admin.table.ts";
 
 /**
@@ -84,6 +84,33 @@ export async function resetOperatorTotp(db: DbOrTx, operatorId: number): Promise
     .update(operatorSessions)
     .set({ revokedAt: new Date() })
     .where(and(eq(operatorSessions.operatorId, operatorId), isNull(operatorSessions.revokedAt)));
+}
+
+/**
+ * Moves operators' two-factor secrets to the keyring's current key (key rotation, next to users'
+ * `reencryptTotpSecrets`), in one transaction with the rows locked: all of them or none. A secret
+ * under a key the keyring lacks fails the whole run, changing nothing.
+ */
+export async function reencryptOperatorTotpSecrets(
+  db: Db,
+  keyring: TotpKeyring,
+): Promise<{ total: number; changed: number }> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.select().from(operatorTotp).orderBy(asc(operatorTotp.operatorId)).for("update");
+    let changed = 0;
+    for (const row of rows) {
+      if (keyring.isCurrent(row.secret)) {
+        continue;
+      }
+      const secret = keyring.decrypt(row.secret, row.operatorId, "operator_totp");
+      await tx
+        .update(operatorTotp)
+        .set({ secret: keyring.encrypt(secret, row.operatorId, "operator_totp") })
+        .where(eq(operatorTotp.operatorId, row.operatorId));
+      changed += 1;
+    }
+    return { total: rows.length, changed };
+  });
 }
 
 type TotpRow = typeof operatorTotp.$inferSelect;
