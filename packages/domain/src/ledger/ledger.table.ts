@@ -63,7 +63,11 @@ export const journalEntries = pgTable(
     memo: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("journal_entries_reference_idx").on(t.referenceType, t.referenceId)],
+  (t) => [
+    index("journal_entries_reference_idx").on(t.referenceType, t.referenceId),
+    // Daily jobs read one day's entries (the referral run's trading fees).
+    index("journal_entries_created_at_idx").on(t.createdAt),
+  ],
 );
 
 export const postings = pgTable(

@@ -1,0 +1,1 @@
+CREATE INDEX "journal_entries_created_at_idx" ON "journal_entries" USING btree ("created_at");
