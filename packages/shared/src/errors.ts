@@ -195,6 +195,11 @@ export const ERROR_CODES = {
   SIGN_IN_BUDGET_EXHAUSTED: ResponseCode.Refused,
   TIME_ZONE_INVALID: ResponseCode.Refused,
   REFERRAL_DAY_NOT_ENDED: ResponseCode.Refused,
+  CONTENT_TITLE_REQUIRED: ResponseCode.Refused,
+  CONTENT_TEXT_TOO_LONG: ResponseCode.Refused,
+  HELP_CATEGORY_UNKNOWN: ResponseCode.Refused,
+  BANNER_IMAGE_INVALID: ResponseCode.Refused,
+  BANNER_WINDOW_INVALID: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

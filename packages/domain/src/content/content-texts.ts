@@ -16,7 +16,7 @@ export function sanitizeBody(html: string): string {
   });
 }
 
-function pick(texts: LocalizedText, lang: Language) {
+export function pickText(texts: LocalizedText, lang: Language) {
   // Operators may publish before every translation exists; English is the fallback for content only.
   return texts[lang] ?? texts.en ?? Object.values(texts)[0] ?? { title: "", body: "" };
 }
@@ -77,7 +77,7 @@ export async function getTextsList(
     if (!row) {
       throw new AppError("NOT_FOUND");
     }
-    const t = pick(row.texts, params.lang);
+    const t = pickText(row.texts, params.lang);
     return {
       total: 1,
       list: [
@@ -106,7 +106,7 @@ export async function getTextsList(
   return {
     total: totals[0]?.n ?? 0,
     list: rows.map((row) => {
-      const t = pick(row.texts, params.lang);
+      const t = pickText(row.texts, params.lang);
       return {
         id: row.id,
         kind: row.kind,
@@ -119,7 +119,7 @@ export async function getTextsList(
   };
 }
 
-const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+export const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
 export interface SiteSettings {
   name: string;
