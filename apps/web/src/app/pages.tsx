@@ -83,6 +83,21 @@ const Notices = page(
   (m) => m.NoticeListPage,
   ["messages"],
 );
+const HelpCentre = page(
+  () => import("../features/content/help-centre-page.tsx"),
+  (m) => m.HelpCentrePage,
+  ["help"],
+);
+const HelpArticle = page(
+  () => import("../features/content/help-article-page.tsx"),
+  (m) => m.HelpArticlePage,
+  ["help"],
+);
+const BannerDetail = page(
+  () => import("../features/content/banner-detail-page.tsx"),
+  (m) => m.BannerDetailPage,
+  ["help"],
+);
 
 const Service = page(
   () => import("../features/messages/service-page.tsx"),
@@ -317,6 +332,11 @@ export const PAGES: Record<string, Page> = {
   "/agreement": Content,
   "/text": Content,
   "/notice": Notices,
+  "/help": HelpCentre,
+  "/settingHelp": HelpCentre,
+  "/helpDetail": HelpArticle,
+  "/settingHelpdetail": HelpArticle,
+  "/bannerDetail": BannerDetail,
   "/downLoad": Download,
   "/service": Service,
   "/table1": Assets,

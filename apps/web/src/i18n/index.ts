@@ -41,7 +41,8 @@ export type PageNamespace =
   | "wallet"
   | "referral"
   | "rewards"
-  | "messages";
+  | "messages"
+  | "help";
 /** The page namespaces asked for so far: a language switch fetches them in the new language too. */
 const wanted = new Set<PageNamespace>();
 

@@ -5,6 +5,7 @@ import {
   ControlOutlined,
   CustomerServiceOutlined,
   DownloadOutlined,
+  FileTextOutlined,
   FundOutlined,
   GiftOutlined,
   IdcardOutlined,
@@ -65,6 +66,7 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   referral: <ShareAltOutlined />,
   rewards: <GiftOutlined />,
   support: <CustomerServiceOutlined />,
+  content: <FileTextOutlined />,
 };
 
 /** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */

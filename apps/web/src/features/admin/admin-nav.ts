@@ -26,6 +26,7 @@ export const ADMIN_PAGES = [
   { key: "referral", permission: "products.read" },
   { key: "rewards", permission: "products.read" },
   { key: "support", permission: "support.chat" },
+  { key: "content", permission: "content.edit" },
   { key: "security", permission: "account.enrol" },
 ] as const satisfies readonly { key: string; permission: Permission }[];
 

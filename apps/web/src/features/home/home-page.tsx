@@ -6,7 +6,7 @@ import {
   UserOutlined,
 } from "@ant-design/icons";
 import { Button, Col, Flex, Grid, Row, Skeleton, theme } from "antd";
-import type { ReactNode } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
 import { useSession, useSiteSettings, useTexts } from "../../lib/queries.ts";
@@ -19,7 +19,10 @@ import { HomeFigures } from "./home-figures.tsx";
 import { HomeMarkets } from "./home-markets.tsx";
 import { HomePromo } from "./home-promo.tsx";
 
-/** / and /index: welcome, the latest announcements, the market table with live prices, promotions and the latest news. */
+// The carousel loads after the first paint, so the home page's first load stays within its budget.
+const HomeBanners = lazy(() => import("./home-banners.tsx").then((m) => ({ default: m.HomeBanners })));
+
+/** / and /index: welcome, the operators' banners, the latest announcements, the market table with live prices, promotions and the latest news. */
 export function HomePage() {
   const { token } = theme.useToken();
   return (
@@ -30,6 +33,9 @@ export function HomePage() {
       data-testid="home"
     >
       <Hero />
+      <Suspense fallback={null}>
+        <HomeBanners />
+      </Suspense>
       <AnnouncementStrip />
       <Row gutter={[token.marginLG, token.marginLG]}>
         <Col xs={24} lg={15}>

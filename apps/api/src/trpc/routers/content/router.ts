@@ -43,11 +43,9 @@ export const contentAdminRouter = router({
   articles: edit
     .input(ZArticleListSchema)
     .query(({ ctx, input }) => listArticlesAdmin(ctx.deps.db, input.kind)),
-  saveArticle: edit
-    .input(ZArticleSaveSchema)
-    .mutation(async ({ ctx, input }) => ({
-      id: await saveArticle(ctx.deps.db, input, operatorActor(ctx.operator)),
-    })),
+  saveArticle: edit.input(ZArticleSaveSchema).mutation(async ({ ctx, input }) => ({
+    id: await saveArticle(ctx.deps.db, input, operatorActor(ctx.operator)),
+  })),
   setArticlePublished: edit
     .input(ZSetPublishedSchema)
     .mutation(({ ctx, input }) =>
@@ -58,11 +56,9 @@ export const contentAdminRouter = router({
     id: await saveHelpCategory(ctx.deps.db, input, operatorActor(ctx.operator)),
   })),
   banners: edit.query(({ ctx }) => listBannersAdmin(ctx.deps.db)),
-  saveBanner: edit
-    .input(ZBannerSaveSchema)
-    .mutation(async ({ ctx, input }) => ({
-      id: await saveBanner(ctx.deps.db, input, operatorActor(ctx.operator)),
-    })),
+  saveBanner: edit.input(ZBannerSaveSchema).mutation(async ({ ctx, input }) => ({
+    id: await saveBanner(ctx.deps.db, input, operatorActor(ctx.operator)),
+  })),
   setBannerPublished: edit
     .input(ZSetPublishedSchema)
     .mutation(({ ctx, input }) =>
