@@ -83,21 +83,10 @@ const Notices = page(
   (m) => m.NoticeListPage,
   ["messages"],
 );
-const HelpCentre = page(
-  () => import("../features/content/help-centre-page.tsx"),
-  (m) => m.HelpCentrePage,
-  ["help"],
-);
-const HelpArticle = page(
-  () => import("../features/content/help-article-page.tsx"),
-  (m) => m.HelpArticlePage,
-  ["help"],
-);
-const BannerDetail = page(
-  () => import("../features/content/banner-detail-page.tsx"),
-  (m) => m.BannerDetailPage,
-  ["help"],
-);
+const helpPages = () => import("../features/content/help-pages.ts");
+const HelpCentre = page(helpPages, (m) => m.HelpCentrePage, ["help"]);
+const HelpArticle = page(helpPages, (m) => m.HelpArticlePage, ["help"]);
+const BannerDetail = page(helpPages, (m) => m.BannerDetailPage, ["help"]);
 
 const Service = page(
   () => import("../features/messages/service-page.tsx"),

@@ -17,7 +17,6 @@ import {
   Select,
   Switch,
 } from "antd";
-import dayjs, { type Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
@@ -37,7 +36,8 @@ interface Values {
   sort: number;
   published: boolean;
   image?: string;
-  window?: [Dayjs | null, Dayjs | null] | null;
+  startsAt?: string;
+  endsAt?: string;
 }
 
 /** What the drawer edits: an article of a kind, or a banner; `item` is absent for a new one. */
@@ -54,6 +54,20 @@ const toTexts = (
       { title: texts?.[l]?.title ?? "", summary: texts?.[l]?.summary ?? "", body: texts?.[l]?.body ?? "" },
     ]),
   );
+
+// The browser's own date-time field, in the operator's local time: no date-picker library on the page.
+const pad = (n: number) => String(n).padStart(2, "0");
+function toLocalInput(unix: number | null | undefined): string {
+  if (!unix) {
+    return "";
+  }
+  const d = new Date(unix * 1000);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+function fromLocalInput(value: string | undefined): number | null {
+  const ms = value ? new Date(value).getTime() : Number.NaN;
+  return Number.isNaN(ms) ? null : Math.floor(ms / 1000);
+}
 
 /**
  * The article editor: each language's title, summary and HTML body beside a live preview of what the
@@ -81,7 +95,8 @@ export function ContentEditorDrawer({ target, onClose }: { target: EditTarget | 
         sort: b?.sort ?? 0,
         published: b?.published ?? false,
         image: b?.image ?? "",
-        window: [b?.startsAt ? dayjs.unix(b.startsAt) : null, b?.endsAt ? dayjs.unix(b.endsAt) : null],
+        startsAt: toLocalInput(b?.startsAt),
+        endsAt: toLocalInput(b?.endsAt),
       };
     }
     const a = target?.item;
@@ -109,8 +124,8 @@ export function ContentEditorDrawer({ target, onClose }: { target: EditTarget | 
         image: v.image ?? "",
         sort: v.sort,
         published: v.published,
-        startsAt: v.window?.[0]?.unix() ?? null,
-        endsAt: v.window?.[1]?.unix() ?? null,
+        startsAt: fromLocalInput(v.startsAt),
+        endsAt: fromLocalInput(v.endsAt),
       });
     } else {
       await saveArticle.mutateAsync({
@@ -181,9 +196,14 @@ export function ContentEditorDrawer({ target, onClose }: { target: EditTarget | 
                     <Input placeholder="/banners/spring.png" data-testid="admin-content-image" />
                   </Form.Item>
                 </Col>
-                <Col xs={24} md={10}>
-                  <Form.Item name="window" label={t("admin.content.window")}>
-                    <DatePicker.RangePicker showTime allowEmpty={[true, true]} style={{ width: "100%" }} />
+                <Col xs={12} md={5}>
+                  <Form.Item name="startsAt" label={t("admin.content.startsAt")}>
+                    <Input type="datetime-local" data-testid="admin-content-starts" />
+                  </Form.Item>
+                </Col>
+                <Col xs={12} md={5}>
+                  <Form.Item name="endsAt" label={t("admin.content.endsAt")}>
+                    <Input type="datetime-local" data-testid="admin-content-ends" />
                   </Form.Item>
                 </Col>
               </>

@@ -26,16 +26,6 @@ export function useHelpArticle(id: number) {
   });
 }
 
-export function useBanners() {
-  const trpc = useTRPC();
-  const lang = useLanguage();
-  const options = trpc.content.banners.queryOptions(undefined, { staleTime: 60_000 });
-  return useQuery({
-    ...options,
-    queryKey: [...options.queryKey, lang] as unknown as typeof options.queryKey,
-  });
-}
-
 export function useBanner(id: number) {
   const trpc = useTRPC();
   const lang = useLanguage();

@@ -1,33 +1,43 @@
-import { Flex, theme } from "antd";
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../../lib/navigation.tsx";
-import { useBanners } from "../content/use-content-query.ts";
+import { useLanguage } from "../../lib/session.ts";
+import { useTRPC } from "../../lib/trpc.ts";
 import "./home-banners.css";
 
 const ADVANCE_MS = 6000;
 
+/** Banners showing now, in the interface language (part of the key, so a switch fetches again). */
+function useBanners() {
+  const trpc = useTRPC();
+  const lang = useLanguage();
+  const options = trpc.content.banners.queryOptions(undefined, { staleTime: 60_000 });
+  return useQuery({
+    ...options,
+    queryKey: [...options.queryKey, lang] as unknown as typeof options.queryKey,
+  });
+}
+
 /**
- * The operators' banners as a carousel: one at a time, advancing on its own (paused while hovered
- * or focused), dots to choose. Each opens its article at /bannerDetail. Nothing shows without banners.
- * Loaded after the home page's first paint, with no carousel library.
+ * The operators' banners as a carousel: one at a time, advancing on its own; choosing a dot
+ * restarts the timer. Each opens its article at /bannerDetail. Nothing shows without banners.
+ * No carousel library: the home page's first load is held to its budget.
  */
 export function HomeBanners() {
   const { t } = useTranslation();
-  const { token } = theme.useToken();
   const banners = useBanners();
   const list = banners.data ?? [];
   const [index, setIndex] = useState(0);
-  const [paused, setPaused] = useState(false);
   const count = list.length;
 
   useEffect(() => {
-    if (count < 2 || paused) {
+    if (count < 2) {
       return;
     }
-    const timer = window.setInterval(() => setIndex((i) => (i + 1) % count), ADVANCE_MS);
-    return () => window.clearInterval(timer);
-  }, [count, paused]);
+    const timer = window.setTimeout(() => setIndex((index + 1) % count), ADVANCE_MS);
+    return () => window.clearTimeout(timer);
+  }, [count, index]);
 
   if (count === 0) {
     return null;
@@ -38,11 +48,6 @@ export function HomeBanners() {
       className="ns-banners"
       aria-roledescription="carousel"
       aria-label={t("nav.banner")}
-      onMouseEnter={() => setPaused(true)}
-      onMouseLeave={() => setPaused(false)}
-      onFocus={() => setPaused(true)}
-      onBlur={() => setPaused(false)}
-      style={{ borderRadius: token.borderRadiusLG * 2, border: `1px solid ${token.colorBorderSecondary}` }}
       data-testid="home-banners"
     >
       <div className="ns-banners-track" style={{ transform: `translateX(-${current * 100}%)` }}>
@@ -60,7 +65,7 @@ export function HomeBanners() {
         ))}
       </div>
       {count > 1 && (
-        <Flex className="ns-banner-dots" gap={6} justify="center">
+        <div className="ns-banner-dots">
           {list.map((b, i) => (
             <button
               key={b.id}
@@ -71,7 +76,7 @@ export function HomeBanners() {
               onClick={() => setIndex(i)}
             />
           ))}
-        </Flex>
+        </div>
       )}
     </section>
   );

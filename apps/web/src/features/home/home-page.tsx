@@ -6,7 +6,7 @@ import {
   UserOutlined,
 } from "@ant-design/icons";
 import { Button, Col, Flex, Grid, Row, Skeleton, theme } from "antd";
-import { lazy, type ReactNode, Suspense } from "react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
 import { useSession, useSiteSettings, useTexts } from "../../lib/queries.ts";
@@ -15,12 +15,10 @@ import { EmptyState, ErrorState } from "../common/page-states.tsx";
 import { Panel } from "../common/panel.tsx";
 import { Paragraph, Text, TextLink, Title } from "../common/typography.tsx";
 import { ArticleList } from "../content/article-list.tsx";
+import { HomeBanners } from "./home-banners.tsx";
 import { HomeFigures } from "./home-figures.tsx";
 import { HomeMarkets } from "./home-markets.tsx";
 import { HomePromo } from "./home-promo.tsx";
-
-// The carousel loads after the first paint, so the home page's first load stays within its budget.
-const HomeBanners = lazy(() => import("./home-banners.tsx").then((m) => ({ default: m.HomeBanners })));
 
 /** / and /index: welcome, the operators' banners, the latest announcements, the market table with live prices, promotions and the latest news. */
 export function HomePage() {
@@ -33,9 +31,7 @@ export function HomePage() {
       data-testid="home"
     >
       <Hero />
-      <Suspense fallback={null}>
-        <HomeBanners />
-      </Suspense>
+      <HomeBanners />
       <AnnouncementStrip />
       <Row gutter={[token.marginLG, token.marginLG]}>
         <Col xs={24} lg={15}>
