@@ -6,7 +6,6 @@ import type { inferRouterOutputs } from "@trpc/server";
 import {
   Button,
   Col,
-  DatePicker,
   Drawer,
   Flex,
   Form,

@@ -1,38 +1,38 @@
 import { useQuery } from "@tanstack/react-query";
 import { useLanguage } from "../../lib/session.ts";
-import { useTRPC } from "../../lib/trpc.ts";
+import { useTRPCClient } from "../../lib/trpc.ts";
 
-/**
- * The help centre and banners answer in the request's language; the language joins the cache key so
- * switching it fetches the texts again.
+/*
+ * The help centre and banners answer in the request's language: the language is part of each cache
+ * key, so switching it fetches the texts again.
  */
+
 export function useHelpCentre() {
-  const trpc = useTRPC();
+  const client = useTRPCClient();
   const lang = useLanguage();
-  const options = trpc.content.helpCentre.queryOptions();
   return useQuery({
-    ...options,
-    queryKey: [...options.queryKey, lang] as unknown as typeof options.queryKey,
+    queryKey: ["content.helpCentre", lang],
+    queryFn: () => client.content.helpCentre.query(),
   });
 }
 
 export function useHelpArticle(id: number) {
-  const trpc = useTRPC();
+  const client = useTRPCClient();
   const lang = useLanguage();
-  const options = trpc.content.helpArticle.queryOptions({ id }, { enabled: id > 0 });
   return useQuery({
-    ...options,
-    queryKey: [...options.queryKey, lang] as unknown as typeof options.queryKey,
+    queryKey: ["content.helpArticle", id, lang],
+    queryFn: () => client.content.helpArticle.query({ id }),
+    enabled: id > 0,
   });
 }
 
 export function useBanner(id: number) {
-  const trpc = useTRPC();
+  const client = useTRPCClient();
   const lang = useLanguage();
-  const options = trpc.content.banner.queryOptions({ id }, { enabled: id > 0 });
   return useQuery({
-    ...options,
-    queryKey: [...options.queryKey, lang] as unknown as typeof options.queryKey,
+    queryKey: ["content.banner", id, lang],
+    queryFn: () => client.content.banner.query({ id }),
+    enabled: id > 0,
   });
 }
 

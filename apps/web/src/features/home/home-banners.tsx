@@ -3,19 +3,19 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../../lib/navigation.tsx";
 import { useLanguage } from "../../lib/session.ts";
-import { useTRPC } from "../../lib/trpc.ts";
+import { useTRPCClient } from "../../lib/trpc.ts";
 import "./home-banners.css";
 
 const ADVANCE_MS = 6000;
 
 /** Banners showing now, in the interface language (part of the key, so a switch fetches again). */
 function useBanners() {
-  const trpc = useTRPC();
+  const client = useTRPCClient();
   const lang = useLanguage();
-  const options = trpc.content.banners.queryOptions(undefined, { staleTime: 60_000 });
   return useQuery({
-    ...options,
-    queryKey: [...options.queryKey, lang] as unknown as typeof options.queryKey,
+    queryKey: ["content.banners", lang],
+    queryFn: () => client.content.banners.query(),
+    staleTime: 60_000,
   });
 }
 
