@@ -59,7 +59,7 @@ describe("help centre and banners", () => {
     await operator
       .getByTestId("admin-content-body-en")
       .fill(
-        `<h2>Before you start</h2><p onclick="steal()">Open <b>Assets</b>, then Deposit.</p><script>alert(1)</script><img src="https://example.com/x.png" onerror="alert(2)">`,
+        `<h2>Before you start</h2><p onclick="steal()">Open <b>Assets</b>, then Deposit.</p><script>alert(1)</script><img src="/banners/welcome.svg" alt="" onerror="alert(2)">`,
       );
     // The preview is the server's sanitised text: formatting kept, script and handlers gone.
     const preview = operator.getByTestId("admin-content-preview");

@@ -27,6 +27,7 @@ export async function saveContentText(
   params: {
     id?: number;
     kind: ContentKind;
+    categoryId?: number;
     slug?: string;
     texts: LocalizedText;
     sort?: number;
@@ -41,6 +42,7 @@ export async function saveContentText(
   );
   const values = {
     kind: params.kind,
+    categoryId: params.categoryId ?? null,
     slug: params.slug ?? null,
     texts,
     sort: params.sort ?? 0,

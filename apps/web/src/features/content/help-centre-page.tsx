@@ -1,4 +1,4 @@
-import { QuestionCircleOutlined, RightOutlined } from "@ant-design/icons";
+import { QuestionCircleOutlined, RightOutlined, SearchOutlined } from "@ant-design/icons";
 import { Flex, Input, theme } from "antd";
 import { useDeferredValue, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -85,8 +85,9 @@ export function HelpCentrePage() {
   return (
     <Page title={t("nav.help")} width={820}>
       <Flex vertical gap={token.marginLG}>
-        <Input.Search
+        <Input
           allowClear
+          prefix={<SearchOutlined aria-hidden />}
           placeholder={t("help.search")}
           aria-label={t("help.search")}
           value={search}
