@@ -55,10 +55,9 @@ export function HomeBanners() {
           // Slides out of view are inert: neither focusable nor read out.
           <div key={b.id} className="ns-banner-slide" inert={i !== current} data-testid="home-banner">
             <AppLink to={`/bannerDetail?id=${b.id}`} className="ns-banner">
-              <img src={b.image} alt="" loading={i === 0 ? "eager" : "lazy"} />
+              <img src={b.image} alt="" />
               <div className="ns-banner-caption">
                 <strong>{b.title}</strong>
-                {b.summary && <span>{b.summary}</span>}
               </div>
             </AppLink>
           </div>
