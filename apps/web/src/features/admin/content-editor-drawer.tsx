@@ -3,19 +3,7 @@ import { CONTENT_LIMITS } from "@northstar/shared/contracts/content";
 import { LANGUAGE_INFO, LANGUAGES, type Language } from "@northstar/shared/languages";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
-import {
-  Button,
-  Col,
-  Drawer,
-  Flex,
-  Form,
-  Input,
-  InputNumber,
-  Row,
-  Segmented,
-  Select,
-  Switch,
-} from "antd";
+import { Button, Col, Drawer, Flex, Form, Input, InputNumber, Row, Segmented, Select, Switch } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
