@@ -55,6 +55,9 @@ describe("help centre and banners", () => {
     const form = operator.getByTestId("admin-content-form");
     await form.getByRole("combobox").first().click();
     await operator.locator(".ant-select-item-option", { hasText: CATEGORY }).click();
+    // Without an English title the server refuses, and the editor marks the field with its reason.
+    await operator.getByTestId("admin-content-save").click();
+    await form.getByText("The English title is required").waitFor();
     await operator.getByTestId("admin-content-title-en").fill(ARTICLE);
     await operator
       .getByTestId("admin-content-body-en")

@@ -8,7 +8,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
 import { useLanguage } from "../../lib/session.ts";
-import { useTRPC } from "../../lib/trpc.ts";
+import { toApiError, useTRPC } from "../../lib/trpc.ts";
 import { BodyPreview } from "./body-preview.tsx";
 
 type Outputs = inferRouterOutputs<AppRouter>["contentAdmin"];
@@ -95,6 +95,19 @@ export function ContentEditorDrawer({ target, onClose }: { target: EditTarget | 
     };
   };
 
+  // The refusal (already shown as a message) also marks the field it names.
+  const markRefusedField = (error: unknown) => {
+    const refusal = toApiError(error);
+    const path = refusal.field?.split(".") ?? [];
+    const name = path[0] === "texts" ? path : path[0] === "title" ? ["texts", "en", "title"] : path;
+    if (name.length > 0 && name[0] !== "id") {
+      if (name[0] === "texts" && name[1]) {
+        setEditing(name[1] as Language);
+      }
+      form.setFields([{ name: name as never, errors: [refusal.message] }]);
+    }
+  };
+
   const submit = async (v: Values) => {
     if (!target) {
       return;
@@ -152,7 +165,7 @@ export function ContentEditorDrawer({ target, onClose }: { target: EditTarget | 
           form={form}
           layout="vertical"
           initialValues={initial()}
-          onFinish={(v) => void submit(v).catch(() => undefined)}
+          onFinish={(v) => void submit(v).catch(markRefusedField)}
           data-testid="admin-content-form"
         >
           <Row gutter={16}>
