@@ -196,6 +196,11 @@ export const ERROR_CODES = {
   TIME_ZONE_INVALID: ResponseCode.Refused,
   REFERRAL_DAY_NOT_ENDED: ResponseCode.Refused,
   SUPPORT_TOO_FAST: ResponseCode.Refused,
+  CONTENT_TITLE_REQUIRED: ResponseCode.Refused,
+  CONTENT_TEXT_TOO_LONG: ResponseCode.Refused,
+  HELP_CATEGORY_UNKNOWN: ResponseCode.Refused,
+  BANNER_IMAGE_INVALID: ResponseCode.Refused,
+  BANNER_WINDOW_INVALID: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -40,6 +40,7 @@ const ADMIN_NAMESPACES = [
   "contractsAdmin",
   "referralAdmin",
   "rewardsAdmin",
+  "contentAdmin",
 ];
 /** The only admin procedure open without an operator session. */
 const PUBLIC_ADMIN = ["admin.login"];

@@ -2,6 +2,7 @@ import { router } from "./init.ts";
 import { adminRouter } from "./routers/admin/router.ts";
 import { c2cAdminRouter } from "./routers/c2c/admin-router.ts";
 import { c2cRouter } from "./routers/c2c/router.ts";
+import { contentAdminRouter, contentRouter } from "./routers/content/router.ts";
 import { contractsAdminRouter, contractsRouter } from "./routers/contracts/router.ts";
 import { adminEarnRouter, earnRouter } from "./routers/earn/router.ts";
 import {
@@ -65,6 +66,8 @@ export const appRouter = router({
   rewardsAdmin: rewardsAdminRouter,
   messages: messagesRouter,
   support: supportRouter,
+  content: contentRouter,
+  contentAdmin: contentAdminRouter,
 });
 
 /** Imported as a type only by the web app. */

@@ -83,6 +83,10 @@ const Notices = page(
   (m) => m.NoticeListPage,
   ["messages"],
 );
+const helpPages = () => import("../features/content/help-pages.ts");
+const HelpCentre = page(helpPages, (m) => m.HelpCentrePage, ["help"]);
+const HelpArticle = page(helpPages, (m) => m.HelpArticlePage, ["help"]);
+const BannerDetail = page(helpPages, (m) => m.BannerDetailPage, ["help"]);
 
 const Service = page(
   () => import("../features/messages/service-page.tsx"),
@@ -321,6 +325,11 @@ export const PAGES: Record<string, Page> = {
   "/agreement": Content,
   "/text": Content,
   "/notice": Notices,
+  "/help": HelpCentre,
+  "/settingHelp": HelpCentre,
+  "/helpDetail": HelpArticle,
+  "/settingHelpdetail": HelpArticle,
+  "/bannerDetail": BannerDetail,
   "/downLoad": Download,
   "/service": Service,
   "/table1": Assets,

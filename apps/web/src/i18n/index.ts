@@ -43,7 +43,8 @@ export type PageNamespace =
   | "rewards"
   | "messages"
   | "errors"
-  | "fields";
+  | "fields"
+  | "help";
 /** The page namespaces asked for so far: a language switch fetches them in the new language too. */
 const wanted = new Set<PageNamespace>();
 
@@ -100,9 +101,11 @@ export const i18nReady: Promise<void> = (async () => {
  * paint instead of holding it; components re-render when they arrive (`bindI18nStore: "added"`).
  */
 const AFTER_FIRST_PAINT: PageNamespace[] = ["errors", "fields"];
-void i18nReady.then(() => Promise.all(AFTER_FIRST_PAINT.map(loadNamespace))).catch((error: unknown) => {
-  console.error("texts failed to load", error);
-});
+void i18nReady
+  .then(() => Promise.all(AFTER_FIRST_PAINT.map(loadNamespace)))
+  .catch((error: unknown) => {
+    console.error("texts failed to load", error);
+  });
 
 /** The language asked for last. */
 let requested: Language | undefined;

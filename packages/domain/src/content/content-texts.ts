@@ -16,7 +16,7 @@ export function sanitizeBody(html: string): string {
   });
 }
 
-function pick(texts: LocalizedText, lang: Language) {
+export function pickText(texts: LocalizedText, lang: Language) {
   // Operators may publish before every translation exists; English is the fallback for content only.
   return texts[lang] ?? texts.en ?? Object.values(texts)[0] ?? { title: "", body: "" };
 }
@@ -27,6 +27,7 @@ export async function saveContentText(
   params: {
     id?: number;
     kind: ContentKind;
+    categoryId?: number;
     slug?: string;
     texts: LocalizedText;
     sort?: number;
@@ -41,6 +42,7 @@ export async function saveContentText(
   );
   const values = {
     kind: params.kind,
+    categoryId: params.categoryId ?? null,
     slug: params.slug ?? null,
     texts,
     sort: params.sort ?? 0,
@@ -77,7 +79,7 @@ export async function getTextsList(
     if (!row) {
       throw new AppError("NOT_FOUND");
     }
-    const t = pick(row.texts, params.lang);
+    const t = pickText(row.texts, params.lang);
     return {
       total: 1,
       list: [
@@ -106,7 +108,7 @@ export async function getTextsList(
   return {
     total: totals[0]?.n ?? 0,
     list: rows.map((row) => {
-      const t = pick(row.texts, params.lang);
+      const t = pickText(row.texts, params.lang);
       return {
         id: row.id,
         kind: row.kind,
@@ -119,7 +121,7 @@ export async function getTextsList(
   };
 }
 
-const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+export const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
 export interface SiteSettings {
   name: string;

@@ -1,11 +1,12 @@
 import { LANGUAGES } from "@northstar/shared/languages";
 import { count, sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
-import { contentTexts, type LocalizedText } from "./content.table.ts";
+import { contentTexts, helpCategories, type LocalizedText } from "./content.table.ts";
 import { getSiteSettings, saveContentText, saveSiteSettings } from "./content-texts.ts";
+import { SEED_HELP } from "./seed/help.ts";
 import { SEED_CONTENT } from "./seed/index.ts";
 
-/** Site settings and the first pages, news and announcements of a fresh site. Leaves existing ones as they are. */
+/** Site settings and the first pages, news, announcements and help of a fresh site. Leaves existing ones as they are. */
 export async function seedContent(db: DbOrTx): Promise<void> {
   const [existingSite] = await db
     .execute<{ n: number }>(sql`select count(*)::int as n from site_config where key = 'site'`)
@@ -37,6 +38,24 @@ export async function seedContent(db: DbOrTx): Promise<void> {
           sql`select setval(pg_get_serial_sequence('content_texts', 'id'), (select max(id) from content_texts))`,
         );
       }
+    }
+  }
+  await seedHelpCentre(db);
+}
+
+/** The help centre's first categories and articles, when it has none. */
+export async function seedHelpCentre(db: DbOrTx): Promise<void> {
+  const [existing] = await db.select({ n: count() }).from(helpCategories);
+  if (existing?.n) {
+    return;
+  }
+  for (const [i, category] of SEED_HELP.entries()) {
+    const [row] = await db
+      .insert(helpCategories)
+      .values({ names: category.names, sort: (i + 1) * 10 })
+      .returning({ id: helpCategories.id });
+    for (const [j, texts] of category.articles.entries()) {
+      await saveContentText(db, { kind: "help", categoryId: row?.id, texts, sort: j });
     }
   }
 }

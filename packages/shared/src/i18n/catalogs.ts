@@ -12,6 +12,7 @@ import en_earn from "./en/earn.json" with { type: "json" };
 import en_errors from "./en/errors.json" with { type: "json" };
 import en_fields from "./en/fields.json" with { type: "json" };
 import en_funding from "./en/funding.json" with { type: "json" };
+import en_help from "./en/help.json" with { type: "json" };
 import en_kyc from "./en/kyc.json" with { type: "json" };
 import en_launchpad from "./en/launchpad.json" with { type: "json" };
 import en_loans from "./en/loans.json" with { type: "json" };
@@ -39,6 +40,7 @@ import xby_earn from "./xby/earn.json" with { type: "json" };
 import xby_errors from "./xby/errors.json" with { type: "json" };
 import xby_fields from "./xby/fields.json" with { type: "json" };
 import xby_funding from "./xby/funding.json" with { type: "json" };
+import xby_help from "./xby/help.json" with { type: "json" };
 import xby_kyc from "./xby/kyc.json" with { type: "json" };
 import xby_launchpad from "./xby/launchpad.json" with { type: "json" };
 import xby_loans from "./xby/loans.json" with { type: "json" };
@@ -66,6 +68,7 @@ import jp_earn from "./jp/earn.json" with { type: "json" };
 import jp_errors from "./jp/errors.json" with { type: "json" };
 import jp_fields from "./jp/fields.json" with { type: "json" };
 import jp_funding from "./jp/funding.json" with { type: "json" };
+import jp_help from "./jp/help.json" with { type: "json" };
 import jp_kyc from "./jp/kyc.json" with { type: "json" };
 import jp_launchpad from "./jp/launchpad.json" with { type: "json" };
 import jp_loans from "./jp/loans.json" with { type: "json" };
@@ -93,6 +96,7 @@ import hy_earn from "./hy/earn.json" with { type: "json" };
 import hy_errors from "./hy/errors.json" with { type: "json" };
 import hy_fields from "./hy/fields.json" with { type: "json" };
 import hy_funding from "./hy/funding.json" with { type: "json" };
+import hy_help from "./hy/help.json" with { type: "json" };
 import hy_kyc from "./hy/kyc.json" with { type: "json" };
 import hy_launchpad from "./hy/launchpad.json" with { type: "json" };
 import hy_loans from "./hy/loans.json" with { type: "json" };
@@ -120,6 +124,7 @@ import ty_earn from "./ty/earn.json" with { type: "json" };
 import ty_errors from "./ty/errors.json" with { type: "json" };
 import ty_fields from "./ty/fields.json" with { type: "json" };
 import ty_funding from "./ty/funding.json" with { type: "json" };
+import ty_help from "./ty/help.json" with { type: "json" };
 import ty_kyc from "./ty/kyc.json" with { type: "json" };
 import ty_launchpad from "./ty/launchpad.json" with { type: "json" };
 import ty_loans from "./ty/loans.json" with { type: "json" };
@@ -147,6 +152,7 @@ import yn_earn from "./yn/earn.json" with { type: "json" };
 import yn_errors from "./yn/errors.json" with { type: "json" };
 import yn_fields from "./yn/fields.json" with { type: "json" };
 import yn_funding from "./yn/funding.json" with { type: "json" };
+import yn_help from "./yn/help.json" with { type: "json" };
 import yn_kyc from "./yn/kyc.json" with { type: "json" };
 import yn_launchpad from "./yn/launchpad.json" with { type: "json" };
 import yn_loans from "./yn/loans.json" with { type: "json" };
@@ -174,6 +180,7 @@ import zh_earn from "./zh/earn.json" with { type: "json" };
 import zh_errors from "./zh/errors.json" with { type: "json" };
 import zh_fields from "./zh/fields.json" with { type: "json" };
 import zh_funding from "./zh/funding.json" with { type: "json" };
+import zh_help from "./zh/help.json" with { type: "json" };
 import zh_kyc from "./zh/kyc.json" with { type: "json" };
 import zh_launchpad from "./zh/launchpad.json" with { type: "json" };
 import zh_loans from "./zh/loans.json" with { type: "json" };
@@ -201,6 +208,7 @@ import ft_earn from "./ft/earn.json" with { type: "json" };
 import ft_errors from "./ft/errors.json" with { type: "json" };
 import ft_fields from "./ft/fields.json" with { type: "json" };
 import ft_funding from "./ft/funding.json" with { type: "json" };
+import ft_help from "./ft/help.json" with { type: "json" };
 import ft_kyc from "./ft/kyc.json" with { type: "json" };
 import ft_launchpad from "./ft/launchpad.json" with { type: "json" };
 import ft_loans from "./ft/loans.json" with { type: "json" };
@@ -217,12 +225,12 @@ import ft_spot from "./ft/spot.json" with { type: "json" };
 import ft_wallet from "./ft/wallet.json" with { type: "json" };
 
 export const catalogs = {
-  en: { "account": en_account, "admin": en_admin, "api": en_api, "assets": en_assets, "auth": en_auth, "c2c": en_c2c, "common": en_common, "content": en_content, "contracts": en_contracts, "earn": en_earn, "errors": en_errors, "fields": en_fields, "funding": en_funding, "kyc": en_kyc, "launchpad": en_launchpad, "loans": en_loans, "mail": en_mail, "market": en_market, "messages": en_messages, "nav": en_nav, "notices": en_notices, "options": en_options, "proofs": en_proofs, "referral": en_referral, "rewards": en_rewards, "spot": en_spot, "wallet": en_wallet },
-  xby: { "account": xby_account, "admin": xby_admin, "api": xby_api, "assets": xby_assets, "auth": xby_auth, "c2c": xby_c2c, "common": xby_common, "content": xby_content, "contracts": xby_contracts, "earn": xby_earn, "errors": xby_errors, "fields": xby_fields, "funding": xby_funding, "kyc": xby_kyc, "launchpad": xby_launchpad, "loans": xby_loans, "mail": xby_mail, "market": xby_market, "messages": xby_messages, "nav": xby_nav, "notices": xby_notices, "options": xby_options, "proofs": xby_proofs, "referral": xby_referral, "rewards": xby_rewards, "spot": xby_spot, "wallet": xby_wallet },
-  jp: { "account": jp_account, "admin": jp_admin, "api": jp_api, "assets": jp_assets, "auth": jp_auth, "c2c": jp_c2c, "common": jp_common, "content": jp_content, "contracts": jp_contracts, "earn": jp_earn, "errors": jp_errors, "fields": jp_fields, "funding": jp_funding, "kyc": jp_kyc, "launchpad": jp_launchpad, "loans": jp_loans, "mail": jp_mail, "market": jp_market, "messages": jp_messages, "nav": jp_nav, "notices": jp_notices, "options": jp_options, "proofs": jp_proofs, "referral": jp_referral, "rewards": jp_rewards, "spot": jp_spot, "wallet": jp_wallet },
-  hy: { "account": hy_account, "admin": hy_admin, "api": hy_api, "assets": hy_assets, "auth": hy_auth, "c2c": hy_c2c, "common": hy_common, "content": hy_content, "contracts": hy_contracts, "earn": hy_earn, "errors": hy_errors, "fields": hy_fields, "funding": hy_funding, "kyc": hy_kyc, "launchpad": hy_launchpad, "loans": hy_loans, "mail": hy_mail, "market": hy_market, "messages": hy_messages, "nav": hy_nav, "notices": hy_notices, "options": hy_options, "proofs": hy_proofs, "referral": hy_referral, "rewards": hy_rewards, "spot": hy_spot, "wallet": hy_wallet },
-  ty: { "account": ty_account, "admin": ty_admin, "api": ty_api, "assets": ty_assets, "auth": ty_auth, "c2c": ty_c2c, "common": ty_common, "content": ty_content, "contracts": ty_contracts, "earn": ty_earn, "errors": ty_errors, "fields": ty_fields, "funding": ty_funding, "kyc": ty_kyc, "launchpad": ty_launchpad, "loans": ty_loans, "mail": ty_mail, "market": ty_market, "messages": ty_messages, "nav": ty_nav, "notices": ty_notices, "options": ty_options, "proofs": ty_proofs, "referral": ty_referral, "rewards": ty_rewards, "spot": ty_spot, "wallet": ty_wallet },
-  yn: { "account": yn_account, "admin": yn_admin, "api": yn_api, "assets": yn_assets, "auth": yn_auth, "c2c": yn_c2c, "common": yn_common, "content": yn_content, "contracts": yn_contracts, "earn": yn_earn, "errors": yn_errors, "fields": yn_fields, "funding": yn_funding, "kyc": yn_kyc, "launchpad": yn_launchpad, "loans": yn_loans, "mail": yn_mail, "market": yn_market, "messages": yn_messages, "nav": yn_nav, "notices": yn_notices, "options": yn_options, "proofs": yn_proofs, "referral": yn_referral, "rewards": yn_rewards, "spot": yn_spot, "wallet": yn_wallet },
-  zh: { "account": zh_account, "admin": zh_admin, "api": zh_api, "assets": zh_assets, "auth": zh_auth, "c2c": zh_c2c, "common": zh_common, "content": zh_content, "contracts": zh_contracts, "earn": zh_earn, "errors": zh_errors, "fields": zh_fields, "funding": zh_funding, "kyc": zh_kyc, "launchpad": zh_launchpad, "loans": zh_loans, "mail": zh_mail, "market": zh_market, "messages": zh_messages, "nav": zh_nav, "notices": zh_notices, "options": zh_options, "proofs": zh_proofs, "referral": zh_referral, "rewards": zh_rewards, "spot": zh_spot, "wallet": zh_wallet },
-  ft: { "account": ft_account, "admin": ft_admin, "api": ft_api, "assets": ft_assets, "auth": ft_auth, "c2c": ft_c2c, "common": ft_common, "content": ft_content, "contracts": ft_contracts, "earn": ft_earn, "errors": ft_errors, "fields": ft_fields, "funding": ft_funding, "kyc": ft_kyc, "launchpad": ft_launchpad, "loans": ft_loans, "mail": ft_mail, "market": ft_market, "messages": ft_messages, "nav": ft_nav, "notices": ft_notices, "options": ft_options, "proofs": ft_proofs, "referral": ft_referral, "rewards": ft_rewards, "spot": ft_spot, "wallet": ft_wallet },
+  en: { "account": en_account, "admin": en_admin, "api": en_api, "assets": en_assets, "auth": en_auth, "c2c": en_c2c, "common": en_common, "content": en_content, "contracts": en_contracts, "earn": en_earn, "errors": en_errors, "fields": en_fields, "funding": en_funding, "help": en_help, "kyc": en_kyc, "launchpad": en_launchpad, "loans": en_loans, "mail": en_mail, "market": en_market, "messages": en_messages, "nav": en_nav, "notices": en_notices, "options": en_options, "proofs": en_proofs, "referral": en_referral, "rewards": en_rewards, "spot": en_spot, "wallet": en_wallet },
+  xby: { "account": xby_account, "admin": xby_admin, "api": xby_api, "assets": xby_assets, "auth": xby_auth, "c2c": xby_c2c, "common": xby_common, "content": xby_content, "contracts": xby_contracts, "earn": xby_earn, "errors": xby_errors, "fields": xby_fields, "funding": xby_funding, "help": xby_help, "kyc": xby_kyc, "launchpad": xby_launchpad, "loans": xby_loans, "mail": xby_mail, "market": xby_market, "messages": xby_messages, "nav": xby_nav, "notices": xby_notices, "options": xby_options, "proofs": xby_proofs, "referral": xby_referral, "rewards": xby_rewards, "spot": xby_spot, "wallet": xby_wallet },
+  jp: { "account": jp_account, "admin": jp_admin, "api": jp_api, "assets": jp_assets, "auth": jp_auth, "c2c": jp_c2c, "common": jp_common, "content": jp_content, "contracts": jp_contracts, "earn": jp_earn, "errors": jp_errors, "fields": jp_fields, "funding": jp_funding, "help": jp_help, "kyc": jp_kyc, "launchpad": jp_launchpad, "loans": jp_loans, "mail": jp_mail, "market": jp_market, "messages": jp_messages, "nav": jp_nav, "notices": jp_notices, "options": jp_options, "proofs": jp_proofs, "referral": jp_referral, "rewards": jp_rewards, "spot": jp_spot, "wallet": jp_wallet },
+  hy: { "account": hy_account, "admin": hy_admin, "api": hy_api, "assets": hy_assets, "auth": hy_auth, "c2c": hy_c2c, "common": hy_common, "content": hy_content, "contracts": hy_contracts, "earn": hy_earn, "errors": hy_errors, "fields": hy_fields, "funding": hy_funding, "help": hy_help, "kyc": hy_kyc, "launchpad": hy_launchpad, "loans": hy_loans, "mail": hy_mail, "market": hy_market, "messages": hy_messages, "nav": hy_nav, "notices": hy_notices, "options": hy_options, "proofs": hy_proofs, "referral": hy_referral, "rewards": hy_rewards, "spot": hy_spot, "wallet": hy_wallet },
+  ty: { "account": ty_account, "admin": ty_admin, "api": ty_api, "assets": ty_assets, "auth": ty_auth, "c2c": ty_c2c, "common": ty_common, "content": ty_content, "contracts": ty_contracts, "earn": ty_earn, "errors": ty_errors, "fields": ty_fields, "funding": ty_funding, "help": ty_help, "kyc": ty_kyc, "launchpad": ty_launchpad, "loans": ty_loans, "mail": ty_mail, "market": ty_market, "messages": ty_messages, "nav": ty_nav, "notices": ty_notices, "options": ty_options, "proofs": ty_proofs, "referral": ty_referral, "rewards": ty_rewards, "spot": ty_spot, "wallet": ty_wallet },
+  yn: { "account": yn_account, "admin": yn_admin, "api": yn_api, "assets": yn_assets, "auth": yn_auth, "c2c": yn_c2c, "common": yn_common, "content": yn_content, "contracts": yn_contracts, "earn": yn_earn, "errors": yn_errors, "fields": yn_fields, "funding": yn_funding, "help": yn_help, "kyc": yn_kyc, "launchpad": yn_launchpad, "loans": yn_loans, "mail": yn_mail, "market": yn_market, "messages": yn_messages, "nav": yn_nav, "notices": yn_notices, "options": yn_options, "proofs": yn_proofs, "referral": yn_referral, "rewards": yn_rewards, "spot": yn_spot, "wallet": yn_wallet },
+  zh: { "account": zh_account, "admin": zh_admin, "api": zh_api, "assets": zh_assets, "auth": zh_auth, "c2c": zh_c2c, "common": zh_common, "content": zh_content, "contracts": zh_contracts, "earn": zh_earn, "errors": zh_errors, "fields": zh_fields, "funding": zh_funding, "help": zh_help, "kyc": zh_kyc, "launchpad": zh_launchpad, "loans": zh_loans, "mail": zh_mail, "market": zh_market, "messages": zh_messages, "nav": zh_nav, "notices": zh_notices, "options": zh_options, "proofs": zh_proofs, "referral": zh_referral, "rewards": zh_rewards, "spot": zh_spot, "wallet": zh_wallet },
+  ft: { "account": ft_account, "admin": ft_admin, "api": ft_api, "assets": ft_assets, "auth": ft_auth, "c2c": ft_c2c, "common": ft_common, "content": ft_content, "contracts": ft_contracts, "earn": ft_earn, "errors": ft_errors, "fields": ft_fields, "funding": ft_funding, "help": ft_help, "kyc": ft_kyc, "launchpad": ft_launchpad, "loans": ft_loans, "mail": ft_mail, "market": ft_market, "messages": ft_messages, "nav": ft_nav, "notices": ft_notices, "options": ft_options, "proofs": ft_proofs, "referral": ft_referral, "rewards": ft_rewards, "spot": ft_spot, "wallet": ft_wallet },
 } as const;

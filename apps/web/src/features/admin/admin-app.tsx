@@ -9,6 +9,7 @@ import { type AdminPageKey, pagesFor } from "./admin-nav.ts";
 import { createAdminQueryClient } from "./admin-query-client.ts";
 import { AuditPage } from "./audit-page.tsx";
 import { C2cAdminPage } from "./c2c-admin-page.tsx";
+import { ContentAdminPage } from "./content-admin-page.tsx";
 import { ContractsAdminPage } from "./contracts-page.tsx";
 import { DepositAddressesPage } from "./deposit-addresses-page.tsx";
 import { DepositsPage } from "./deposits-page.tsx";
@@ -103,6 +104,7 @@ function AdminRoutes() {
             <Route path="operators" element={<RoleGate page="operators" element={<OperatorsPage />} />} />
             <Route path="security" element={<RoleGate page="security" element={<SecurityPage />} />} />
             <Route path="support" element={<RoleGate page="support" element={<SupportConsolePage />} />} />
+            <Route path="content" element={<RoleGate page="content" element={<ContentAdminPage />} />} />
             <Route path="*" element={<AdminNotFound />} />
           </Route>
         </Routes>

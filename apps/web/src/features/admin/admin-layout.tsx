@@ -5,6 +5,7 @@ import {
   ControlOutlined,
   CustomerServiceOutlined,
   DownloadOutlined,
+  FileTextOutlined,
   FundOutlined,
   GiftOutlined,
   IdcardOutlined,
@@ -67,6 +68,7 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   rewards: <GiftOutlined />,
   support: <CustomerServiceOutlined />,
   operators: <SolutionOutlined />,
+  content: <FileTextOutlined />,
 };
 
 /** Side menu, header with the operator, language, theme and sign-out; the page in the middle. */

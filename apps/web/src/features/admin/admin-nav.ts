@@ -27,6 +27,7 @@ export const ADMIN_PAGES = [
   { key: "rewards", permission: "products.read" },
   { key: "support", permission: "support.chat" },
   { key: "operators", permission: "operators.manage" },
+  { key: "content", permission: "content.edit" },
   { key: "security", permission: "account.enrol" },
 ] as const satisfies readonly { key: string; permission: Permission }[];
 

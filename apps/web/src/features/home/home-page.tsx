@@ -15,11 +15,12 @@ import { EmptyState, ErrorState } from "../common/page-states.tsx";
 import { Panel } from "../common/panel.tsx";
 import { Paragraph, Text, TextLink, Title } from "../common/typography.tsx";
 import { ArticleList } from "../content/article-list.tsx";
+import { HomeBanners } from "./home-banners.tsx";
 import { HomeFigures } from "./home-figures.tsx";
 import { HomeMarkets } from "./home-markets.tsx";
 import { HomePromo } from "./home-promo.tsx";
 
-/** / and /index: welcome, the latest announcements, the market table with live prices, promotions and the latest news. */
+/** / and /index: welcome, the operators' banners, the latest announcements, the market table with live prices, promotions and the latest news. */
 export function HomePage() {
   const { token } = theme.useToken();
   return (
@@ -30,6 +31,7 @@ export function HomePage() {
       data-testid="home"
     >
       <Hero />
+      <HomeBanners />
       <AnnouncementStrip />
       <Row gutter={[token.marginLG, token.marginLG]}>
         <Col xs={24} lg={15}>

@@ -8,7 +8,7 @@ export default {
     import.meta.glob(
       [
         "../../../../../packages/shared/src/i18n/jp/*.json",
-        "!../../../../../packages/shared/src/i18n/jp/{admin,earn,kyc,launchpad,options,loans,c2c,contracts,proofs,wallet,referral,rewards,messages,errors,fields}.json",
+        "!../../../../../packages/shared/src/i18n/jp/{admin,earn,kyc,launchpad,options,loans,c2c,contracts,proofs,wallet,referral,rewards,messages,errors,fields,help}.json",
       ],
       {
         eager: true,
@@ -19,7 +19,7 @@ export default {
   // Texts of pages few visits open, fetched with those pages (`loadNamespace` in ../index.ts).
   pages: byPageNamespace(
     import.meta.glob<Record<string, unknown>>(
-      "../../../../../packages/shared/src/i18n/jp/{admin,earn,kyc,launchpad,options,loans,c2c,contracts,proofs,wallet,referral,rewards,messages,errors,fields}.json",
+      "../../../../../packages/shared/src/i18n/jp/{admin,earn,kyc,launchpad,options,loans,c2c,contracts,proofs,wallet,referral,rewards,messages,errors,fields,help}.json",
       {
         import: "default",
       },
