@@ -45,6 +45,8 @@ export function HomeFigures() {
               background: token.colorBgContainer,
               border: `1px solid ${token.colorBorderSecondary}`,
               height: "100%",
+              // The padding and border inside the full height, or the card overflows the hero.
+              boxSizing: "border-box",
             }}
           >
             {f.value === undefined ? (
