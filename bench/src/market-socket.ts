@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,13 +43,40 @@ const REPEATS = Number(process.env.BENCH_REPEATS ?? sized(3, 1));
 const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT ?? "";
 /**
  * `before`: the baseline's API; `after`: this checkout's, clients offering permessage-deflate as
- * browsers do; `after-plain`: the same with clients that do not, so every frame goes uncompressed.
+ * browsers do; `after-plain`: the same with clients that do not, so every frame goes uncompressed;
+ * `after-2p`: this checkout's API with the socket served by two child processes
+ * (MARKET_SOCKET_PROCESSES=2), its CPU and memory counted with the API's.
  */
-const VARIANTS = (process.env.BENCH_VARIANTS ?? (BASELINE_ROOT ? "before,after,after-plain" : "after"))
+const KNOWN_VARIANTS = ["before", "after", "after-plain", "after-2p"];
+const VARIANTS = (process.env.BENCH_VARIANTS ?? (BASELINE_ROOT ? "before,after,after-2p" : "after,after-2p"))
   .split(",")
-  .filter((v) => v === "after" || v === "after-plain" || (v === "before" && BASELINE_ROOT));
+  .filter((v) => KNOWN_VARIANTS.includes(v) && (v !== "before" || BASELINE_ROOT));
 const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? sized(2, 1));
 
+/** The process and its descendants (the API's socket processes). */
+function processTree(pid: number): number[] {
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i++) {
+    try {
+      for (const task of readdirSync(`/proc/${pids[i]}/task`)) {
+        const children = readFileSync(`/proc/${pids[i]}/task/${task}/children`, "utf8").trim();
+        if (children) {
+          pids.push(...children.split(/\s+/).map(Number));
+        }
+      }
+    } catch {}
+  }
+  return pids;
+}
+function treeCpuSeconds(pid: number): number {
+  return processTree(pid).reduce((n, p) => {
+    try {
+      return n + cpuSeconds(p);
+    } catch {
+      return n;
+    }
+  }, 0);
+}
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
@@ -73,13 +100,22 @@ function openFileLimit(pid: number): number {
   return Number(line?.split(/\s+/)[3] ?? Number.NaN);
 }
 function rssMiB(pid: number): number {
+  return processTree(pid).reduce((n, p) => {
+    try {
+      return n + processRssMiB(p);
+    } catch {
+      return n;
+    }
+  }, 0);
+}
+function processRssMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8")
     .split("\n")
     .find((l) => l.startsWith("VmRSS:"));
   return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
 }
 
-async function startApi(prefix: string, apiRoot: string): Promise<ChildProcess> {
+async function startApi(prefix: string, apiRoot: string, socketProcesses: number): Promise<ChildProcess> {
   // Through a shell that raises the soft open-file limit to the hard one (one socket is one file),
   // and the hard one to 65536 first where it may (as root): 20,000 clients need ~30 files more.
   const raiseLimit =
@@ -96,6 +132,7 @@ async function startApi(prefix: string, apiRoot: string): Promise<ChildProcess> 
       REDIS_PREFIX: prefix,
       LOG_LEVEL: "warn",
       WEB_DIST: "",
+      MARKET_SOCKET_PROCESSES: String(socketProcesses),
     },
     stdio: ["ignore", "inherit", "inherit"],
   });
@@ -193,7 +230,7 @@ async function runLevel(clients: number, prefix: string, redis: Redis, apiPid: n
   }
   await new Promise((r) => setTimeout(r, 500));
   const childPids = children.map((c) => c.pid as number);
-  const cpuBefore = cpuSeconds(apiPid);
+  const cpuBefore = treeCpuSeconds(apiPid);
   const clientsCpuBefore = childPids.reduce((n, pid) => n + cpuSeconds(pid), 0);
   const machineBefore = machineTicks();
   const started = Date.now();
@@ -209,7 +246,7 @@ async function runLevel(clients: number, prefix: string, redis: Redis, apiPid: n
   }
   await new Promise((r) => setTimeout(r, 1000));
   const seconds = (Date.now() - started) / 1000;
-  const cpu = (cpuSeconds(apiPid) - cpuBefore) / seconds;
+  const cpu = (treeCpuSeconds(apiPid) - cpuBefore) / seconds;
   const clientsCpu = (childPids.reduce((n, pid) => n + cpuSeconds(pid), 0) - clientsCpuBefore) / seconds;
   const machineAfter = machineTicks();
   // /proc/stat counts every core: busy share of all cores times the number of cores.
@@ -328,7 +365,11 @@ export async function run(): Promise<BenchResult> {
     for (let round = 1; round <= REPEATS; round++) {
       for (const variant of VARIANTS) {
         const prefix = `bench${Date.now()}`;
-        const api = await startApi(prefix, variant === "before" ? BASELINE_ROOT : root);
+        const api = await startApi(
+          prefix,
+          variant === "before" ? BASELINE_ROOT : root,
+          variant === "after-2p" ? 2 : 0,
+        );
         apiOpenFileLimit = openFileLimit(api.pid as number);
         try {
           for (const clients of LEVELS) {
