@@ -31,7 +31,7 @@ const DATABASE_URL =
 const PORT = Number(process.env.BENCH_PORT ?? sized(3900, 3910));
 const INSTRUMENTS = Number(process.env.BENCH_INSTRUMENTS ?? 107);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? sized(20, 3));
-const LEVELS = (process.env.BENCH_CLIENTS ?? sized("2000,5000,10000,20000", "100,200"))
+const LEVELS = (process.env.BENCH_CLIENTS ?? sized("2000,5000,10000,19900", "100,200"))
   .split(",")
   .map(Number);
 /** Each level is run this many times (a fresh API each round); figures give the median and range. */
@@ -48,7 +48,7 @@ const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT ?? "";
  * (MARKET_SOCKET_PROCESSES=2), its CPU and memory counted with the API's.
  */
 const KNOWN_VARIANTS = ["before", "after", "after-plain", "after-2p"];
-const VARIANTS = (process.env.BENCH_VARIANTS ?? (BASELINE_ROOT ? "before,after,after-2p" : "after,after-2p"))
+const VARIANTS = (process.env.BENCH_VARIANTS ?? (BASELINE_ROOT ? "before,after" : "after"))
   .split(",")
   .filter((v) => KNOWN_VARIANTS.includes(v) && (v !== "before" || BASELINE_ROOT));
 const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? sized(2, 1));
