@@ -13,6 +13,7 @@ import type { Redis } from "ioredis";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
 import type { AppDeps } from "../http/deps.ts";
 import { startSocketProcesses } from "./socket-processes.ts";
+import type { MarketSocketServer, SocketLog } from "./socket-types.ts";
 
 /**
  * An update framed once for every subscriber: the payload (for `ws.send`), the complete plain
@@ -121,16 +122,6 @@ export interface MarketSocketDeps {
   db: Db;
   redis: Redis;
   config: { redisPrefix: string };
-}
-
-export interface SocketLog {
-  warn(details: object, message: string): void;
-  error(details: object, message: string): void;
-}
-
-export interface MarketSocketServer {
-  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
-  close(): Promise<void>;
 }
 
 /**

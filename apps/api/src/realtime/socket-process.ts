@@ -3,8 +3,8 @@ import type { Socket } from "node:net";
 import { createDb } from "@northstar/domain/db";
 import { Redis } from "ioredis";
 import { env as loadEnv } from "../env.ts";
-import { createMarketSocketServer, type SocketLog } from "./market-socket.ts";
-import type { UpgradeMessage } from "./socket-processes.ts";
+import { createMarketSocketServer } from "./market-socket.ts";
+import type { SocketLog, UpgradeMessage } from "./socket-types.ts";
 
 /**
  * A child process of the API serving market-socket connections handed over by the parent

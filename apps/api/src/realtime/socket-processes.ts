@@ -1,18 +1,8 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { once } from "node:events";
-import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import { fileURLToPath } from "node:url";
-import type { MarketSocketServer, SocketLog } from "./market-socket.ts";
-
-/** What the parent sends a child with an upgraded connection's socket. */
-export interface UpgradeMessage {
-  type: "upgrade";
-  method: string;
-  url: string;
-  headers: IncomingMessage["headers"];
-  head: string;
-}
+import type { MarketSocketServer, SocketLog, UpgradeMessage } from "./socket-types.ts";
 
 const ENTRY = fileURLToPath(new URL("./socket-process.ts", import.meta.url));
 
