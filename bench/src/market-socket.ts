@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,12 +31,52 @@ const DATABASE_URL =
 const PORT = Number(process.env.BENCH_PORT ?? sized(3900, 3910));
 const INSTRUMENTS = Number(process.env.BENCH_INSTRUMENTS ?? 107);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? sized(20, 3));
-// The top level is about what the API can hold under an open-file limit of 20,000 (it needs ~30 more).
-const LEVELS = (process.env.BENCH_CLIENTS ?? sized("2000,3000,4000,5000,10000,15000,19900", "100,200"))
+const LEVELS = (process.env.BENCH_CLIENTS ?? sized("2000,5000,10000,19900", "100,200"))
   .split(",")
   .map(Number);
+/** Each level is run this many times (a fresh API each round); figures give the median and range. */
+const REPEATS = Number(process.env.BENCH_REPEATS ?? sized(3, 1));
+/**
+ * A checkout of the code to compare with (e.g. a worktree of the main branch): its API is run as
+ * `before`, in the same rounds as this one's, so both meet the same machine load.
+ */
+const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT ?? "";
+/**
+ * `before`: the baseline's API; `after`: this checkout's, clients offering permessage-deflate as
+ * browsers do; `after-plain`: the same with clients that do not, so every frame goes uncompressed;
+ * `after-2p`: this checkout's API with the socket served by two child processes
+ * (MARKET_SOCKET_PROCESSES=2), its CPU and memory counted with the API's.
+ */
+const KNOWN_VARIANTS = ["before", "after", "after-plain", "after-2p"];
+const VARIANTS = (process.env.BENCH_VARIANTS ?? (BASELINE_ROOT ? "before,after" : "after"))
+  .split(",")
+  .filter((v) => KNOWN_VARIANTS.includes(v) && (v !== "before" || BASELINE_ROOT));
 const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? sized(2, 1));
 
+/** The process and its descendants (the API's socket processes). */
+function processTree(pid: number): number[] {
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i++) {
+    try {
+      for (const task of readdirSync(`/proc/${pids[i]}/task`)) {
+        const children = readFileSync(`/proc/${pids[i]}/task/${task}/children`, "utf8").trim();
+        if (children) {
+          pids.push(...children.split(/\s+/).map(Number));
+        }
+      }
+    } catch {}
+  }
+  return pids;
+}
+function treeCpuSeconds(pid: number): number {
+  return processTree(pid).reduce((n, p) => {
+    try {
+      return n + cpuSeconds(p);
+    } catch {
+      return n;
+    }
+  }, 0);
+}
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
@@ -60,17 +100,29 @@ function openFileLimit(pid: number): number {
   return Number(line?.split(/\s+/)[3] ?? Number.NaN);
 }
 function rssMiB(pid: number): number {
+  return processTree(pid).reduce((n, p) => {
+    try {
+      return n + processRssMiB(p);
+    } catch {
+      return n;
+    }
+  }, 0);
+}
+function processRssMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8")
     .split("\n")
     .find((l) => l.startsWith("VmRSS:"));
   return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
 }
 
-async function startApi(prefix: string): Promise<ChildProcess> {
-  // Through a shell that raises the soft open-file limit to the hard one: one socket is one file.
-  const raiseLimit = 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$0" "$@"';
+async function startApi(prefix: string, apiRoot: string, socketProcesses: number): Promise<ChildProcess> {
+  // Through a shell that raises the soft open-file limit to the hard one (one socket is one file),
+  // and the hard one to 65536 first where it may (as root): 20,000 clients need ~30 files more.
+  const raiseLimit =
+    'h=$(ulimit -Hn); [ "$h" != unlimited ] && [ "$h" -lt 65536 ] && ulimit -Hn 65536 2>/dev/null; ' +
+    'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$0" "$@"';
   const api = spawn("sh", ["-c", raiseLimit, process.execPath, "--import", "tsx", "apps/api/src/server.ts"], {
-    cwd: root,
+    cwd: apiRoot,
     env: {
       ...process.env,
       PORT: String(PORT),
@@ -80,6 +132,7 @@ async function startApi(prefix: string): Promise<ChildProcess> {
       REDIS_PREFIX: prefix,
       LOG_LEVEL: "warn",
       WEB_DIST: "",
+      MARKET_SOCKET_PROCESSES: String(socketProcesses),
     },
     stdio: ["ignore", "inherit", "inherit"],
   });
@@ -140,7 +193,8 @@ interface ClientReport {
   closedBySlowness: number;
 }
 
-async function runLevel(clients: number, prefix: string, redis: Redis, apiPid: number) {
+async function runLevel(clients: number, prefix: string, redis: Redis, apiPid: number, plain: boolean) {
+  const loadAverage1m = Math.round((os.loadavg()[0] ?? 0) * 100) / 100;
   const publisher = new ChannelPublisher(redis, prefix);
   publisher.publish("tickers", tickers(0));
   await publisher.flush();
@@ -155,6 +209,7 @@ async function runLevel(clients: number, prefix: string, redis: Redis, apiPid: n
       `ws://127.0.0.1:${PORT}/ws`,
       String(share),
       `127.0.0.${2 + i}`,
+      plain ? "plain" : "deflate",
     ];
     const child = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
     await message(child, "ready");
@@ -175,7 +230,7 @@ async function runLevel(clients: number, prefix: string, redis: Redis, apiPid: n
   }
   await new Promise((r) => setTimeout(r, 500));
   const childPids = children.map((c) => c.pid as number);
-  const cpuBefore = cpuSeconds(apiPid);
+  const cpuBefore = treeCpuSeconds(apiPid);
   const clientsCpuBefore = childPids.reduce((n, pid) => n + cpuSeconds(pid), 0);
   const machineBefore = machineTicks();
   const started = Date.now();
@@ -191,7 +246,7 @@ async function runLevel(clients: number, prefix: string, redis: Redis, apiPid: n
   }
   await new Promise((r) => setTimeout(r, 1000));
   const seconds = (Date.now() - started) / 1000;
-  const cpu = (cpuSeconds(apiPid) - cpuBefore) / seconds;
+  const cpu = (treeCpuSeconds(apiPid) - cpuBefore) / seconds;
   const clientsCpu = (childPids.reduce((n, pid) => n + cpuSeconds(pid), 0) - clientsCpuBefore) / seconds;
   const machineAfter = machineTicks();
   // /proc/stat counts every core: busy share of all cores times the number of cores.
@@ -223,6 +278,8 @@ async function runLevel(clients: number, prefix: string, redis: Redis, apiPid: n
   }
   return {
     clients,
+    /** the machine's 1-minute load average when the level started */
+    loadAverage1m,
     subscribed,
     connectSeconds,
     framesReceived: frames,
@@ -253,60 +310,141 @@ async function runLevel(clients: number, prefix: string, redis: Redis, apiPid: n
   };
 }
 
+type Level = Awaited<ReturnType<typeof runLevel>>;
+
+function within(l: Level): boolean {
+  return (
+    l.delayMs.p99 < 100 &&
+    l.framesReceived === l.framesExpected &&
+    l.subscribed === l.clients &&
+    l.sequenceGaps === 0
+  );
+}
+
+/** Median and range over the rounds of one figure. */
+function over(levels: Level[], pick: (l: Level) => number) {
+  const s = spread(levels.map(pick));
+  return { median: s.median, min: s.min, max: s.max };
+}
+
+function summarize(levels: Level[]) {
+  return {
+    clients: levels[0]?.clients ?? 0,
+    rounds: levels.length,
+    p50Ms: over(levels, (l) => l.delayMs.p50),
+    p99Ms: over(levels, (l) => l.delayMs.p99),
+    lastClientMedianMs: over(levels, (l) => l.lastClientMs.median),
+    apiCpuMicrosPerClientTick: over(levels, (l) => l.apiCpuMicrosPerClientTick),
+    apiCpuCores: over(levels, (l) => l.apiCpuCores),
+    clientProcessesCpuCores: over(levels, (l) => l.clientProcessesCpuCores),
+    otherCpuCores: over(levels, (l) => l.otherCpuCores),
+    loadAverage1m: over(levels, (l) => l.loadAverage1m),
+    /** summed over the rounds */
+    sequenceGaps: levels.reduce((n, l) => n + l.sequenceGaps, 0),
+    framesLost: levels.reduce((n, l) => n + l.framesExpected - l.framesReceived, 0),
+    closedBySlowness: levels.reduce((n, l) => n + l.closedBySlowness, 0),
+    bytesPerFrame: Math.round(
+      levels.reduce((n, l) => n + l.bytesReceived, 0) /
+        Math.max(
+          1,
+          levels.reduce((n, l) => n + l.framesReceived, 0),
+        ),
+    ),
+    apiRssMiB: over(levels, (l) => l.apiRssMiB),
+    withinTargetRounds: levels.filter(within).length,
+  };
+}
+
 export async function run(): Promise<BenchResult> {
   await recreateDatabase(DATABASE_URL);
-  const prefix = `bench${Date.now()}`;
   const redis = new Redis(REDIS_URL);
-  const api = await startApi(prefix);
-  const apiOpenFileLimit = openFileLimit(api.pid as number);
-  const levels = [];
+  const results = new Map<string, Map<number, Level[]>>(VARIANTS.map((v) => [v, new Map()]));
+  let apiOpenFileLimit = 0;
   try {
-    for (const clients of LEVELS) {
-      const level = await runLevel(clients, prefix, redis, api.pid as number);
-      levels.push(level);
-      console.log(
-        `${level.subscribed} clients: p50 ${level.delayMs.p50} ms, p99 ${level.delayMs.p99} ms, max ${level.delayMs.max} ms, ` +
-          `${level.framesReceived}/${level.framesExpected} frames, API ${level.apiCpuCores} cores, ${level.apiRssMiB} MiB, ` +
-          `clients ${level.clientProcessesCpuCores} cores, rest of the machine ${level.otherCpuCores} cores`,
-      );
-      await new Promise((r) => setTimeout(r, 2000));
+    // Rounds outermost, variants inside: each variant meets the machine's load of the same minutes.
+    for (let round = 1; round <= REPEATS; round++) {
+      for (const variant of VARIANTS) {
+        const prefix = `bench${Date.now()}`;
+        const api = await startApi(
+          prefix,
+          variant === "before" ? BASELINE_ROOT : root,
+          variant === "after-2p" ? 2 : 0,
+        );
+        apiOpenFileLimit = openFileLimit(api.pid as number);
+        try {
+          for (const clients of LEVELS) {
+            const level = await runLevel(
+              clients,
+              prefix,
+              redis,
+              api.pid as number,
+              variant === "after-plain",
+            );
+            const list = results.get(variant)?.get(clients) ?? [];
+            list.push(level);
+            results.get(variant)?.set(clients, list);
+            console.log(
+              `round ${round} ${variant} ${level.subscribed} clients (load ${level.loadAverage1m}): p50 ${level.delayMs.p50} ms, p99 ${level.delayMs.p99} ms, ` +
+                `max ${level.delayMs.max} ms, ${level.framesReceived}/${level.framesExpected} frames, ${level.sequenceGaps} gaps, ` +
+                `API ${level.apiCpuCores} cores = ${level.apiCpuMicrosPerClientTick} µs per client-tick, ${level.apiRssMiB} MiB, ` +
+                `clients ${level.clientProcessesCpuCores} cores, rest of the machine ${level.otherCpuCores} cores`,
+            );
+            await new Promise((r) => setTimeout(r, 2000));
+          }
+        } finally {
+          api.kill("SIGTERM");
+          await once(api, "exit");
+          const keys = await redis.keys(`${prefix}*`);
+          if (keys.length) {
+            await redis.del(...keys);
+          }
+        }
+      }
     }
   } finally {
-    api.kill("SIGTERM");
-    await once(api, "exit");
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) {
-      await redis.del(...keys);
-    }
     redis.disconnect();
   }
-  const passing = levels.filter(
-    (l) =>
-      l.delayMs.p99 < 100 &&
-      l.framesReceived === l.framesExpected &&
-      l.subscribed === l.clients &&
-      l.sequenceGaps === 0,
+  const variants = Object.fromEntries(
+    [...results].map(([variant, byClients]) => {
+      const summaries = [...byClients.values()].map(summarize);
+      // The most clients every round served with p99 < 100 ms and nothing lost.
+      const best = summaries.filter((s) => s.withinTargetRounds === s.rounds).at(-1);
+      return [
+        variant,
+        {
+          maxClientsWithinTarget: best?.clients ?? 0,
+          levels: summaries,
+          rounds: [...byClients.values()],
+        },
+      ];
+    }),
   );
-  const best = passing.at(-1);
+  const range = (f: { median: number; min: number; max: number }) => `${f.median} (${f.min}–${f.max})`;
   return {
     summary: [
       `instruments per tickers frame: ${INSTRUMENTS}, one frame per client per second, ${SECONDS} s per level, ` +
-        `${CLIENT_PROCESSES} client processes, API open-file limit ${apiOpenFileLimit}`,
-      ...levels.map(
-        (l) =>
-          `${String(l.subscribed).padStart(6)} clients  p50 ${l.delayMs.p50} ms  p99 ${l.delayMs.p99} ms  max ${l.delayMs.max} ms  frames ${l.framesReceived}/${l.framesExpected}  API cpu ${l.apiCpuCores}  rss ${l.apiRssMiB} MiB  (${l.frameBytes} B frames; clients ${l.clientProcessesCpuCores} cores; rest of the machine ${l.otherCpuCores} cores)`,
-      ),
-      best
-        ? `most clients served with p99 < 100 ms and no frame lost: ${best.subscribed}`
-        : "no level met p99 < 100 ms with no frame lost",
+        `${REPEATS} rounds, ${CLIENT_PROCESSES} client processes, API open-file limit ${apiOpenFileLimit}; ` +
+        "figures are median (min–max) over the rounds",
+      ...Object.entries(variants).flatMap(([variant, v]) => [
+        `${variant}: most clients within p99 < 100 ms with nothing lost in every round: ${v.maxClientsWithinTarget}`,
+        ...v.levels.map(
+          (l) =>
+            `  ${String(l.clients).padStart(6)} clients  p99 ${range(l.p99Ms)} ms  p50 ${range(l.p50Ms)} ms  ` +
+            `API ${range(l.apiCpuMicrosPerClientTick)} µs/client-tick (${range(l.apiCpuCores)} cores)  ` +
+            `gaps ${l.sequenceGaps}  lost ${l.framesLost}  ${l.bytesPerFrame} B/frame  load ${range(l.loadAverage1m)}  ` +
+            `clients ${range(l.clientProcessesCpuCores)} cores, rest ${range(l.otherCpuCores)} cores`,
+        ),
+      ]),
     ],
     figures: {
       instruments: INSTRUMENTS,
       seconds: SECONDS,
+      rounds: REPEATS,
       clientProcesses: CLIENT_PROCESSES,
       apiOpenFileLimit,
-      levels,
-      maxClientsWithinTarget: best?.subscribed ?? 0,
+      baseline: BASELINE_ROOT ? "the main branch before this change (BENCH_BASELINE_ROOT)" : null,
+      variants,
+      maxClientsWithinTarget: variants.after?.maxClientsWithinTarget ?? 0,
     },
   };
 }

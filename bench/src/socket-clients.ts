@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import net from "node:net";
+import { inflateRawSync, constants as zlibConstants } from "node:zlib";
 
 /**
  * A child process of the socket benchmark: opens `count` WebSocket connections to the market socket
@@ -13,7 +14,9 @@ import net from "node:net";
  * through a minimal frame parser that keeps only the head of each payload, where `main_type`, `seq`
  * and `ts` are. It checks each connection's `seq` for gaps, so a lost update is counted, not hidden.
  */
-const [url, countArg, addressArg] = process.argv.slice(2);
+const [url, countArg, addressArg, deflateArg] = process.argv.slice(2);
+/** Whether the clients offer permessage-deflate (RFC 7692), as browsers do. */
+const offerDeflate = deflateArg !== "plain";
 const target = new URL(url as string);
 const count = Number(countArg);
 const localAddress = addressArg ?? "127.0.0.1";
@@ -21,6 +24,30 @@ const WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 const HEARTBEAT_MS = 20_000;
 /** Bytes of each payload kept for reading: `{"main_type":5,"utime":…,"ch":"tickers","seq":…,"ts":…` */
 const HEAD_BYTES = 128;
+/** Bytes of a compressed payload kept: enough to inflate its first HEAD_BYTES. */
+const DEFLATED_HEAD_BYTES = 320;
+/**
+ * Every client of this process gets the same compressed bytes for an update, so the last head
+ * inflated is kept and reused when the next compressed head is byte-for-byte the same.
+ */
+let lastDeflatedHead: Buffer = Buffer.alloc(0);
+let lastInflatedHead = "";
+function inflateHead(deflated: Buffer): string {
+  if (!deflated.equals(lastDeflatedHead)) {
+    try {
+      // A truncated stream: inflate what is there (the head of the payload) without wanting its end.
+      lastInflatedHead = inflateRawSync(deflated, { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString(
+        "latin1",
+        0,
+        HEAD_BYTES,
+      );
+    } catch {
+      lastInflatedHead = "";
+    }
+    lastDeflatedHead = Buffer.from(deflated);
+  }
+  return lastInflatedHead;
+}
 const readBuffer = Buffer.allocUnsafe(256 * 1024);
 
 let recording = false;
@@ -68,6 +95,10 @@ class Client {
   private opcode = 0;
   private fin = true;
   private head = "";
+  /** The current frame is compressed (RSV1): its head is kept as bytes and inflated at its end. */
+  private compressed = false;
+  private deflatedHead: Buffer | null = null;
+  private deflatedLength = 0;
   private lastSeq = -1;
   private subscribed = false;
 
@@ -94,7 +125,9 @@ class Client {
     this.socket.on("connect", () => {
       this.socket.write(
         `GET ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-          `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+          `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n` +
+          (offerDeflate ? "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n" : "") +
+          "\r\n",
       );
     });
     this.socket.on("close", () => {
@@ -148,7 +181,14 @@ class Client {
         continue;
       }
       const take = Math.min(this.remaining, chunk.length - offset);
-      if (this.head.length < HEAD_BYTES && take > 0) {
+      if (this.compressed) {
+        if (this.deflatedLength < DEFLATED_HEAD_BYTES && take > 0) {
+          this.deflatedHead ??= Buffer.allocUnsafe(DEFLATED_HEAD_BYTES);
+          const n = Math.min(take, DEFLATED_HEAD_BYTES - this.deflatedLength);
+          chunk.copy(this.deflatedHead, this.deflatedLength, offset, offset + n);
+          this.deflatedLength += n;
+        }
+      } else if (this.head.length < HEAD_BYTES && take > 0) {
         this.head += chunk.toString("latin1", offset, offset + Math.min(take, HEAD_BYTES - this.head.length));
       }
       this.remaining -= take;
@@ -200,6 +240,8 @@ class Client {
     if (opcode !== 0) {
       this.opcode = opcode;
       this.head = "";
+      this.compressed = (b0 & 0x40) !== 0;
+      this.deflatedLength = 0;
     }
     this.fin = (b0 & 0x80) !== 0;
     this.remaining = length;
@@ -217,6 +259,9 @@ class Client {
       return;
     }
     const arrived = Date.now();
+    if (this.compressed && this.deflatedHead) {
+      this.head = inflateHead(this.deflatedHead.subarray(0, this.deflatedLength));
+    }
     const head = this.head;
     this.head = "";
     if (this.opcode === 8) {

@@ -18,6 +18,12 @@ export const env = () => {
         .transform((v) => v === "true"),
       /** Per-IP requests per minute on login, code sending and registration. */
       RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+      /**
+       * Child processes the market socket's connections are spread over (0: served in this
+       * process). Each socket write costs the kernel several µs, so tens of thousands of clients
+       * per process need more than one core for their fan-out.
+       */
+      MARKET_SOCKET_PROCESSES: z.coerce.number().int().min(0).max(64).default(0),
       LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     },
     runtimeEnv: process.env,

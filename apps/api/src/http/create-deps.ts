@@ -28,6 +28,7 @@ export function createDeps(env: ApiEnv): AppDeps & { close(): Promise<void> } {
       trustProxy: env.TRUST_PROXY,
       authRatePerMinute: env.RATE_LIMIT_AUTH_PER_MINUTE,
       logLevel: env.LOG_LEVEL,
+      marketSocketProcesses: env.MARKET_SOCKET_PROCESSES,
     },
     async close() {
       await notifier.close();

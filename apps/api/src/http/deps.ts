@@ -17,5 +17,7 @@ export interface AppDeps {
     trustProxy: boolean;
     authRatePerMinute: number;
     logLevel: string;
+    /** Child processes serving the market socket; 0 or absent: this process serves it. */
+    marketSocketProcesses?: number;
   };
 }

@@ -335,4 +335,108 @@ describe("market socket", () => {
       await second.close();
     }
   });
+
+  it("sends big updates compressed once to clients that negotiated permessage-deflate, plain to the rest", async () => {
+    const plain = new WebSocket(url, { perMessageDeflate: false });
+    const deflating = new WebSocket(url);
+    sockets.push(plain, deflating);
+    await Promise.all([once(plain, "open"), once(deflating, "open")]);
+    expect(deflating.extensions).toContain("permessage-deflate");
+    expect(plain.extensions).toBe("");
+    const received = (ws: WebSocket) => {
+      const messages: { main_type: number; seq?: number; data?: { bids: [string, string][] } }[] = [];
+      ws.on("message", (raw) => messages.push(JSON.parse(String(raw))));
+      return messages;
+    };
+    const plainMessages = received(plain);
+    const deflatingMessages = received(deflating);
+    const ch = channel.depth("ZIPUSDT");
+    for (const ws of [plain, deflating]) {
+      ws.send(JSON.stringify({ main_type: MAIN_TYPE.subscribe, sub: [ch] }));
+    }
+    const deadline = Date.now() + 5000;
+    const until = async (done: () => boolean) => {
+      while (!done() && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    await until(() => plainMessages.length >= 1 && deflatingMessages.length >= 1);
+    const plainBefore = (plain as unknown as { _socket: { bytesRead: number } })._socket.bytesRead;
+    const deflatingBefore = (deflating as unknown as { _socket: { bytesRead: number } })._socket.bytesRead;
+    const bids = Array.from({ length: 3000 }, (_, i): [string, string] => [`${50000 - i}.5`, "1.25"]);
+    await publish(ch, { bids, asks: [] });
+    await publish(ch, { bids: bids.slice(0, 2), asks: [] });
+    await until(() => plainMessages.length >= 3 && deflatingMessages.length >= 3);
+    expect(deflatingMessages.slice(1)).toEqual(plainMessages.slice(1));
+    expect(plainMessages[1]?.data?.bids).toEqual(bids);
+    expect(plainMessages[2]?.seq).toBe((plainMessages[1]?.seq as number) + 1);
+    const plainBytes =
+      (plain as unknown as { _socket: { bytesRead: number } })._socket.bytesRead - plainBefore;
+    const deflatingBytes =
+      (deflating as unknown as { _socket: { bytesRead: number } })._socket.bytesRead - deflatingBefore;
+    expect(plainBytes).toBeGreaterThan(JSON.stringify(bids).length);
+    expect(deflatingBytes).toBeLessThan(plainBytes / 4);
+  });
+
+  it("serves its connections from child processes when told to, with the same protocol", async () => {
+    // The children take their database from the environment they are started with.
+    const databaseUrl = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = h.databaseUrl;
+    const spread = await buildApp({ ...h.deps, config: { ...h.deps.config, marketSocketProcesses: 2 } });
+    if (databaseUrl === undefined) {
+      delete process.env.DATABASE_URL;
+    } else {
+      process.env.DATABASE_URL = databaseUrl;
+    }
+    await spread.listen({ port: 0, host: "127.0.0.1" });
+    const spreadUrl = `ws://127.0.0.1:${(spread.server.address() as AddressInfo).port}/ws`;
+    try {
+      const make = (token?: string) => {
+        const socket = new MarketSocket({
+          url: spreadUrl,
+          connect: (u) => new WebSocket(u) as unknown as SocketLike,
+          token: () => token ?? null,
+        });
+        clients.push(socket);
+        return socket;
+      };
+      // Three clients over two processes: both processes serve some.
+      const all = [make(), make(), make()];
+      const trades = all.map((socket) => collect(socket, channel.trades("ADAUSDT")));
+      for (const t of trades) {
+        await t.until((e) => e.length === 1, 20_000);
+      }
+      const [, subscribed] = (await h.redis.pubsub(
+        "NUMSUB",
+        pubsubChannel(h.redisPrefix, channel.trades("ADAUSDT")),
+      )) as [string, number];
+      expect(subscribed).toBe(2);
+      for (let i = 1; i <= 3; i++) {
+        await publish(channel.trades("ADAUSDT"), [
+          { id: `a${i}`, p: "1", q: "2", side: "buy", t: Date.now() },
+        ]);
+      }
+      for (const t of trades) {
+        await t.until((e) => e.length === 4);
+        const seqs = t.events.slice(1).map((e) => e.seq);
+        expect(seqs).toEqual(seqs.map((_, i) => (seqs[0] as number) + i));
+        expect(t.events.slice(1).map((e) => (e.data as { id: string }[])[0]?.id)).toEqual(["a1", "a2", "a3"]);
+      }
+      // Sign-in works in the children too: a user's channel needs its token checked in the database.
+      const ws = new WebSocket(spreadUrl);
+      sockets.push(ws);
+      await once(ws, "open");
+      const replies: { main_type: number; code?: string }[] = [];
+      ws.on("message", (raw) => replies.push(JSON.parse(String(raw))));
+      ws.send(JSON.stringify({ main_type: MAIN_TYPE.subscribe, sub: ["user"], token: "not-a-token" }));
+      const deadline = Date.now() + 10_000;
+      while (replies.length === 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(replies[0]).toMatchObject({ main_type: MAIN_TYPE.error });
+      expect(typeof replies[0]?.code).toBe("string");
+    } finally {
+      await spread.close();
+    }
+  }, 60_000);
 });

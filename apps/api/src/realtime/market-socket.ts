@@ -1,7 +1,9 @@
 import { once } from "node:events";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
+import { deflateRawSync, constants as zlibConstants } from "node:zlib";
 import { authenticateOperator } from "@northstar/domain/admin";
+import type { Db } from "@northstar/domain/db";
 import { authenticate } from "@northstar/domain/identity";
 import { pubsubChannel, readSnapshot, userChannel } from "@northstar/domain/markets";
 import { HEARTBEAT_INTERVAL_MS, isValidChannel, MAIN_TYPE } from "@northstar/shared/markets";
@@ -10,44 +12,91 @@ import type { FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
 import type { AppDeps } from "../http/deps.ts";
+import { startSocketProcesses } from "./socket-processes.ts";
+import type { MarketSocketServer, SocketLog } from "./socket-types.ts";
 
-/** A message as the payload (for `ws.send`) and as a complete WebSocket frame (for raw writes). */
+/**
+ * An update framed once for every subscriber: the payload (for `ws.send`), the complete plain
+ * WebSocket frame, and, made on first need, the same message compressed (permessage-deflate, RFC 7692)
+ * for the clients that negotiated it. Server frames are unmasked, so the bytes are the same for all.
+ */
 interface Frame {
-  raw: Buffer;
   payload: Buffer;
+  raw: Buffer;
+  deflated: Buffer | null;
 }
 
-/** Header of an unmasked, final text frame (RFC 6455 §5.2) for a payload of `length` bytes. */
-function frameHeader(length: number): Buffer {
+/** Header of an unmasked, final text frame (RFC 6455 §5.2); `compressed` sets RSV1 (RFC 7692 §6). */
+function frameHeader(length: number, compressed = false): Buffer {
+  const first = compressed ? 0xc1 : 0x81;
   if (length < 126) {
-    return Buffer.from([0x81, length]);
+    return Buffer.from([first, length]);
   }
   if (length < 65536) {
     const header = Buffer.alloc(4);
-    header[0] = 0x81;
+    header[0] = first;
     header[1] = 126;
     header.writeUInt16BE(length, 2);
     return header;
   }
   const header = Buffer.alloc(10);
-  header[0] = 0x81;
+  header[0] = first;
   header[1] = 127;
   header.writeBigUInt64BE(BigInt(length), 2);
   return header;
 }
 
+function makeFrame(payload: Buffer): Frame {
+  return { payload, raw: Buffer.concat([frameHeader(payload.length), payload]), deflated: null };
+}
+
 /**
- * Writes a message framed once for all subscribers straight to the client's TCP socket: one write
- * per client instead of ws's per-send framing (a header, cork, two writes). Safe because this server
- * never compresses or sends blobs, so ws never has a frame half-written or queued. Falls back to
- * `send` if the socket is not reachable.
+ * The message compressed on its own (no context from earlier messages, so every client can inflate
+ * it whatever it received before), ended by a sync flush whose 4-byte tail RFC 7692 §7.2.1 drops.
+ * Compressed once per update, not per client: a ticker frame shrinks several times, which is the
+ * bandwidth of the fan-out and part of its CPU (the kernel copies every byte per client).
  */
-function writeFrame(ws: WebSocket, frame: Frame): void {
-  const socket = (ws as unknown as { _socket?: Duplex })._socket;
+function deflatedFrame(frame: Frame): Buffer {
+  if (!frame.deflated) {
+    const body = deflateRawSync(frame.payload, { level: 1, finishFlush: zlibConstants.Z_SYNC_FLUSH });
+    const payload = body.subarray(0, body.length - 4);
+    frame.deflated = Buffer.concat([frameHeader(payload.length, true), payload]);
+  }
+  return frame.deflated;
+}
+
+/** Smaller than this, a message is sent plain: the frame would hardly shrink. */
+const DEFLATE_MIN_BYTES = 1024;
+
+/**
+ * Whether the client negotiated permessage-deflate with a window our 15-bit compression fits in
+ * (a client may ask for a smaller one; it then gets plain frames, which are always allowed).
+ */
+function acceptsDeflate(ws: WebSocket): boolean {
+  const extensions = (ws as unknown as { _extensions?: Record<string, { params?: Record<string, unknown> }> })
+    ._extensions;
+  const params = extensions?.["permessage-deflate"]?.params;
+  if (!params) {
+    return false;
+  }
+  const bits = params.server_max_window_bits;
+  return bits === undefined || bits === true || Number(bits) >= 15;
+}
+
+/**
+ * Writes a frame straight to the client's TCP socket: one write per client instead of ws's per-send
+ * framing (a header, cork, two writes). Safe because ws itself never compresses here (every `send`
+ * passes `compress: false`) and never sends blobs, so ws never has a frame half-written or queued
+ * that this write could overtake. Falls back to `send` if the socket is not reachable.
+ */
+function writeFrame(client: Client, frame: Frame): void {
+  const socket = client.socket;
   if (socket && !socket.destroyed) {
-    socket.write(frame.raw);
+    socket.write(
+      client.deflate && frame.payload.length >= DEFLATE_MIN_BYTES ? deflatedFrame(frame) : frame.raw,
+    );
   } else {
-    ws.send(frame.payload, { binary: false });
+    client.ws.send(frame.payload, { binary: false, compress: false });
   }
 }
 
@@ -58,6 +107,9 @@ const MAX_CHANNELS_PER_CLIENT = 200;
 
 interface Client {
   ws: WebSocket;
+  socket: Duplex | undefined;
+  /** negotiated permessage-deflate: gets the shared compressed frames */
+  deflate: boolean;
   lastSeen: number;
   /** client channel name → Redis channel it is served from */
   channels: Map<string, string>;
@@ -65,20 +117,67 @@ interface Client {
   pending: Map<string, Frame[]>;
 }
 
+/** What the socket server needs: the database (sign-in tokens) and Redis (updates, snapshots). */
+export interface MarketSocketDeps {
+  db: Db;
+  redis: Redis;
+  config: { redisPrefix: string };
+}
+
 /**
- * The market socket at `/ws` (protocol in docs/market-socket.md). Updates arrive on Redis pub/sub
- * from whichever process publishes them; each is framed once and written to every subscriber, so
- * the cost per client is one socket write. The server keeps no market state of its own.
+ * The market socket at `/ws` (protocol in docs/market-socket.md), served in this process, or, with
+ * `processes` > 0, by that many child processes the upgraded connections are handed to (each child
+ * serves its share in full: subscriptions, snapshots, the fan-out), so that the fan-out's socket
+ * writes, which cost the kernel several µs each, run on every core.
  */
-export function attachMarketSocket(app: FastifyInstance, deps: AppDeps): { close(): Promise<void> } {
+export function attachMarketSocket(
+  app: FastifyInstance,
+  deps: AppDeps,
+  options: { processes?: number } = {},
+): { close(): Promise<void> } {
+  const processes = options.processes ?? deps.config.marketSocketProcesses ?? 0;
+  const server =
+    processes > 0
+      ? startSocketProcesses(processes, app.log, deps.config.redisPrefix)
+      : createMarketSocketServer(deps, app.log);
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? "").split("?")[0];
+    if (path !== "/ws") {
+      socket.destroy();
+      return;
+    }
+    server.handleUpgrade(req, socket, head);
+  };
+  app.server.on("upgrade", onUpgrade);
+  return {
+    async close() {
+      app.server.off("upgrade", onUpgrade);
+      await server.close();
+    },
+  };
+}
+
+/**
+ * The socket server of one process. Updates arrive on Redis pub/sub from whichever process
+ * publishes them; each is framed once and written to every subscriber, so the cost per client is
+ * one socket write. The server keeps no market state of its own.
+ */
+export function createMarketSocketServer(deps: MarketSocketDeps, log: SocketLog): MarketSocketServer {
   const prefix = deps.config.redisPrefix;
-  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 16 * 1024 });
+  // permessage-deflate is negotiated so that updates can go out compressed, but ws compresses nothing
+  // itself (each send says so): updates are compressed once per message for all clients, and no
+  // per-client compression context is kept.
+  const wss = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: { serverNoContextTakeover: true, clientNoContextTakeover: true, threshold: Infinity },
+    maxPayload: 16 * 1024,
+  });
   const subscriber: Redis = deps.redis.duplicate();
   /** Redis channel → the clients subscribed to it, with the channel name they know it by. */
   const routes = new Map<string, Map<Client, string>>();
   const clients = new Set<Client>();
   let closed = false;
-  subscriber.on("error", (error) => app.log.warn({ err: error }, "market socket: redis subscriber"));
+  subscriber.on("error", (error) => log.warn({ err: error }, "market socket: redis subscriber"));
   // Subscriptions are sent on a ready connection only, never from ioredis's offline queue, so that a
   // snapshot is never sent before its channel's updates are really coming.
   const subscriberReady =
@@ -88,7 +187,7 @@ export function attachMarketSocket(app: FastifyInstance, deps: AppDeps): { close
   const utime = () => Math.floor(Date.now() / 1000);
   const sendJson = (client: Client, message: object) => {
     if (client.ws.readyState === WebSocket.OPEN) {
-      client.ws.send(JSON.stringify({ ...message, utime: utime() }));
+      client.ws.send(JSON.stringify({ ...message, utime: utime() }), { compress: false });
     }
   };
 
@@ -102,9 +201,10 @@ export function attachMarketSocket(app: FastifyInstance, deps: AppDeps): { close
     // for every client).
     const head = Buffer.from(`{"main_type":${MAIN_TYPE.update},"utime":${utime()},`);
     const payload = Buffer.concat([head, message.subarray(1)]);
-    const frame: Frame = { raw: Buffer.concat([frameHeader(payload.length), payload]), payload };
+    const frame = makeFrame(payload);
     for (const [client, name] of subscribers) {
-      const queue = client.pending.get(name);
+      // Most clients have no snapshot on its way: skip the lookup for them.
+      const queue = client.pending.size > 0 ? client.pending.get(name) : undefined;
       if (queue) {
         queue.push(frame);
       } else {
@@ -122,7 +222,7 @@ export function attachMarketSocket(app: FastifyInstance, deps: AppDeps): { close
       client.ws.close(1013, "too slow");
       return;
     }
-    writeFrame(client.ws, frame);
+    writeFrame(client, frame);
   }
 
   async function subscribe(client: Client, names: unknown[], token: unknown) {
@@ -245,7 +345,7 @@ export function attachMarketSocket(app: FastifyInstance, deps: AppDeps): { close
       case MAIN_TYPE.subscribe:
         if (Array.isArray(message.sub)) {
           subscribe(client, message.sub, message.token).catch((error) => {
-            app.log.error({ err: error }, "market socket subscribe failed");
+            log.error({ err: error }, "market socket subscribe failed");
             sendJson(client, { main_type: MAIN_TYPE.error, code: "REQUEST_ERROR" });
           });
           return;
@@ -262,7 +362,14 @@ export function attachMarketSocket(app: FastifyInstance, deps: AppDeps): { close
   }
 
   wss.on("connection", (ws: WebSocket) => {
-    const client: Client = { ws, lastSeen: Date.now(), channels: new Map(), pending: new Map() };
+    const client: Client = {
+      ws,
+      socket: (ws as unknown as { _socket?: Duplex })._socket,
+      deflate: acceptsDeflate(ws),
+      lastSeen: Date.now(),
+      channels: new Map(),
+      pending: new Map(),
+    };
     clients.add(client);
     ws.on("message", (raw) => receive(client, raw));
     ws.on("error", () => ws.terminate());
@@ -275,16 +382,6 @@ export function attachMarketSocket(app: FastifyInstance, deps: AppDeps): { close
     });
   });
 
-  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const path = (req.url ?? "").split("?")[0];
-    if (path !== "/ws") {
-      socket.destroy();
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
-  };
-  app.server.on("upgrade", onUpgrade);
-
   const sweep = setInterval(() => {
     const cutoff = Date.now() - IDLE_LIMIT_MS;
     for (const client of clients) {
@@ -296,13 +393,15 @@ export function attachMarketSocket(app: FastifyInstance, deps: AppDeps): { close
   sweep.unref();
 
   return {
+    handleUpgrade(req, socket, head) {
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+    },
     async close() {
       if (closed) {
         return;
       }
       closed = true;
       clearInterval(sweep);
-      app.server.off("upgrade", onUpgrade);
       for (const client of clients) {
         client.ws.terminate();
       }

@@ -1,0 +1,21 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+
+export interface SocketLog {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface MarketSocketServer {
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  close(): Promise<void>;
+}
+
+/** What the parent sends a child with an upgraded connection's socket. */
+export interface UpgradeMessage {
+  type: "upgrade";
+  method: string;
+  url: string;
+  headers: IncomingMessage["headers"];
+  head: string;
+}
