@@ -3,6 +3,9 @@
  * every procedure against this table (each procedure declares one permission); the back office reads
  * the same table to offer only what the operator's role may use.
  */
+/** What an operator's sign-in name may be: the API checks it and the back office's form says so first. */
+export const OPERATOR_USERNAME = /^[a-z0-9][a-z0-9._-]{1,62}$/i;
+
 export const OPERATOR_ROLES = ["admin", "finance", "support", "content", "compliance", "risk"] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 

@@ -1,16 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Flex, Table, type TableColumnsType, Tabs, Tag } from "antd";
+import { Button, Flex, type TableColumnsType, Tabs, Tag } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLanguage } from "../../lib/session.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { AdminPage, QueryError } from "./admin-page.tsx";
+import { AdminPage } from "./admin-page.tsx";
 import {
   type AdminArticle,
   type AdminBanner,
   ContentEditorDrawer,
   type EditTarget,
 } from "./content-editor-drawer.tsx";
+import { ContentList } from "./content-list.tsx";
 import { DateTime } from "./date-time.tsx";
 import { HelpCategoriesAdmin } from "./help-categories-admin.tsx";
 
@@ -107,29 +108,15 @@ function ArticlesList({ kind, onEdit }: { kind: ArticleKind; onEdit: (t: EditTar
       ),
     },
   ];
-  if (list.isError) {
-    return <QueryError error={list.error} onRetry={() => void list.refetch()} />;
-  }
   return (
-    <>
-      <Button
-        type="primary"
-        onClick={() => onEdit({ type: "article", kind })}
-        style={{ marginBottom: 12 }}
-        data-testid="admin-content-new"
-      >
-        {t("admin.content.new")}
-      </Button>
-      <Table<AdminArticle>
-        rowKey="id"
-        size="small"
-        loading={list.isPending}
-        dataSource={list.data ?? []}
-        columns={columns}
-        pagination={{ pageSize: 20, hideOnSinglePage: true }}
-        data-testid="admin-articles"
-      />
-    </>
+    <ContentList
+      list={list}
+      columns={columns}
+      onNew={() => onEdit({ type: "article", kind })}
+      newTestId="admin-content-new"
+      tableTestId="admin-articles"
+      pagination={{ pageSize: 20, hideOnSinglePage: true }}
+    />
   );
 }
 
@@ -179,28 +166,13 @@ function BannersList({ onEdit }: { onEdit: (t: EditTarget) => void }) {
       ),
     },
   ];
-  if (list.isError) {
-    return <QueryError error={list.error} onRetry={() => void list.refetch()} />;
-  }
   return (
-    <>
-      <Button
-        type="primary"
-        onClick={() => onEdit({ type: "banner" })}
-        style={{ marginBottom: 12 }}
-        data-testid="admin-banner-new"
-      >
-        {t("admin.content.new")}
-      </Button>
-      <Table<AdminBanner>
-        rowKey="id"
-        size="small"
-        loading={list.isPending}
-        dataSource={list.data ?? []}
-        columns={columns}
-        pagination={false}
-        data-testid="admin-banners"
-      />
-    </>
+    <ContentList
+      list={list}
+      columns={columns}
+      onNew={() => onEdit({ type: "banner" })}
+      newTestId="admin-banner-new"
+      tableTestId="admin-banners"
+    />
   );
 }

@@ -3,13 +3,13 @@ import { CONTENT_LIMITS } from "@northstar/shared/contracts/content";
 import { LANGUAGE_INFO, LANGUAGES } from "@northstar/shared/languages";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
-import { Button, Form, Input, InputNumber, Modal, Table, type TableColumnsType } from "antd";
+import { Button, Form, Input, InputNumber, Modal, type TableColumnsType } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
 import { useLanguage } from "../../lib/session.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { QueryError } from "./admin-page.tsx";
+import { ContentList } from "./content-list.tsx";
 
 type Category = inferRouterOutputs<AppRouter>["contentAdmin"]["helpCategories"][number];
 interface Values {
@@ -53,27 +53,14 @@ export function HelpCategoriesAdmin() {
       ),
     },
   ];
-  if (list.isError) {
-    return <QueryError error={list.error} onRetry={() => void list.refetch()} />;
-  }
   return (
     <>
-      <Button
-        type="primary"
-        onClick={() => open("new")}
-        style={{ marginBottom: 12 }}
-        data-testid="admin-category-new"
-      >
-        {t("admin.content.new")}
-      </Button>
-      <Table<Category>
-        rowKey="id"
-        size="small"
-        loading={list.isPending}
-        dataSource={list.data ?? []}
+      <ContentList
+        list={list}
         columns={columns}
-        pagination={false}
-        data-testid="admin-categories"
+        onNew={() => open("new")}
+        newTestId="admin-category-new"
+        tableTestId="admin-categories"
       />
       <Modal
         open={editing !== null}

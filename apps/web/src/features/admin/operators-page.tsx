@@ -1,4 +1,4 @@
-import { OPERATOR_ROLES } from "@northstar/shared/operators";
+import { OPERATOR_ROLES, OPERATOR_USERNAME } from "@northstar/shared/operators";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { TableColumnsType } from "antd";
 import { Alert, Button, Flex, Form, Input, Modal, Select, Space, Table, Tag, Typography } from "antd";
@@ -13,8 +13,6 @@ import { ConfirmActionDialog } from "./confirm-action-dialog.tsx";
 import { DateTime } from "./date-time.tsx";
 
 type OperatorRow = AdminOutputs["operators"]["list"][number];
-/** The server's rule for operator names (apps/api admin router). */
-const USERNAME = /^[a-z0-9][a-z0-9._-]{1,62}$/i;
 
 /** An action on one operator, confirmed in a dialog before it is sent. */
 type PendingAction =
@@ -287,7 +285,7 @@ function AddOperatorDialog({
             rules={[
               {
                 required: true,
-                pattern: USERNAME,
+                pattern: OPERATOR_USERNAME,
                 message: t("errors.FIELD_INVALID", { field: t("admin.operators.username") }),
               },
             ]}

@@ -37,7 +37,7 @@ import {
   ZMarketListRequestSchema,
   ZSaveInstrumentRequestSchema,
 } from "@northstar/shared/contracts/markets";
-import { OPERATOR_ROLES } from "@northstar/shared/operators";
+import { OPERATOR_ROLES, OPERATOR_USERNAME } from "@northstar/shared/operators";
 import { isPolicyKey } from "@northstar/shared/policy";
 import { z } from "zod";
 import { operatorActor, operatorProcedure, publicProcedure, router } from "../../init.ts";
@@ -58,10 +58,7 @@ const zCode = z
   .string()
   .trim()
   .regex(/^\d{6}$/);
-const zUsername = z
-  .string()
-  .trim()
-  .regex(/^[a-z0-9][a-z0-9._-]{1,62}$/i);
+const zUsername = z.string().trim().regex(OPERATOR_USERNAME);
 const zRole = z.enum(OPERATOR_ROLES);
 /** The acting operator's id for "not yourself" checks; the CLI (id 0) acts as no operator. */
 const actorId = (op: { id: number }) => (op.id === 0 ? undefined : op.id);
