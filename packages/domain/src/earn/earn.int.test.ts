@@ -306,6 +306,45 @@ describe("the daily yield", () => {
     await expectReconciled();
   });
 
+  it("pays many orders once a day over parallel lanes of small batches, two runs at once", async () => {
+    const p = await product({ rate_min: "0.001", rate_max: "0.001", user_count: 5 });
+    const ids: number[] = [];
+    for (let u = 0; u < 8; u++) {
+      const user = await fundedUser("1000");
+      for (let k = 0; k < 5; k++) {
+        ids.push((await buyProduct(db, prices, user, { product_id: p.id, amount: `${100 + k}` }, at(D0))).id);
+      }
+    }
+    // Batches of 3 over 4 lanes: 40 orders in 14 batches, lanes claiming after one another.
+    const [first, second] = await Promise.all([
+      runDailyYield(db, at("2026-03-04T00:05:00Z"), 3, 4),
+      runDailyYield(db, at("2026-03-04T00:05:00Z"), 3, 4),
+    ]);
+    expect((first?.days ?? 0) + (second?.days ?? 0)).toBeGreaterThanOrEqual(40 * 3);
+    for (const id of ids) {
+      const o = await order(id);
+      expect(o.paidDays).toBe(3);
+      expect(new MoneyDecimal(o.profit).toFixed()).toBe(new MoneyDecimal(o.amount).times("0.003").toFixed());
+    }
+    await Promise.all([
+      runDailyYield(db, at("2026-03-09T00:05:00Z"), 3, 4),
+      runDailyYield(db, at("2026-03-09T00:05:00Z"), 3, 2),
+    ]);
+    const entries = await db.execute<{ kind: string; n: number }>(sql`
+      select kind, count(*)::int as n from journal_entries
+      where reference_type = 'earn_order' and reference_id in (select jsonb_array_elements_text(${JSON.stringify(ids.map(String))}::jsonb))
+      group by kind order by kind`);
+    expect(entries.rows).toEqual([
+      { kind: "earn.buy", n: 40 },
+      { kind: "earn.mature", n: 40 },
+      { kind: "earn.yield", n: 40 * 7 },
+    ]);
+    for (const id of ids) {
+      expect((await order(id)).status).toBe("completed");
+    }
+    await expectReconciled();
+  });
+
   it("pays a range product each day's published rate; a published rate is never changed", async () => {
     const p = await product({ rate_min: "0.003", rate_max: "0.005", cycle_days: 7 });
     const now = at("2026-02-27T12:00:00Z");

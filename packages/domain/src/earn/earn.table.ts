@@ -1,4 +1,5 @@
 import { EARN_FAMILIES, EARN_REDEMPTION_RULES, EARN_RISK_LEVELS } from "@northstar/shared/contracts/earn";
+import { EARN_CUSTODY_STATUSES } from "@northstar/shared/state-machines";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -66,6 +67,12 @@ export const earnDailyRates = pgTable(
 );
 
 /**
+ * The statuses in custody as SQL literals: the partial index below and the daily job's query must
+ * write the same predicate for the planner to use the index (a bound parameter would not match it).
+ */
+export const IN_CUSTODY = sql.raw(`(${EARN_CUSTODY_STATUSES.map((s) => `'${s}'`).join(", ")})`);
+
+/**
  * A custody order (SPEC section 3): principal held in the `earn_custody` account from `startDay`;
  * yield day k (1 … cycleDays) is due from the start of startDay + k, and `paidDays` counts the days
  * paid. Maturity at startDay + cycleDays returns the principal.
@@ -98,6 +105,9 @@ export const earnOrders = pgTable(
   (t) => [
     index("earn_orders_user_idx").on(t.userId, t.createdAt),
     index("earn_orders_status_idx").on(t.status, t.id),
+    // The daily job walks the orders in custody in id order, 2,000 at a time: this index yields them in
+    // that order and stops at the batch's end, where (status, id) made it collect and sort every later order.
+    index("earn_orders_custody_idx").on(t.id).where(sql`${t.status} in ${IN_CUSTODY}`),
     index("earn_orders_product_user_idx").on(t.productId, t.userId),
   ],
 );

@@ -15,7 +15,7 @@ import {
 import { getPolicy } from "../policy/index.ts";
 import { transition, transitionMany } from "../state/index.ts";
 import { addDays, daysDue, utcDay } from "./days.ts";
-import { earnDailyRates, earnOrders, earnProducts, earnYieldDays } from "./earn.table.ts";
+import { earnDailyRates, earnOrders, earnProducts, IN_CUSTODY } from "./earn.table.ts";
 import { dayYield, type EarnOrder, redemptionQuote } from "./orders.ts";
 
 async function lockOrder(tx: DbOrTx, id: number, userId?: number): Promise<EarnOrder> {
@@ -50,6 +50,9 @@ async function payDueMany(
   const owing = orders
     .map((o) => ({ o, due: daysDue(o.startDay, o.cycleDays, now) }))
     .filter(({ o, due }) => due > o.paidDays);
+  // Every ledger entry of the batch (yields and maturities) goes in one write at the end: its
+  // accounts are locked in one statement, in one order, and held only to the commit.
+  const entries: EntryInput[] = [];
   if (owing.length > 0) {
     const productIds = [...new Set(owing.map(({ o }) => o.productId))];
     const products = await tx.select().from(earnProducts).where(inArray(earnProducts.id, productIds));
@@ -72,8 +75,7 @@ async function payDueMany(
         published.set(`${r.productId}|${r.day}`, r.rate);
       }
     }
-    const entries: EntryInput[] = [];
-    const days: (typeof earnYieldDays.$inferInsert)[] = [];
+    const days: { order_id: number; product_id: number; day: string; rate: string; amount: string }[] = [];
     const updates: { id: number; paid_days: number; profit: string }[] = [];
     for (const { o, due } of owing) {
       let profit = new MoneyDecimal(0);
@@ -81,7 +83,7 @@ async function payDueMany(
         const day = addDays(o.startDay, k);
         const rate = published.get(`${o.productId}|${day}`) ?? o.dailyRate;
         const amount = dayYield(o.amount, rate);
-        days.push({ orderId: o.id, productId: o.productId, day, rate, amount });
+        days.push({ order_id: o.id, product_id: o.productId, day, rate, amount });
         if (new MoneyDecimal(amount).isZero()) {
           continue;
         }
@@ -99,13 +101,16 @@ async function payDueMany(
       updates.push({ id: o.id, paid_days: due, profit: profit.toFixed() });
       paidDays.set(o.id, due - o.paidDays);
     }
-    await postEntries(tx, entries, cache);
-    // Bounded statements: a parameter per value, at most 65,535 in one.
+    // One JSON parameter per statement (as the ledger does): far cheaper to build and parse than a
+    // parameter per value.
     for (let i = 0; i < days.length; i += YIELD_DAY_ROWS) {
-      await tx
-        .insert(earnYieldDays)
-        .values(days.slice(i, i + YIELD_DAY_ROWS))
-        .onConflictDoNothing();
+      const rows = JSON.stringify(days.slice(i, i + YIELD_DAY_ROWS));
+      await tx.execute(sql`
+        insert into earn_yield_days (order_id, product_id, day, rate, amount)
+        select order_id, product_id, day, rate, amount
+        from jsonb_to_recordset(${rows}::jsonb)
+          as v(order_id bigint, product_id bigint, day date, rate numeric, amount numeric)
+        on conflict (order_id, day) do nothing`);
     }
     await tx.execute(sql`
       update earn_orders o set paid_days = v.paid_days, profit = o.profit + v.profit, updated_at = ${now.toISOString()}::timestamptz
@@ -113,23 +118,21 @@ async function payDueMany(
       where o.id = v.id`);
   }
   const matured = orders.filter((o) => daysDue(o.startDay, o.cycleDays, now) === o.cycleDays);
+  for (const o of matured) {
+    entries.push({
+      idempotencyKey: `earn:order:${o.id}:mature`,
+      kind: "earn.mature",
+      reference: { type: "earn_order", id: o.id },
+      postings: [
+        { account: { system: "earn_custody", book: "real", currency: o.currency }, amount: `-${o.amount}` },
+        {
+          account: { userId: o.userId, book: "real", wallet: "exchange", currency: o.currency },
+          amount: o.amount,
+        },
+      ],
+    });
+  }
   if (matured.length > 0) {
-    await postEntries(
-      tx,
-      matured.map((o) => ({
-        idempotencyKey: `earn:order:${o.id}:mature`,
-        kind: "earn.mature",
-        reference: { type: "earn_order", id: o.id },
-        postings: [
-          { account: { system: "earn_custody", book: "real", currency: o.currency }, amount: `-${o.amount}` },
-          {
-            account: { userId: o.userId, book: "real", wallet: "exchange", currency: o.currency },
-            amount: o.amount,
-          },
-        ],
-      })),
-      cache,
-    );
     await transitionMany(tx, {
       machine: earnOrderMachine,
       table: "earn_orders",
@@ -143,10 +146,11 @@ async function payDueMany(
       })),
     });
   }
+  await postEntries(tx, entries, cache);
   return paidDays;
 }
 
-/** Yield-day rows per insert statement (5 parameters each). */
+/** Yield-day rows per insert statement. */
 const YIELD_DAY_ROWS = 10_000;
 
 async function payDue(tx: DbOrTx, o: EarnOrder, now: Date): Promise<number> {
@@ -162,40 +166,73 @@ export async function settleOrder(db: Db, orderId: number, now = new Date()): Pr
  * The daily job: every order in custody with a yield day or maturity due by `now`, in id order,
  * `batch` orders per transaction (locked, then paid set-based). A job that did not run for days pays
  * every missed day (each once); delivered twice, the second run finds nothing due.
+ *
+ * `lanes` transactions run side by side on their own connections, so the database's work of one
+ * batch overlaps another's. Each lane locks the next batch after the previous lane's batch, one lane
+ * at a time (the `claiming` chain), so batches never share an order; the accounts they share (the
+ * `earn_yield` account, holders of orders in both) are locked in one order by the ledger.
  */
-export async function runDailyYield(db: Db, now = new Date(), batch = 2000) {
+export async function runDailyYield(db: Db, now = new Date(), batch = 2000, lanes = 2) {
   const today = utcDay(now);
   const cache = accountIdCache(db);
   let orders = 0;
   let days = 0;
   let after = 0;
-  for (;;) {
-    const due = await db.transaction(async (tx) => {
-      const locked = await tx
-        .select()
-        .from(earnOrders)
-        .where(
-          and(
-            inArray(earnOrders.status, [...EARN_CUSTODY_STATUSES]),
-            gt(earnOrders.id, after),
-            sql`(${earnOrders.paidDays} < least(${earnOrders.cycleDays}, ${today}::date - ${earnOrders.startDay}))`,
-          ),
-        )
-        .orderBy(asc(earnOrders.id))
-        .limit(batch)
-        .for("update");
-      const paid = await payDueMany(tx, locked, now, cache);
-      for (const n of paid.values()) {
-        orders += n > 0 ? 1 : 0;
-        days += n;
-      }
-      return locked;
-    });
-    after = due.at(-1)?.id ?? after;
-    if (due.length < batch) {
-      return { orders, days, day: today };
+  let done = false;
+  let claiming: Promise<unknown> = Promise.resolve();
+  const lane = async () => {
+    try {
+      await laneLoop();
+    } catch (error) {
+      // The other lanes stop at their next batch; the whole run is safe to repeat.
+      done = true;
+      throw error;
     }
-  }
+  };
+  const laneLoop = async () => {
+    while (!done) {
+      await db.transaction(async (tx) => {
+        let release = () => {};
+        const previous = claiming;
+        claiming = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        await previous;
+        let locked: EarnOrder[] = [];
+        try {
+          if (done) {
+            return;
+          }
+          locked = await tx
+            .select()
+            .from(earnOrders)
+            .where(
+              and(
+                // earn_orders_custody_idx's own predicate: the planner walks that index in id order
+                // and stops at the batch's end.
+                sql`${earnOrders.status} in ${IN_CUSTODY}`,
+                gt(earnOrders.id, after),
+                sql`(${earnOrders.paidDays} < least(${earnOrders.cycleDays}, ${today}::date - ${earnOrders.startDay}))`,
+              ),
+            )
+            .orderBy(asc(earnOrders.id))
+            .limit(batch)
+            .for("update");
+          after = locked.at(-1)?.id ?? after;
+          done ||= locked.length < batch;
+        } finally {
+          release();
+        }
+        const paid = await payDueMany(tx, locked, now, cache);
+        for (const n of paid.values()) {
+          orders += n > 0 ? 1 : 0;
+          days += n;
+        }
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, lanes) }, lane));
+  return { orders, days, day: today };
 }
 
 type Review = { orderId: number; operatorId: number; actor: string };
