@@ -57,10 +57,36 @@ export async function pageAs(
   return context.newPage();
 }
 
-/** Confirms a dialog once its button says it is ready, and waits until the dialog has closed. */
+/**
+ * Confirms a confirmation dialog (ConfirmModal) by its OK button's test id and waits for it to
+ * close. The button is clicked once it is ready (not loading). A click can miss a button that
+ * moves as it lands (a centred dialog re-centres when live figures change its height); if no
+ * request left the page and the button is still ready and open, the click was not taken, and the
+ * button is pressed with the keyboard instead. A click that was taken is never repeated.
+ */
 export async function confirmModal(page: Page, testId: string): Promise<void> {
-  await page.locator(`[data-testid="${testId}"]:not([data-ready="false"])`).click();
-  await page.getByTestId(testId).waitFor({ state: "hidden", timeout: 15_000 });
+  const ready = page.locator(`[data-testid="${testId}"]:not([data-ready="false"])`);
+  let sent = 0;
+  const count = (request: { method(): string }) => {
+    if (request.method() === "POST") {
+      sent++;
+    }
+  };
+  page.on("request", count);
+  try {
+    await ready.click();
+    const closed = await page
+      .getByTestId(testId)
+      .waitFor({ state: "hidden", timeout: 5_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (!closed && sent === 0 && (await ready.isVisible())) {
+      await ready.press("Enter");
+    }
+    await page.getByTestId(testId).waitFor({ state: "hidden", timeout: 15_000 });
+  } finally {
+    page.off("request", count);
+  }
 }
 
 // A 1×1 PNG, the smallest photo the server accepts by content.
