@@ -3,6 +3,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
+import { confirmModal } from "./users.ts";
 
 let platform: Platform;
 let operator: Page;
@@ -74,7 +75,7 @@ describe("the instrument catalogue in the back office", () => {
 
   it("disables it after a confirmation, and it leaves the public market list", async () => {
     await operator.getByTestId(`admin-instrument-enabled-${symbol}`).click();
-    await operator.getByTestId("admin-confirm-ok").click();
+    await confirmModal(operator, "admin-confirm-ok");
     await operator.getByTestId(`admin-instrument-off-${symbol}`).waitFor({ timeout: 15_000 });
     await expect(operator.getByTestId(`admin-instrument-enabled-${symbol}`).isChecked()).resolves.toBe(false);
     expect(await publicSymbols(base)).toEqual([]);

@@ -134,7 +134,7 @@ describe("C2C purchase by wire in the browser", () => {
       .toMatch(/^blob:/);
     expect(await row.textContent()).toContain("Wired from my own account");
     await row.getByTestId("c2c-admin-confirm").click();
-    await operator.getByTestId("admin-confirm-ok").click();
+    await confirmModal(operator, "admin-confirm-ok");
     await row.waitFor({ state: "detached", timeout: 15_000 });
     await operator.close();
     // The open order page polls and shows the outcome by itself.

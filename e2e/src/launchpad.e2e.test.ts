@@ -4,7 +4,7 @@ import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
-import { pageAs, registerUser } from "./users.ts";
+import { confirmModal, pageAs, registerUser } from "./users.ts";
 
 /*
  * New-coin subscription in the browser: a funded user subscribes to an open offering after the
@@ -87,7 +87,7 @@ describe("new-coin subscription in the browser", () => {
     await operator.locator(`tr[data-row-key="${offeringId}"] .ant-table-row-expand-icon`).click();
     await operator.getByTestId(`launchpad-sub-reject-${id}`).click();
     await operator.getByTestId("admin-reject-reason").fill("Identity check failed");
-    await operator.getByTestId("admin-confirm-ok").click();
+    await confirmModal(operator, "admin-confirm-ok");
     await operator.getByTestId(`launchpad-sub-reject-${id}`).waitFor({ state: "detached" });
 
     await second.reload();

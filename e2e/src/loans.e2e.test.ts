@@ -108,7 +108,7 @@ describe("a loan in the browser", () => {
     const approve = operator.locator('[data-testid^="loans-admin-approve-"]').first();
     await approve.waitFor({ timeout: 15_000 });
     await approve.click();
-    await operator.getByTestId("admin-confirm-ok").click();
+    await confirmModal(operator, "admin-confirm-ok");
     await expect
       .poll(() => operator.locator('[data-testid^="loans-admin-approve-"]').count(), { timeout: 15_000 })
       .toBe(0);

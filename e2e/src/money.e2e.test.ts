@@ -35,9 +35,6 @@ afterAll(async () => {
   await platform?.close();
 });
 
-/** Confirms a dialog, and waits until it has closed, so the action has been taken before going on. */
-/** Confirms a dialog once its button takes clicks (a busy one says data-ready="false"). */
-
 describe("money in the browser", () => {
   it("the user reports a USDT deposit with a proof image and sees it pending", async () => {
     await user.goto("/authenticationrj");
@@ -65,7 +62,7 @@ describe("money in the browser", () => {
     await operator.goto("/admin/deposits");
     const confirm = operator.locator('[data-testid^="admin-deposit-confirm-"]').first();
     await confirm.click();
-    await operator.getByTestId("admin-confirm-ok").click();
+    await confirmModal(operator, "admin-confirm-ok");
     await expect
       .poll(() => operator.locator('[data-testid^="admin-deposit-confirm-"]').count(), { timeout: 10_000 })
       .toBe(0);
@@ -142,7 +139,7 @@ describe("money in the browser", () => {
   it("the operator approves; the user sees it succeed and the ledger balances", async () => {
     await operator.goto("/admin/withdrawals");
     await operator.locator('[data-testid^="admin-withdrawal-approve-"]').first().click();
-    await operator.getByTestId("admin-confirm-ok").click();
+    await confirmModal(operator, "admin-confirm-ok");
     await expect
       .poll(() => operator.locator('[data-testid^="admin-withdrawal-approve-"]').count(), { timeout: 10_000 })
       .toBe(0);

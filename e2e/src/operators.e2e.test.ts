@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
+import { confirmModal } from "./users.ts";
 
 /*
  * Operators in the browser: the administrator's first sign-in leads to two-factor enrolment (QR code
@@ -96,7 +97,7 @@ describe("operators", () => {
     expect(await writer.getByTestId("admin-nav-operators").count()).toBe(0);
 
     await admin.getByTestId("admin-operator-toggle-writer-one").click();
-    await admin.getByTestId("admin-confirm-ok").click();
+    await confirmModal(admin, "admin-confirm-ok");
     await expect
       .poll(() => admin.getByTestId("admin-operator-status-writer-one").textContent())
       .toBe("Disabled");

@@ -4,7 +4,7 @@ import { signInAdmin } from "./operators.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
-import { pageAs, registerUser } from "./users.ts";
+import { confirmModal, pageAs, registerUser } from "./users.ts";
 
 /*
  * Proof of liabilities in the browser: a user funded by a real deposit, a proof published by the
@@ -59,7 +59,7 @@ describe("proof of liabilities in the browser", () => {
     // The CLI's proof, and the worker's daily one published at its start.
     const before = await operator.locator(".ant-table-row").count();
     await operator.getByTestId("admin-proof-publish").click();
-    await operator.getByTestId("admin-confirm-ok").click();
+    await confirmModal(operator, "admin-confirm-ok");
     await expect.poll(() => operator.locator(".ant-table-row").count()).toBe(before + 1);
   });
 

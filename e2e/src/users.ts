@@ -81,6 +81,7 @@ export async function confirmModal(page: Page, testId: string): Promise<void> {
       .then(() => true)
       .catch(() => false);
     if (!closed && sent === 0 && (await ready.isVisible())) {
+      console.warn(`confirmModal(${testId}): the click was not taken; pressing Enter`);
       await ready.press("Enter");
     }
     await page.getByTestId(testId).waitFor({ state: "hidden", timeout: 15_000 });
