@@ -114,10 +114,7 @@ describe("market socket", () => {
     ws.send("not json");
     ws.send(JSON.stringify({ main_type: MAIN_TYPE.subscribe, sub: ["nonsense:channel"] }));
     ws.send(JSON.stringify({ main_type: MAIN_TYPE.subscribe, sub: ["user"] }));
-    const deadline = Date.now() + 3000;
-    while (replies.length < 4 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await vi.waitUntil(() => replies.length >= 4, { timeout: 3000, interval: 20 });
     ws.close();
     expect(replies).toHaveLength(4);
     for (const reply of replies) {
@@ -354,12 +351,7 @@ describe("market socket", () => {
     for (const ws of [plain, deflating]) {
       ws.send(JSON.stringify({ main_type: MAIN_TYPE.subscribe, sub: [ch] }));
     }
-    const deadline = Date.now() + 5000;
-    const until = async (done: () => boolean) => {
-      while (!done() && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+    const until = (done: () => boolean) => vi.waitUntil(done, { timeout: 5000, interval: 20 });
     await until(() => plainMessages.length >= 1 && deflatingMessages.length >= 1);
     const plainBefore = (plain as unknown as { _socket: { bytesRead: number } })._socket.bytesRead;
     const deflatingBefore = (deflating as unknown as { _socket: { bytesRead: number } })._socket.bytesRead;
@@ -429,10 +421,7 @@ describe("market socket", () => {
       const replies: { main_type: number; code?: string }[] = [];
       ws.on("message", (raw) => replies.push(JSON.parse(String(raw))));
       ws.send(JSON.stringify({ main_type: MAIN_TYPE.subscribe, sub: ["user"], token: "not-a-token" }));
-      const deadline = Date.now() + 10_000;
-      while (replies.length === 0 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await vi.waitUntil(() => replies.length > 0, { timeout: 10_000, interval: 20 });
       expect(replies[0]).toMatchObject({ main_type: MAIN_TYPE.error });
       expect(typeof replies[0]?.code).toBe("string");
     } finally {
