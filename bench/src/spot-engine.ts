@@ -17,9 +17,9 @@ import { type BenchResult, percentile } from "./types.ts";
  * orders, around 10,000 resting. Workload B: a few prices with thousands of orders each, cancels
  * aimed at random orders deep in those queues.
  *
- * Per workload, after a warm-up run of each engine on a fresh book (another seed): throughput runs
- * (no per-op clock), alternating ours, theirs, ours, theirs, … (RUNS of each, 5 by default), so both
- * engines meet the same minutes of a shared machine. Each run records its wall time and this
+ * Per workload: throughput runs (no per-op clock), alternating ours, theirs, ours, theirs, … (RUNS of
+ * each, 5 by default), so both engines meet the same minutes of a shared machine; each timed run
+ * comes right after a warm-up run of the same engine on a fresh book (another seed). Each run records its wall time and this
  * process's CPU time (process.cpuUsage), giving ops per wall-second and ops per CPU-second; the
  * figures are the median and range over the runs, and the ratio of the medians. Then latency runs
  * (each op timed with performance.now() into a preallocated Float64Array; the clock's own cost is
@@ -502,9 +502,23 @@ interface LatencyRun {
   gcPauseMs: number;
 }
 
+/**
+ * The warm-up workload again, just before a timed run: while the other engine runs, V8 may drop this
+ * one's compiled code (bytecode flushing across many GCs), and its next run would pay to compile again.
+ */
+function rewarm<B>(engine: Engine<B>, warmup: Workload): void {
+  engine.throughput(engine.fresh(warmup), warmup);
+}
+
 /** A run on a fresh prefilled book after a forced GC; the book's depth is checked against the engine's other runs. */
-async function throughputRun<B>(engine: Engine<B>, w: Workload, books: Set<string>): Promise<ThroughputRun> {
+async function throughputRun<B>(
+  engine: Engine<B>,
+  w: Workload,
+  warmup: Workload,
+  books: Set<string>,
+): Promise<ThroughputRun> {
   const ops = w.length - w.prefill;
+  rewarm(engine, warmup);
   const book = engine.fresh(w);
   await collect();
   const load1m = os.loadavg()[0] ?? 0;
@@ -531,10 +545,12 @@ async function throughputRun<B>(engine: Engine<B>, w: Workload, books: Set<strin
 async function latencyRun<B>(
   engine: Engine<B>,
   w: Workload,
+  warmup: Workload,
   lat: Float64Array,
   books: Set<string>,
 ): Promise<LatencyRun> {
   const ops = w.length - w.prefill;
+  rewarm(engine, warmup);
   const book = engine.fresh(w);
   await collect();
   const cpu = process.cpuUsage();
@@ -685,25 +701,21 @@ export async function run(): Promise<BenchResult> {
   let oursOnA: Measured | undefined;
   for (const { w, warmup } of workloads) {
     const ops = w.length - w.prefill;
-    // Warm-up on a fresh book (another seed), so the JIT has seen every path before timing.
-    ours.throughput(ours.fresh(warmup), warmup);
-    theirs.throughput(theirs.fresh(warmup), warmup);
-
     const oursBooks = new Set<string>();
     const theirBooks = new Set<string>();
     const oursRuns: ThroughputRun[] = [];
     const theirRuns: ThroughputRun[] = [];
     for (let r = 0; r < RUNS; r++) {
-      oursRuns.push(await throughputRun(ours, w, oursBooks));
-      theirRuns.push(await throughputRun(theirs, w, theirBooks));
+      oursRuns.push(await throughputRun(ours, w, warmup, oursBooks));
+      theirRuns.push(await throughputRun(theirs, w, warmup, theirBooks));
     }
     const oursLatency: LatencyRun[] = [];
     for (let r = 0; r < OUR_LATENCY_RUNS; r++) {
-      oursLatency.push(await latencyRun(ours, w, lat, oursBooks));
+      oursLatency.push(await latencyRun(ours, w, warmup, lat, oursBooks));
     }
     const theirLatency: LatencyRun[] = [];
     for (let r = 0; r < THEIR_LATENCY_RUNS; r++) {
-      theirLatency.push(await latencyRun(theirs, w, lat, theirBooks));
+      theirLatency.push(await latencyRun(theirs, w, warmup, lat, theirBooks));
     }
     const a = summarise(oursRuns, oursLatency);
     const b = summarise(theirRuns, theirLatency);
