@@ -19,9 +19,10 @@ import { type BenchResult, percentile } from "./types.ts";
  *
  * Per workload: throughput runs (no per-op clock), alternating ours, theirs, ours, theirs, … (RUNS of
  * each, 5 by default), so both engines meet the same minutes of a shared machine; each timed run
- * comes right after a warm-up run of the same engine on a fresh book (another seed). Each run records its wall time and this
- * process's CPU time (process.cpuUsage), giving ops per wall-second and ops per CPU-second; the
- * figures are the median and range over the runs, and the ratio of the medians. Then latency runs
+ * comes right after a warm-up run of the same engine on a fresh book (another seed). Each run
+ * records its wall time and this process's CPU time (process.cpuUsage), giving ops per wall-second
+ * and ops per CPU-second; the figures are the median and range over the runs, and the ratio of the
+ * medians. Then latency runs
  * (each op timed with performance.now() into a preallocated Float64Array; the clock's own cost is
  * measured apart on an empty op, not subtracted). Every run starts from a fresh book holding the same
  * prefill, after a forced GC; GC pauses inside the runs are collected with a PerformanceObserver.
@@ -510,7 +511,7 @@ function rewarm<B>(engine: Engine<B>, warmup: Workload): void {
   engine.throughput(engine.fresh(warmup), warmup);
 }
 
-/** A run on a fresh prefilled book after a forced GC; the book's depth is checked against the engine's other runs. */
+/** A run on a fresh prefilled book after a forced GC; its final depth must match the engine's other runs. */
 async function throughputRun<B>(
   engine: Engine<B>,
   w: Workload,
