@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { recordTradeTurnover } from "../../funding/index.ts";
 import type { Book } from "../../ledger/index.ts";
-import { type AccountIdCache, type EntryInput, postEntries } from "../../ledger/index.ts";
+import { type AccountIdCache, type EntryInput, postEntriesInTransaction } from "../../ledger/index.ts";
 import { addMessages, type NewMessage } from "../../messages/index.ts";
 import { transitionMany } from "../../state/index.ts";
 import type { SpotCommand } from "../commands.ts";
@@ -141,7 +141,7 @@ export async function writeBatch(
         postings,
       });
     }
-    await postEntries(tx, entries, accountIds);
+    await postEntriesInTransaction(tx, entries, accountIds);
     // Fills count toward their users' withdrawal turnover, committed with the fills themselves.
     await recordTradeTurnover(
       tx,
