@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -145,6 +146,54 @@ async function openLoop(tokens: string[], rate: number, seconds: number, random:
   return { latencies, failed, seconds: (performance.now() - started) / 1000 };
 }
 
+/** CPU seconds (user + system) of processes, from /proc (0 for one that is gone or unreadable). */
+function cpuOf(pids: number[]): number[] {
+  return pids.map((pid) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ
+    } catch {
+      return 0;
+    }
+  });
+}
+
+/**
+ * The CPU each part spends per order acknowledged during `work`: the API, the worker, the database
+ * backends of the benchmark's database and this load generator, in milliseconds. Steadier than
+ * orders per second on a shared machine, and it says where the time goes.
+ */
+async function cpuPerOrder<T extends { latencies: number[] }>(
+  db: ReturnType<typeof createDb>["db"],
+  pids: { api: number; worker: number },
+  work: () => Promise<T>,
+) {
+  const backends = async () =>
+    (
+      await db.execute<{ pid: number }>(
+        "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+      )
+    ).rows.map((r) => Number(r.pid));
+  const pidsBefore = await backends();
+  const before = cpuOf([pids.api, pids.worker, ...pidsBefore]);
+  const self = process.cpuUsage();
+  const value = await work();
+  const used = process.cpuUsage(self);
+  const after = cpuOf([pids.api, pids.worker, ...pidsBefore]);
+  const delta = after.map((v, i) => Math.max(0, v - (before[i] ?? 0)));
+  const per = (seconds: number) =>
+    Number(((seconds * 1000) / Math.max(1, value.latencies.length)).toFixed(3));
+  return {
+    value,
+    cpuMsPerOrder: {
+      api: per(delta[0] ?? 0),
+      worker: per(delta[1] ?? 0),
+      postgres: per(delta.slice(2).reduce((a, b) => a + b, 0)),
+      loadGenerator: per((used.user + used.system) / 1e6),
+    },
+  };
+}
+
 const summary = (run: { latencies: number[]; failed: number; seconds: number }) => {
   const sorted = Float64Array.from(run.latencies).sort();
   return {
@@ -191,7 +240,10 @@ export async function run(): Promise<BenchResult> {
     }
     const random = mulberry32(5);
     await closedLoop(tokens, sized(3, 1), random); // warm-up: JIT, pools, account-id caches
-    const closed = summary(await closedLoop(tokens, SECONDS, random));
+    const measured = await cpuPerOrder(db, { api: api.pid ?? 0, worker: worker.pid ?? 0 }, () =>
+      closedLoop(tokens, SECONDS, random),
+    );
+    const closed = { ...summary(measured.value), cpuMsPerOrder: measured.cpuMsPerOrder };
     // Fixed offered rates at half and at four fifths of what the closed loop sustained.
     const openLoops = [];
     for (const share of [0.5, 0.8]) {
@@ -217,6 +269,7 @@ export async function run(): Promise<BenchResult> {
     return {
       summary: [
         `closed loop, ${CONCURRENCY} in flight, ${SECONDS} s: ${closed.ordersPerSec} orders/s acknowledged, p50 ${closed.latencyMs.p50} ms, p99 ${closed.latencyMs.p99} ms, max ${closed.latencyMs.max} ms, ${closed.failed} failed`,
+        `CPU per order in the closed loop (ms): ${JSON.stringify(closed.cpuMsPerOrder)}`,
         ...openLoops.map(
           (open) =>
             `open loop at ${open.rate} orders/s: ${open.ordersPerSec} orders/s, p50 ${open.latencyMs.p50} ms, p99 ${open.latencyMs.p99} ms, max ${open.latencyMs.max} ms, ${open.failed} failed`,

@@ -14,6 +14,7 @@ import { registerUploadRoutes } from "./http/uploads.ts";
 import { registerWeb } from "./http/web-static.ts";
 import { registerLegacyApi } from "./legacy/index.ts";
 import { attachMarketSocket } from "./realtime/market-socket.ts";
+import { registerDirectCalls } from "./trpc/direct.ts";
 import { createContextFactory } from "./trpc/init.ts";
 import { appRouter } from "./trpc/router.ts";
 
@@ -91,6 +92,8 @@ export async function buildApp(
       prefix: "/trpc",
       trpcOptions: { router: appRouter, createContext: createContextFactory(deps) },
     });
+    // Placing and cancelling orders skip the adapter's Fetch emulation, answering identically.
+    await registerDirectCalls(trpc, deps);
   });
   registerUploadRoutes(app, deps);
   app.get("/health", { exposeHeadRoute: true }, async () => ({ ok: true }));

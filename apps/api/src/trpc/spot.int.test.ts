@@ -178,3 +178,113 @@ describe("spot over tRPC", () => {
     await setPolicy(h.db, "spot.tradePassword.required", false, "test");
   });
 });
+
+describe("spot.place and spot.cancel answered directly", () => {
+  /**
+   * The same request to the direct route (the plain URL) and to the tRPC adapter (the same call with a
+   * query string, which the direct route leaves to the adapter): status, headers and body.
+   */
+  async function both(path: string, payload: string, headers: Record<string, string>) {
+    const send = (url: string) =>
+      h.app.inject({
+        method: "POST",
+        url,
+        payload,
+        headers: { "content-type": "application/json", ...headers },
+      });
+    const [direct, adapter] = [await send(`/trpc/${path}`), await send(`/trpc/${path}?via=adapter`)];
+    const answer = (r: typeof direct) => ({
+      status: r.statusCode,
+      type: r.headers["content-type"],
+      vary: r.headers.vary,
+      body: r.body,
+    });
+    return { direct: answer(direct), adapter: answer(adapter) };
+  }
+  const order = { symbol: "BTCUSDT", side: "buy", type: "limit", price: "50000", quantity: "0.001" };
+
+  it("is a route of its own for the two calls only", () => {
+    expect(h.app.hasRoute({ method: "POST", url: "/trpc/spot.place" })).toBe(true);
+    expect(h.app.hasRoute({ method: "POST", url: "/trpc/spot.cancel" })).toBe(true);
+    expect(h.app.hasRoute({ method: "POST", url: "/trpc/spot.balances" })).toBe(false);
+  });
+
+  it("refuses exactly as the tRPC adapter does: login, input, domain refusals, bad bodies", async () => {
+    const u = await h.registerByEmail();
+    const auth = { authorization: `Bearer ${u.token}` };
+    const cases: [string, string, Record<string, string>, number][] = [
+      ["spot.place", JSON.stringify(order), {}, 401],
+      ["spot.place", JSON.stringify(order), { authorization: "Bearer nope" }, 401],
+      ["spot.place", JSON.stringify({ ...order, side: "long" }), auth, 400],
+      ["spot.place", JSON.stringify({ ...order, price: undefined }), { ...auth, lang: "zh" }, 400],
+      ["spot.place", JSON.stringify({ ...order, price: "50000.001" }), { ...auth, lang: "zh" }, 400],
+      ["spot.place", JSON.stringify(order), auth, 400],
+      ["spot.place", "", auth, 400],
+      ["spot.place", "{", auth, 400],
+      ["spot.place", JSON.stringify(order), { ...auth, "idempotency-key": "x".repeat(500) }, 400],
+      ["spot.cancel", JSON.stringify({ id: "one" }), auth, 400],
+      ["spot.cancel", JSON.stringify({ id: 2 ** 40 }), auth, 400],
+    ];
+    for (const [path, payload, headers, status] of cases) {
+      const { direct, adapter } = await both(path, payload, headers);
+      expect(direct).toEqual(adapter);
+      expect(direct.status).toBe(status);
+    }
+  });
+
+  it("places and cancels with the adapter's answer, and a resent key answers the first order either way", async () => {
+    const u = await h.registerByEmail();
+    const userId = await userIdOf(h, u.token);
+    await grant(h, userId, "1000");
+    const auth = { authorization: `Bearer ${u.token}` };
+    const { direct, adapter } = await both("spot.place", JSON.stringify(order), auth);
+    const shape = (body: string) => {
+      const { result } = JSON.parse(body) as { result: { data: { order: Record<string, unknown> } } };
+      const { id: _id, created_at: _c, updated_at: _u, ...rest } = result.data.order;
+      return { ...result.data, order: rest };
+    };
+    expect({ ...direct, body: shape(direct.body) }).toEqual({ ...adapter, body: shape(adapter.body) });
+    expect(direct.status).toBe(200);
+    expect(await balanceOf(h, userId)).toEqual({ available: "900", held: "100" });
+
+    // A key first used through the adapter is found by the direct route, and the other way round.
+    const keyed = { ...auth, "idempotency-key": "direct-key-1" };
+    const first = await h.app.inject({
+      method: "POST",
+      url: "/trpc/spot.place?via=adapter",
+      payload: JSON.stringify(order),
+      headers: { "content-type": "application/json", ...keyed },
+    });
+    const resent = await both("spot.place", JSON.stringify(order), keyed);
+    const idOf = (body: string) =>
+      (JSON.parse(body) as { result: { data: { order: { id: number } } } }).result.data.order.id;
+    expect(idOf(resent.direct.body)).toBe(idOf(first.body));
+    expect(idOf(resent.adapter.body)).toBe(idOf(first.body));
+    const reused = await both("spot.place", JSON.stringify({ ...order, quantity: "0.002" }), keyed);
+    expect(reused.direct).toEqual(reused.adapter);
+    expect(JSON.parse(reused.direct.body).error.data.errorCode).toBe("IDEMPOTENCY_KEY_REUSED");
+    expect(await balanceOf(h, userId)).toEqual({ available: "850", held: "150" });
+
+    // Cancelling: someone else's order is not found either way; one's own is cancelled once.
+    const other = await h.registerByEmail();
+    const id = idOf(first.body);
+    const foreign = await both("spot.cancel", JSON.stringify({ id }), {
+      authorization: `Bearer ${other.token}`,
+    });
+    expect(foreign.direct).toEqual(foreign.adapter);
+    expect(JSON.parse(foreign.direct.body).error.data.errorCode).toBe("ORDER_NOT_FOUND");
+    const cancelled = await h.app.inject({
+      method: "POST",
+      url: "/trpc/spot.cancel",
+      payload: JSON.stringify({ id }),
+      headers: { "content-type": "application/json", ...auth },
+    });
+    expect(cancelled.statusCode).toBe(200);
+    expect(JSON.parse(cancelled.body).result.data.order.id).toBe(id);
+    await until(
+      () => balanceOf(h, userId),
+      (b) => b.held === "100",
+    );
+    await expectLedgerBalanced(h);
+  });
+});

@@ -6,7 +6,14 @@ import { createDb, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { createTestDatabase } from "../test-support/index.ts";
 import { getUserBalances } from "./balances.ts";
-import { type AccountRef, holdFunds, postEntries, postEntry, releaseFunds } from "./post-entry.ts";
+import {
+  type AccountRef,
+  holdFunds,
+  postEntries,
+  postEntriesInTransaction,
+  postEntry,
+  releaseFunds,
+} from "./post-entry.ts";
 import { reconcileLedger } from "./reconcile.ts";
 
 let db: Db;
@@ -176,6 +183,90 @@ describe("postEntry", () => {
       select p.balance_after from postings p join ledger_accounts a on a.id = p.account_id
       where a.user_id = 7 and a.currency = 'ETH' order by p.id`);
     expect(afters.rows.map((r) => r.balance_after)).toEqual(["1.000000000000000000", "3.000000000000000000"]);
+    expect((await reconcileLedger(db)).ok).toBe(true);
+  });
+
+  it("writes the same rows in the caller's transaction, and a refusal there rolls the whole of it back", async () => {
+    const house = { system: "house" as const, book: "real" as const, currency: "SOL" };
+    // The same entries, one user through postEntries and another through postEntriesInTransaction:
+    // a repeated key, two postings on one account in one entry, and several entries on one account.
+    const entries = (userId: number, tag: string) => {
+      const once = `${tag}:once`;
+      return [
+        {
+          idempotencyKey: once,
+          kind: "test",
+          reference: { type: "t", id: userId },
+          postings: [
+            { account: house, amount: "-5" },
+            { account: user(userId, "SOL"), amount: "2" },
+            { account: user(userId, "SOL"), amount: "3" },
+          ],
+        },
+        {
+          idempotencyKey: once,
+          kind: "test",
+          reference: { type: "t", id: userId },
+          postings: [
+            { account: house, amount: "-9" },
+            { account: user(userId, "SOL"), amount: "9" },
+          ],
+        },
+        {
+          idempotencyKey: `${tag}:hold`,
+          kind: "test.hold",
+          reference: { type: "t", id: userId },
+          memo: "held",
+          postings: [
+            { account: user(userId, "SOL"), amount: "-1.5" },
+            { account: user(userId, "SOL", "exchange", "held"), amount: "1.5" },
+          ],
+        },
+      ];
+    };
+    const saved = await postEntries(db, entries(41, key("same")));
+    const direct = await db.transaction((tx) => postEntriesInTransaction(tx, entries(42, key("same"))));
+    expect(direct.map((r) => r.applied)).toEqual([true, false, true]);
+    expect(saved.map((r) => r.applied)).toEqual(direct.map((r) => r.applied));
+    expect(direct[1]?.entryId).toBe(direct[0]?.entryId);
+    const rows = async (userId: number) =>
+      (
+        await db.execute<Record<string, string>>(sql`
+          select e.kind, e.memo, e.reference_id, a.bucket, p.amount, p.balance_after
+          from postings p join journal_entries e on e.id = p.entry_id join ledger_accounts a on a.id = p.account_id
+          where a.user_id = ${userId} and a.currency = 'SOL' order by p.id`)
+      ).rows.map(({ reference_id: _ref, ...row }) => row);
+    expect(await rows(42)).toEqual(await rows(41));
+    expect((await rows(42)).map((r) => r.balance_after)).toEqual([
+      "2.000000000000000000",
+      "5.000000000000000000",
+      "3.500000000000000000",
+      "1.500000000000000000",
+    ]);
+    // An overdraft refuses with the domain's code and leaves nothing of the caller's transaction.
+    const marker = key("marker");
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.execute(sql`insert into journal_entries (idempotency_key, book, kind, reference_type, reference_id)
+          values (${marker}, 'real', 'test', 't', '42')`);
+        await postEntriesInTransaction(tx, [
+          {
+            idempotencyKey: key("overdraw"),
+            kind: "test",
+            reference: { type: "t", id: 42 },
+            postings: [
+              { account: user(42, "SOL"), amount: "-4" },
+              { account: house, amount: "4" },
+            ],
+          },
+        ]);
+      }),
+    ).rejects.toMatchObject({ code: "INSUFFICIENT_BALANCE" });
+    const left = await db.execute(sql`select 1 from journal_entries where idempotency_key = ${marker}`);
+    expect(left.rows).toHaveLength(0);
+    expect((await getUserBalances(db, 42, "real")).find((b) => b.currency === "SOL")?.available).toBe(
+      "3.500000000000000000",
+    );
     expect((await reconcileLedger(db)).ok).toBe(true);
   });
 

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Redis } from "ioredis";
 import { type Db, perHandle, type Tx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { accountIdCache, type EntryInput, postEntries } from "../ledger/index.ts";
+import { accountIdCache, type EntryInput, postEntriesInTransaction } from "../ledger/index.ts";
 import { commandStream } from "./commands.ts";
 import { answerFor, findResent, keyOf, recordedByKey } from "./order-keys.ts";
 import type { SpotOrderRow } from "./order-view.ts";
@@ -20,6 +20,14 @@ interface Waiting {
 }
 
 const MAX_BATCH = 256;
+/**
+ * Batches written at once, each on a connection of its own: while one waits on the database (its
+ * commit's flush above all) the next is built and sent. Orders of one user and market in two batches
+ * are kept apart by their advisory lock, and balances by row locks taken in account order, so
+ * concurrent batches never deadlock. Two measured best on two cores: more make smaller batches, which
+ * cost the database more per order.
+ */
+const IN_FLIGHT = 2;
 
 const holdEntry = (row: SpotOrderRow): EntryInput => {
   const account = {
@@ -40,16 +48,51 @@ const holdEntry = (row: SpotOrderRow): EntryInput => {
 };
 
 /**
- * Records new orders with their holds, many per transaction (group commit): while one batch is
- * being written, the orders that arrive wait and go together in the next. One order alone goes at
- * once; under load a transaction carries dozens, which is what lets one API process take thousands
- * of orders a second. If a batch is refused (a user's balance does not cover their order), its
+ * How many of the waiting orders go in the next batch: up to MAX_BATCH, stopping before an order
+ * whose user and market already have one in the batch under another open-order limit (a policy
+ * change between the two), so that one limit applies to each user and market of a batch.
+ */
+function batchLength(queue: Waiting[]): number {
+  const limits = new Map<string, number>();
+  const end = Math.min(queue.length, MAX_BATCH);
+  for (let i = 0; i < end; i++) {
+    const { order, maxOpen } = queue[i] as Waiting;
+    const key = `${order.userId}:${order.symbol}`;
+    const limit = limits.get(key);
+    if (limit !== undefined && limit !== maxOpen) {
+      return i;
+    }
+    limits.set(key, maxOpen);
+  }
+  return end;
+}
+
+/**
+ * Locks the open-order count of each (user, market) of `orders` to the commit. Other batches, of this
+ * process or another, record orders too: the locks are taken in one order (no deadlock) and in a
+ * statement of their own, so that the count's snapshot, taken after the wait, sees what the previous
+ * holder committed.
+ */
+async function lockOpenCounts(tx: Tx, orders: NewOrder[]): Promise<void> {
+  const pairs = JSON.stringify(orders.map((o) => ({ user_id: o.userId, symbol: o.symbol })));
+  await tx.execute(sql`
+    select pg_advisory_xact_lock(k) from (
+      select distinct hashtextextended('spot-open:' || user_id || ':' || symbol, 0) as k
+      from jsonb_to_recordset(${pairs}::jsonb) as v(user_id bigint, symbol text)
+      order by k) as locks`);
+}
+
+/**
+ * Records new orders with their holds, many per transaction (group commit): while a batch is being
+ * written, the orders that arrive wait and go together in the next; up to IN_FLIGHT batches are
+ * written at once. One order alone goes at once; under load a transaction carries dozens, which is
+ * what lets one API process take thousands of orders a second. If a batch is refused (a user's balance does not cover their order), its
  * orders are written one by one, so only the order at fault is refused. After each commit the
  * orders' place commands go to the matcher's streams in one round trip.
  */
 export class OrderIntake {
   private queue: Waiting[] = [];
-  private writing = false;
+  private inFlight = 0;
 
   constructor(
     private readonly db: Db,
@@ -60,35 +103,37 @@ export class OrderIntake {
   submit(order: NewOrder, maxOpen: number): Promise<SpotOrderRow> {
     return new Promise((resolve, reject) => {
       this.queue.push({ order, maxOpen, resolve, reject });
-      if (!this.writing) {
-        void this.drain();
-      }
+      this.drain();
     });
   }
 
-  private async drain(): Promise<void> {
-    this.writing = true;
+  /** Starts batches while orders wait and fewer than IN_FLIGHT are being written. */
+  private drain(): void {
+    while (this.queue.length > 0 && this.inFlight < IN_FLIGHT) {
+      const batch = this.queue.splice(0, batchLength(this.queue));
+      this.inFlight++;
+      void this.writeAll(batch).finally(() => {
+        this.inFlight--;
+        this.drain();
+      });
+    }
+  }
+
+  private async writeAll(batch: Waiting[]): Promise<void> {
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, MAX_BATCH);
+      this.settle(batch, await this.write(batch));
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0]?.reject(error);
+        return;
+      }
+      for (const waiting of batch) {
         try {
-          this.settle(batch, await this.write(batch));
-        } catch (error) {
-          if (batch.length === 1) {
-            batch[0]?.reject(error);
-            continue;
-          }
-          for (const waiting of batch) {
-            try {
-              this.settle([waiting], await this.write([waiting]));
-            } catch (single) {
-              waiting.reject(single);
-            }
-          }
+          this.settle([waiting], await this.write([waiting]));
+        } catch (single) {
+          waiting.reject(single);
         }
       }
-    } finally {
-      this.writing = false;
     }
   }
 
@@ -105,53 +150,94 @@ export class OrderIntake {
         batch.map((w) => w.order),
       );
       const skip = new Set([...resent.answered.keys(), ...resent.sameAs.keys()]);
-      const refused = await this.overLimit(tx, batch, skip);
-      const fresh = batch.map((_, i) => i).filter((i) => !refused.has(i) && !skip.has(i));
-      if (fresh.length === 0) {
-        return { rows: new Map<number, SpotOrderRow>(), lost: [], refused, resent };
+      const unanswered = batch.map((_, i) => i).filter((i) => !skip.has(i));
+      if (unanswered.length === 0) {
+        return {
+          rows: new Map<number, SpotOrderRow>(),
+          lost: [],
+          refused: new Map<number, AppError>(),
+          resent,
+        };
       }
-      const ids = await tx.execute<{ id: number }>(
-        sql`select nextval(pg_get_serial_sequence('spot_orders', 'id')) as id from generate_series(1, ${fresh.length}) order by 1`,
+      await lockOpenCounts(
+        tx,
+        unanswered.map((i) => (batch[i] as Waiting).order),
       );
-      const withIds = fresh.map((index, i) => ({
-        index,
-        order: { ...(batch[index] as Waiting).order, id: Number(ids.rows[i]?.id) },
-      }));
       // One JSON parameter for the whole batch: far cheaper to build than a parameter per value.
       const json = JSON.stringify(
-        withIds.map(({ order: o }) => ({
-          id: o.id,
-          user_id: o.userId,
-          book: o.book,
-          symbol: o.symbol,
-          base: o.base,
-          quote: o.quote,
-          side: o.side,
-          type: o.type,
-          time_in_force: o.timeInForce,
-          price: o.price ?? null,
-          quantity: o.quantity ?? null,
-          quote_amount: o.quoteAmount ?? null,
-          fee_currency: o.feeCurrency,
-          hold_currency: o.holdCurrency,
-          held: o.held,
-          client_key: o.clientKey ?? null,
-          request_hash: o.requestHash ?? null,
-        })),
+        unanswered.map((index) => {
+          const { order: o, maxOpen } = batch[index] as Waiting;
+          return {
+            i: index,
+            max_open: maxOpen,
+            user_id: o.userId,
+            book: o.book,
+            symbol: o.symbol,
+            base: o.base,
+            quote: o.quote,
+            side: o.side,
+            type: o.type,
+            time_in_force: o.timeInForce,
+            price: o.price ?? null,
+            quantity: o.quantity ?? null,
+            quote_amount: o.quoteAmount ?? null,
+            fee_currency: o.feeCurrency,
+            hold_currency: o.holdCurrency,
+            held: o.held,
+            client_key: o.clientKey ?? null,
+            request_hash: o.requestHash ?? null,
+          };
+        }),
       );
-      // A key another process recorded meanwhile is skipped (the unique index waits for its commit).
-      const inserted = await tx.execute<{ id: number; created_at: string }>(sql`
-        insert into spot_orders (id, user_id, book, symbol, base, quote, side, type, time_in_force, price,
-          quantity, quote_amount, fee_currency, hold_currency, held, client_key, request_hash)
-        select id, user_id, book, symbol, base, quote, side, type, time_in_force, price,
-          quantity, quote_amount, fee_currency, hold_currency, held, client_key, request_hash
-        from jsonb_to_recordset(${json}::jsonb) as v(id bigint, user_id bigint, book text, symbol text,
-          base text, quote text, side text, type text, time_in_force text, price numeric, quantity numeric,
-          quote_amount numeric, fee_currency text, hold_currency text, held numeric, client_key text,
-          request_hash text)
-        on conflict (user_id, client_key) where client_key is not null do nothing
-        returning id, created_at`);
-      const createdAt = new Map(inserted.rows.map((r) => [Number(r.id), new Date(r.created_at)]));
+      // In one statement, after the locks: each (user, market)'s open orders counted through the
+      // partial index (spot_orders_user_open_idx, whose status list this repeats; a join here was
+      // planned as a scan of every open order of every user), the batch's orders within the limit
+      // given ids in batch order, and those inserted. A key another process recorded meanwhile is
+      // skipped (the unique index waits for its commit): its order has an id but no created_at.
+      const written = await tx.execute<{ i: number; id: number | null; created_at: string | null }>(sql`
+        with v as materialized (
+          select * from jsonb_to_recordset(${json}::jsonb) as v(i int, max_open int, user_id bigint,
+            book text, symbol text, base text, quote text, side text, type text, time_in_force text,
+            price numeric, quantity numeric, quote_amount numeric, fee_currency text, hold_currency text,
+            held numeric, client_key text, request_hash text)),
+        counted as materialized (
+          select p.user_id, p.symbol, (
+            select count(*)::int from spot_orders o
+            where o.user_id = p.user_id and o.symbol = p.symbol and o.status in ('pending', 'open', 'partial')
+          ) as n
+          from (select distinct user_id, symbol from v) as p),
+        ranked as materialized (
+          select v.*, c.n + row_number() over (partition by v.user_id, v.symbol order by v.i) as nth
+          from v join counted c on c.user_id = v.user_id and c.symbol = v.symbol),
+        chosen as materialized (
+          select nextval(pg_get_serial_sequence('spot_orders', 'id')) as id, r.*
+          from (select * from ranked where nth <= max_open order by i) as r),
+        inserted as (
+          insert into spot_orders (id, user_id, book, symbol, base, quote, side, type, time_in_force, price,
+            quantity, quote_amount, fee_currency, hold_currency, held, client_key, request_hash)
+          select id, user_id, book, symbol, base, quote, side, type, time_in_force, price,
+            quantity, quote_amount, fee_currency, hold_currency, held, client_key, request_hash
+          from chosen order by id
+          on conflict (user_id, client_key) where client_key is not null do nothing
+          returning id, created_at)
+        select v.i, c.id, ins.created_at
+        from v left join chosen c on c.i = v.i left join inserted ins on ins.id = c.id
+        order by v.i`);
+      const refused = new Map<number, AppError>();
+      const withIds: { index: number; order: NewOrder & { id: number } }[] = [];
+      const createdAt = new Map<number, Date>();
+      for (const row of written.rows) {
+        const index = Number(row.i);
+        const waiting = batch[index] as Waiting;
+        if (row.id === null) {
+          refused.set(index, new AppError("TOO_MANY_OPEN_ORDERS", { max: waiting.maxOpen }));
+          continue;
+        }
+        withIds.push({ index, order: { ...waiting.order, id: Number(row.id) } });
+        if (row.created_at !== null) {
+          createdAt.set(Number(row.id), new Date(row.created_at));
+        }
+      }
       const rows = new Map<number, SpotOrderRow>();
       for (const { index, order: o } of withIds) {
         const at = createdAt.get(o.id);
@@ -174,7 +260,7 @@ export class OrderIntake {
           });
         }
       }
-      await postEntries(tx, [...rows.values()].map(holdEntry), accountIdCache(this.db));
+      await postEntriesInTransaction(tx, [...rows.values()].map(holdEntry), accountIdCache(this.db));
       const lost = withIds.filter(({ order }) => !createdAt.has(order.id)).map(({ index }) => index);
       return { rows, lost, refused, resent };
     });
@@ -211,50 +297,6 @@ export class OrderIntake {
       outcomes[i] = first ? answerFor((batch[i] as Waiting).order, first) : undefined;
     }
     return outcomes.map((o) => o ?? new AppError("REQUEST_ERROR"));
-  }
-
-  /** The batch's orders (by index) that its users' open orders and earlier orders in it fill up. */
-  private async overLimit(tx: Tx, batch: Waiting[], skip: Set<number>): Promise<Map<number, AppError>> {
-    const unanswered = batch.filter((_, i) => !skip.has(i));
-    if (unanswered.length === 0) {
-      return new Map();
-    }
-    const pairs = JSON.stringify(
-      unanswered.map((w) => ({ user_id: w.order.userId, symbol: w.order.symbol })),
-    );
-    // Other API processes record orders too: each (user, market) is counted under a lock held to the
-    // commit, taken in one order (no deadlock) and in a statement of its own, so that the count's
-    // snapshot, taken after the wait, sees what the previous holder committed.
-    await tx.execute(sql`
-      select pg_advisory_xact_lock(k) from (
-        select distinct hashtextextended('spot-open:' || user_id || ':' || symbol, 0) as k
-        from jsonb_to_recordset(${pairs}::jsonb) as v(user_id bigint, symbol text)
-        order by k) as locks`);
-    // One count per pair, each through the partial index (spot_orders_user_open_idx, whose status list
-    // this repeats): a join here was planned as a scan of every open order of every user.
-    const counted = await tx.execute<{ user_id: number; symbol: string; n: number }>(sql`
-      select p.user_id, p.symbol, (
-        select count(*)::int from spot_orders o
-        where o.user_id = p.user_id and o.symbol = p.symbol and o.status in ('pending', 'open', 'partial')
-      ) as n
-      from (select distinct user_id, symbol
-            from jsonb_to_recordset(${pairs}::jsonb) as v(user_id bigint, symbol text)) as p
-      order by p.user_id, p.symbol`);
-    const open = new Map(counted.rows.map((r) => [`${r.user_id}:${r.symbol}`, Number(r.n)]));
-    const refused = new Map<number, AppError>();
-    batch.forEach((waiting, i) => {
-      if (skip.has(i)) {
-        return;
-      }
-      const key = `${waiting.order.userId}:${waiting.order.symbol}`;
-      const n = open.get(key) ?? 0;
-      if (n >= waiting.maxOpen) {
-        refused.set(i, new AppError("TOO_MANY_OPEN_ORDERS", { max: waiting.maxOpen }));
-      } else {
-        open.set(key, n + 1);
-      }
-    });
-    return refused;
   }
 
   private settle(batch: Waiting[], outcomes: (SpotOrderRow | AppError)[]) {

@@ -27,6 +27,7 @@ import {
   sendCommand,
   spotOrders,
 } from "./index.ts";
+import { OrderIntake } from "./order-intake.ts";
 import { balanceOf, createTrader, orderRow, settled, waitUntil } from "./testing.ts";
 import { checkSpotLedger, createTraders, runWorkload } from "./workload.ts";
 
@@ -278,6 +279,54 @@ describe("spot orders through the matcher", () => {
       await setPolicy(db, "spot.maxOpenOrders", 200, "test");
       await termsShow("NEARUSDT", (terms) => terms.maxOpenOrders === 200);
     }
+  });
+
+  it("writes batches side by side and keeps each user's open-order limit and balance exact", async () => {
+    // An intake of its own: the first orders submitted together go as batches in flight at once,
+    // the rest in the batches after them; all contend for the same users' locks and balances.
+    const intake = new OrderIntake(db, redis, prefix);
+    const short = await createTrader(db, { USDT: "0.003" });
+    const limited = await createTrader(db, { USDT: "100" });
+    const order = (user: User) => ({
+      userId: user.id,
+      book: "real" as const,
+      symbol: "BTCUSDT",
+      base: "BTC",
+      quote: "USDT",
+      side: "buy" as const,
+      type: "limit" as const,
+      timeInForce: "gtc" as const,
+      price: "1",
+      quantity: "0.001",
+      quoteAmount: null,
+      feeCurrency: "BTC",
+      holdCurrency: "USDT",
+      held: "0.001",
+    });
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) =>
+        i % 2 === 0 ? intake.submit(order(short), 10) : intake.submit(order(limited), 5),
+      ),
+    );
+    const outcome = (parity: number) => {
+      const counts: Record<string, number> = {};
+      results.forEach((r, i) => {
+        if (i % 2 === parity) {
+          const code = r.status === "fulfilled" ? "accepted" : (r.reason as AppError).code;
+          counts[code] = (counts[code] ?? 0) + 1;
+        }
+      });
+      return counts;
+    };
+    // The balance covers three orders of the first user, the limit five of the second.
+    expect(outcome(0)).toEqual({ accepted: 3, INSUFFICIENT_BALANCE: 17 });
+    expect(outcome(1)).toEqual({ accepted: 5, TOO_MANY_OPEN_ORDERS: 15 });
+    expect(await balanceOf(db, short, "USDT")).toEqual({ available: "0", held: "0.003" });
+    expect(await balanceOf(db, limited, "USDT")).toEqual({ available: "99.995", held: "0.005" });
+    const ids = results.flatMap((r) => (r.status === "fulfilled" ? [r.value.id] : []));
+    expect(new Set(ids).size).toBe(8);
+    const rows = await settled(db, ids);
+    expect(rows.map((r) => r?.status)).toEqual(Array.from({ length: 8 }, () => "open"));
   });
 
   it("refuses bad orders with a code naming the problem, holding nothing", async () => {

@@ -4,12 +4,11 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { recordTradeTurnover } from "../../funding/index.ts";
 import type { Book } from "../../ledger/index.ts";
-import { type AccountIdCache, type EntryInput, postEntries } from "../../ledger/index.ts";
+import { type AccountIdCache, type EntryInput, postEntriesInTransaction } from "../../ledger/index.ts";
 import { addMessages, type NewMessage } from "../../messages/index.ts";
 import { transitionMany } from "../../state/index.ts";
 import type { SpotCommand } from "../commands.ts";
 import type { OrderBook } from "../engine/book.ts";
-import { spotTrades } from "../spot.table.ts";
 import type { FeeRates, LiveOrder, MarketInfo, PendingTrade } from "./settlement.ts";
 
 export interface BookState {
@@ -108,21 +107,41 @@ export async function writeBatch(
   await db.transaction(async (tx) => {
     const entries: EntryInput[] = [];
     if (batch.trades.length > 0) {
-      const ids = await tx.execute<{ id: number }>(
-        sql`select nextval(pg_get_serial_sequence('spot_trades', 'id')) as id from generate_series(1, ${batch.trades.length}) order by 1`,
+      // One statement: ids from the sequence in the batch's order, the rows inserted with them.
+      const rows = JSON.stringify(
+        batch.trades.map((t, ord) => ({
+          ord,
+          symbol: t.symbol,
+          book: t.book,
+          price: t.price,
+          quantity: t.quantity,
+          quote_qty: t.quoteQty,
+          taker_side: t.takerSide,
+          maker_order_id: t.makerOrderId,
+          taker_order_id: t.takerOrderId,
+          maker_user_id: t.makerUserId,
+          taker_user_id: t.takerUserId,
+          maker_fee: t.makerFee,
+          taker_fee: t.takerFee,
+          created_at: new Date(t.at).toISOString(),
+        })),
       );
-      batch.trades.forEach((trade, i) => {
-        trade.id = Number(ids.rows[i]?.id);
-      });
-      for (let i = 0; i < batch.trades.length; i += 1000) {
-        await tx.insert(spotTrades).values(
-          batch.trades
-            .slice(i, i + 1000)
-            .map(({ postings: _postings, turnover: _turnover, at, ...trade }) => ({
-              ...trade,
-              createdAt: new Date(at),
-            })),
-        );
+      const ids = await tx.execute<{ ord: number; id: number }>(sql`
+        with v as materialized (
+          select nextval(pg_get_serial_sequence('spot_trades', 'id')) as id, r.*
+          from (select * from jsonb_to_recordset(${rows}::jsonb) as v(ord int, symbol text, book text,
+            price numeric, quantity numeric, quote_qty numeric, taker_side text, maker_order_id bigint,
+            taker_order_id bigint, maker_user_id bigint, taker_user_id bigint, maker_fee numeric,
+            taker_fee numeric, created_at timestamptz) order by ord) as r),
+        inserted as (
+          insert into spot_trades (id, symbol, book, price, quantity, quote_qty, taker_side, maker_order_id,
+            taker_order_id, maker_user_id, taker_user_id, maker_fee, taker_fee, created_at)
+          select id, symbol, book, price, quantity, quote_qty, taker_side, maker_order_id, taker_order_id,
+            maker_user_id, taker_user_id, maker_fee, taker_fee, created_at
+          from v order by id)
+        select ord, id from v order by ord`);
+      for (const row of ids.rows) {
+        (batch.trades[Number(row.ord)] as PendingTrade).id = Number(row.id);
       }
       for (const trade of batch.trades) {
         entries.push({
@@ -141,7 +160,7 @@ export async function writeBatch(
         postings,
       });
     }
-    await postEntries(tx, entries, accountIds);
+    await postEntriesInTransaction(tx, entries, accountIds);
     // Fills count toward their users' withdrawal turnover, committed with the fills themselves.
     await recordTradeTurnover(
       tx,
