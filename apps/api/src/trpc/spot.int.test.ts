@@ -176,6 +176,14 @@ describe("spot over tRPC", () => {
     expect(wrong.body.error?.data).toMatchObject({ errorCode: "TRADE_PASSWORD_WRONG" });
     expectOk(await h.trpc("spot.place", { ...order, trade_password: "246810" }, u.token));
     await setPolicy(h.db, "spot.tradePassword.required", false, "test");
+    // The next tests order without one: wait until the cached terms have let the requirement go.
+    await until(
+      async () =>
+        dataOf<{ tradePasswordRequired: boolean }>(
+          await h.trpc("spot.terms", { symbol: "BTCUSDT" }, undefined, "query"),
+        ),
+      (t) => !t.tradePasswordRequired,
+    );
   });
 });
 
