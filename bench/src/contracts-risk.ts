@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { CONTRACT_CURRENCY, ContractRiskEngine, recordContractTicks } from "@northstar/domain/contracts";
@@ -13,6 +12,7 @@ import { mulberry32 } from "@northstar/shared/random";
 import type pg from "pg";
 import { newContractUser } from "../../packages/domain/src/contracts/testing.ts";
 import { recreateDatabase } from "./database.ts";
+import { processCpuSeconds } from "./process-cpu.ts";
 import { sized } from "./smoke.ts";
 import { type BenchResult, percentile } from "./types.ts";
 
@@ -53,20 +53,8 @@ const range = (values: number[]) => ({
   max: Math.max(...values),
 });
 
-/** CPU seconds (user + system) of processes, from /proc (0 for one that is gone). */
-function cpuOf(pids: number[]): Map<number, number> {
-  const tick = 100; // USER_HZ on Linux
-  const out = new Map<number, number>();
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-      out.set(pid, (Number(fields[11]) + Number(fields[12])) / tick);
-    } catch {
-      out.set(pid, 0);
-    }
-  }
-  return out;
-}
+/** CPU seconds (user + system) of processes by pid. */
+const cpuOf = (pids: number[]) => new Map(pids.map((pid) => [pid, processCpuSeconds(pid)]));
 
 type Pool = pg.Pool;
 

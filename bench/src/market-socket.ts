@@ -8,6 +8,7 @@ import { ChannelPublisher } from "@northstar/domain/markets";
 import type { Ticker } from "@northstar/shared/markets";
 import { Redis } from "ioredis";
 import { recreateDatabase } from "./database.ts";
+import { processCpuSeconds } from "./process-cpu.ts";
 import { sized } from "./smoke.ts";
 import { type BenchResult, percentile } from "./types.ts";
 
@@ -69,17 +70,7 @@ function processTree(pid: number): number[] {
   return pids;
 }
 function treeCpuSeconds(pid: number): number {
-  return processTree(pid).reduce((n, p) => {
-    try {
-      return n + cpuSeconds(p);
-    } catch {
-      return n;
-    }
-  }, 0);
-}
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
+  return processTree(pid).reduce((n, p) => n + processCpuSeconds(p), 0);
 }
 /** Busy and total CPU time of the whole machine, in clock ticks (the first line of /proc/stat). */
 function machineTicks(): { busy: number; total: number } {
@@ -231,7 +222,7 @@ async function runLevel(clients: number, prefix: string, redis: Redis, apiPid: n
   await new Promise((r) => setTimeout(r, 500));
   const childPids = children.map((c) => c.pid as number);
   const cpuBefore = treeCpuSeconds(apiPid);
-  const clientsCpuBefore = childPids.reduce((n, pid) => n + cpuSeconds(pid), 0);
+  const clientsCpuBefore = childPids.reduce((n, pid) => n + processCpuSeconds(pid), 0);
   const machineBefore = machineTicks();
   const started = Date.now();
   let frameBytes = 0;
@@ -247,7 +238,8 @@ async function runLevel(clients: number, prefix: string, redis: Redis, apiPid: n
   await new Promise((r) => setTimeout(r, 1000));
   const seconds = (Date.now() - started) / 1000;
   const cpu = (treeCpuSeconds(apiPid) - cpuBefore) / seconds;
-  const clientsCpu = (childPids.reduce((n, pid) => n + cpuSeconds(pid), 0) - clientsCpuBefore) / seconds;
+  const clientsCpu =
+    (childPids.reduce((n, pid) => n + processCpuSeconds(pid), 0) - clientsCpuBefore) / seconds;
   const machineAfter = machineTicks();
   // /proc/stat counts every core: busy share of all cores times the number of cores.
   const machineCpu =

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +16,7 @@ import {
 import { MoneyDecimal } from "@northstar/shared/money";
 import { Redis } from "ioredis";
 import { recreateDatabase } from "./database.ts";
+import { processCpuSeconds } from "./process-cpu.ts";
 import { sized } from "./smoke.ts";
 import { type BenchResult, percentile } from "./types.ts";
 
@@ -56,11 +56,6 @@ function freshDatabase() {
   }
 }
 
-/** User + system CPU seconds of a process, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 const selfCpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
@@ -309,14 +304,14 @@ export async function run(): Promise<BenchResult> {
     await settleThroughWorker(Array.from({ length: 200 }, (_, i) => i));
     for (let r = 0; r < REPEATS; r++) {
       const total = STEADY_RATE * STEADY_SECONDS;
-      const cpu = cpuSeconds(workerPid);
+      const cpu = processCpuSeconds(workerPid);
       const { delays } = await settleThroughWorker(
         Array.from({ length: total }, (_, i) => Math.floor((i * 1000) / STEADY_RATE)),
       );
       steady.p50.push(percentile(delays, 50));
       steady.p99.push(percentile(delays, 99));
       steady.max.push(delays.at(-1) as number);
-      steady.perWorkerCpuSec.push(total / (cpuSeconds(workerPid) - cpu));
+      steady.perWorkerCpuSec.push(total / (processCpuSeconds(workerPid) - cpu));
 
       const {
         delays: burstDelays,

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,6 +10,7 @@ import { Redis } from "ioredis";
 import { createTrader } from "../../packages/domain/src/spot/testing.ts";
 import { checkSpotLedger } from "../../packages/domain/src/spot/workload.ts";
 import { recreateDatabase } from "./database.ts";
+import { processCpuSeconds } from "./process-cpu.ts";
 import { sized } from "./smoke.ts";
 import { type BenchResult, percentile } from "./types.ts";
 
@@ -146,18 +146,6 @@ async function openLoop(tokens: string[], rate: number, seconds: number, random:
   return { latencies, failed, seconds: (performance.now() - started) / 1000 };
 }
 
-/** CPU seconds (user + system) of processes, from /proc (0 for one that is gone or unreadable). */
-function cpuOf(pids: number[]): number[] {
-  return pids.map((pid) => {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-      return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ
-    } catch {
-      return 0;
-    }
-  });
-}
-
 /**
  * The CPU each part spends per order acknowledged during `work`: the API, the worker, the database
  * backends of the benchmark's database and this load generator, in milliseconds. Steadier than
@@ -175,11 +163,11 @@ async function cpuPerOrder<T extends { latencies: number[] }>(
       )
     ).rows.map((r) => Number(r.pid));
   const pidsBefore = await backends();
-  const before = cpuOf([pids.api, pids.worker, ...pidsBefore]);
+  const before = [pids.api, pids.worker, ...pidsBefore].map(processCpuSeconds);
   const self = process.cpuUsage();
   const value = await work();
   const used = process.cpuUsage(self);
-  const after = cpuOf([pids.api, pids.worker, ...pidsBefore]);
+  const after = [pids.api, pids.worker, ...pidsBefore].map(processCpuSeconds);
   const delta = after.map((v, i) => Math.max(0, v - (before[i] ?? 0)));
   const per = (seconds: number) =>
     Number(((seconds * 1000) / Math.max(1, value.latencies.length)).toFixed(3));

@@ -2,7 +2,7 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import { EARN_CUSTODY_STATUSES, earnOrderMachine } from "@northstar/shared/state-machines";
 import { and, asc, between, eq, gt, inArray, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/index.ts";
-import type { Db, DbOrTx } from "../db/client.ts";
+import type { Db, DbOrTx, Tx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { User } from "../identity/index.ts";
 import {
@@ -169,7 +169,7 @@ export async function settleOrder(db: Db, orderId: number, now = new Date()): Pr
  *
  * `lanes` transactions run side by side on their own connections, so the database's work of one
  * batch overlaps another's. Each lane locks the next batch after the previous lane's batch, one lane
- * at a time (the `claiming` chain), so batches never share an order; the accounts they share (the
+ * at a time (`claimNext`), so batches never share an order; the accounts they share (the
  * `earn_yield` account, holders of orders in both) are locked in one order by the ledger.
  */
 export async function runDailyYield(db: Db, now = new Date(), batch = 2000, lanes = 2) {
@@ -179,56 +179,50 @@ export async function runDailyYield(db: Db, now = new Date(), batch = 2000, lane
   let days = 0;
   let after = 0;
   let done = false;
-  let claiming: Promise<unknown> = Promise.resolve();
+  let claimed: Promise<unknown> = Promise.resolve();
+  /** Locks the next batch after the last one claimed; lanes claim one at a time, in turn. */
+  const claimNext = (tx: Tx): Promise<EarnOrder[]> => {
+    const claim = claimed.then(async () => {
+      if (done) {
+        return [];
+      }
+      const locked = await tx
+        .select()
+        .from(earnOrders)
+        .where(
+          and(
+            // earn_orders_custody_idx's own predicate: the planner walks that index in id order and
+            // stops at the batch's end.
+            sql`${earnOrders.status} in ${IN_CUSTODY}`,
+            gt(earnOrders.id, after),
+            sql`(${earnOrders.paidDays} < least(${earnOrders.cycleDays}, ${today}::date - ${earnOrders.startDay}))`,
+          ),
+        )
+        .orderBy(asc(earnOrders.id))
+        .limit(batch)
+        .for("update");
+      after = locked.at(-1)?.id ?? after;
+      done ||= locked.length < batch;
+      return locked;
+    });
+    claimed = claim.catch(() => {});
+    return claim;
+  };
   const lane = async () => {
     try {
-      await laneLoop();
+      while (!done) {
+        await db.transaction(async (tx) => {
+          const paid = await payDueMany(tx, await claimNext(tx), now, cache);
+          for (const n of paid.values()) {
+            orders += n > 0 ? 1 : 0;
+            days += n;
+          }
+        });
+      }
     } catch (error) {
       // The other lanes stop at their next batch; the whole run is safe to repeat.
       done = true;
       throw error;
-    }
-  };
-  const laneLoop = async () => {
-    while (!done) {
-      await db.transaction(async (tx) => {
-        let release = () => {};
-        const previous = claiming;
-        claiming = new Promise<void>((resolve) => {
-          release = resolve;
-        });
-        await previous;
-        let locked: EarnOrder[] = [];
-        try {
-          if (done) {
-            return;
-          }
-          locked = await tx
-            .select()
-            .from(earnOrders)
-            .where(
-              and(
-                // earn_orders_custody_idx's own predicate: the planner walks that index in id order
-                // and stops at the batch's end.
-                sql`${earnOrders.status} in ${IN_CUSTODY}`,
-                gt(earnOrders.id, after),
-                sql`(${earnOrders.paidDays} < least(${earnOrders.cycleDays}, ${today}::date - ${earnOrders.startDay}))`,
-              ),
-            )
-            .orderBy(asc(earnOrders.id))
-            .limit(batch)
-            .for("update");
-          after = locked.at(-1)?.id ?? after;
-          done ||= locked.length < batch;
-        } finally {
-          release();
-        }
-        const paid = await payDueMany(tx, locked, now, cache);
-        for (const n of paid.values()) {
-          orders += n > 0 ? 1 : 0;
-          days += n;
-        }
-      });
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, lanes) }, lane));

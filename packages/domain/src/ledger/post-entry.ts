@@ -219,8 +219,8 @@ export async function postEntries(
   if (inputs.length === 0) {
     return [];
   }
-  const books = inputs.map(validate);
-  return refusals(() => db.transaction((tx) => writeEntries(tx, inputs, books, cache)));
+  // A savepoint when a transaction is open: a refusal undoes these entries alone.
+  return db.transaction((tx) => postEntriesInTransaction(tx, inputs, cache));
 }
 
 /**
