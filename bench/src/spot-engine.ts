@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import { type PerformanceEntry, PerformanceObserver, performance } from "node:perf_hooks";
 import { type EngineSink, OrderBook } from "@northstar/domain/spot/engine";
@@ -20,8 +21,8 @@ import { type BenchResult, percentile } from "./types.ts";
  * Per workload: throughput runs (no per-op clock), alternating ours, theirs, ours, theirs, … (RUNS of
  * each, 5 by default), so both engines meet the same minutes of a shared machine; each timed run
  * comes right after a warm-up run of the same engine on a fresh book (another seed). Each run
- * records its wall time and this process's CPU time (process.cpuUsage), giving ops per wall-second
- * and ops per CPU-second; the figures are the median and range over the runs, and the ratio of the
+ * records its wall time, this process's CPU time (process.cpuUsage) and its main thread's alone,
+ * giving ops per wall-second, per CPU-second and per main-thread CPU-second; the figures are the median and range over the runs, and the ratio of the
  * medians. Then latency runs
  * (each op timed with performance.now() into a preallocated Float64Array; the clock's own cost is
  * measured apart on an empty op, not subtracted). Every run starts from a fresh book holding the same
@@ -466,6 +467,21 @@ const cpuMsSince = (from: NodeJS.CpuUsage) => {
   return (used.user + used.system) / 1000;
 };
 
+/**
+ * CPU time of the calling thread in ms, from /proc/thread-self/schedstat (its first field is the
+ * time on CPU in ns, good to about a millisecond): the engine runs on the main thread, while
+ * process.cpuUsage() also counts V8's background compiler and GC threads, which on a 15 ms run of
+ * ours can add half again, part of it left over from the other engine's run. The two figures bracket
+ * an engine's cost. NaN off Linux.
+ */
+function threadCpuMs(): number {
+  try {
+    return Number(readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1e6;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[(sorted.length - 1) >> 1] as number;
@@ -480,8 +496,11 @@ interface ThroughputRun {
   wallMs: number;
   /** This process's CPU time (user + system, every thread: V8's GC and compiler threads count). */
   cpuMs: number;
+  /** The main thread's CPU time alone (the engine's own work). */
+  mainThreadCpuMs: number;
   opsPerSec: number;
   opsPerCpuSec: number;
+  opsPerMainThreadCpuSec: number;
   gcs: number;
   /** Their summed pauses. */
   gcPauseMs: number;
@@ -524,8 +543,10 @@ async function throughputRun<B>(
   await collect();
   const load1m = os.loadavg()[0] ?? 0;
   const cpu = process.cpuUsage();
+  const threadCpu = threadCpuMs();
   const start = performance.now();
   const elapsed = engine.throughput(book, w);
+  const mainThreadCpuMs = threadCpuMs() - threadCpu;
   const cpuMs = cpuMsSince(cpu);
   const gc = await gcBetween(start, start + elapsed);
   books.add(engine.depth(book));
@@ -535,8 +556,10 @@ async function throughputRun<B>(
   return {
     wallMs: round(elapsed, 2),
     cpuMs: round(cpuMs, 2),
+    mainThreadCpuMs: round(mainThreadCpuMs, 2),
     opsPerSec: Math.round(ops / (elapsed / 1000)),
     opsPerCpuSec: Math.round(ops / (cpuMs / 1000)),
+    opsPerMainThreadCpuSec: Math.round(ops / (mainThreadCpuMs / 1000)),
     gcs: gc.count,
     gcPauseMs: gc.totalPauseMs,
     load1m: round(load1m, 2),
@@ -581,6 +604,7 @@ interface Measured {
   /** Throughput runs: median and range over them, per wall-second and per CPU-second. */
   opsPerSec: { median: number; min: number; max: number };
   opsPerCpuSec: { median: number; min: number; max: number };
+  opsPerMainThreadCpuSec: { median: number; min: number; max: number };
   runs: ThroughputRun[];
   /** Latency runs: the median over them, per figure. */
   latency: {
@@ -598,6 +622,7 @@ function summarise(runs: ThroughputRun[], latencyRuns: LatencyRun[]): Measured {
   return {
     opsPerSec: spread(runs.map((r) => r.opsPerSec)),
     opsPerCpuSec: spread(runs.map((r) => r.opsPerCpuSec)),
+    opsPerMainThreadCpuSec: spread(runs.map((r) => r.opsPerMainThreadCpuSec)),
     runs,
     latency: {
       p50Us: mid((r) => r.p50Us),
@@ -690,6 +715,9 @@ export async function run(): Promise<BenchResult> {
         "alternating ours, theirs, ours, theirs, …; each run on a fresh prefilled book after a forced GC",
       throughput: "ops / wall time and ops / CPU time of a run without per-op clock readings",
       cpu: "process.cpuUsage() delta (user + system, all threads of this process) around the run",
+      mainThreadCpu:
+        "the main thread's time on CPU (/proc/thread-self/schedstat) around the run: the engine's own work, " +
+        "without V8's background compiler and GC threads",
       latencyRuns: { ours: OUR_LATENCY_RUNS, theirs: THEIR_LATENCY_RUNS },
       latency:
         "gap between consecutive performance.now() readings around each op, clock overhead not subtracted",
@@ -724,6 +752,10 @@ export async function run(): Promise<BenchResult> {
     const ratio = {
       opsPerSecOursOverTheirs: round(a.opsPerSec.median / b.opsPerSec.median, 1),
       opsPerCpuSecOursOverTheirs: round(a.opsPerCpuSec.median / b.opsPerCpuSec.median, 1),
+      opsPerMainThreadCpuSecOursOverTheirs: round(
+        a.opsPerMainThreadCpuSec.median / b.opsPerMainThreadCpuSec.median,
+        1,
+      ),
       p50OursOverTheirs: round(a.latency.p50Us / b.latency.p50Us, 4),
       p99OursOverTheirs: round(a.latency.p99Us / b.latency.p99Us, 4),
       p999OursOverTheirs: round(a.latency.p999Us / b.latency.p999Us, 4),
@@ -750,16 +782,19 @@ export async function run(): Promise<BenchResult> {
       ["nodejs-order-book", b],
     ] as const) {
       summary.push(
-        `  ${name.padEnd(17)} ops/s ${fmtRange(m.opsPerSec)}, ops/CPU-s ${fmtRange(m.opsPerCpuSec)} | per op ` +
+        `  ${name.padEnd(17)} ops/s ${fmtRange(m.opsPerSec)}, ops/CPU-s ${fmtRange(m.opsPerCpuSec)}, ` +
+          `ops/main-thread-CPU-s ${fmtRange(m.opsPerMainThreadCpuSec)} | per op ` +
           `p50 ${m.latency.p50Us} µs, p99 ${m.latency.p99Us} µs, p99.9 ${m.latency.p999Us} µs, max ${m.latency.maxUs} µs`,
       );
       summary.push(
-        `  ${"".padEnd(17)} runs (wall ms / CPU ms / GCs): ${m.runs.map((r) => `${r.wallMs}/${r.cpuMs}/${r.gcs}`).join(", ")}; ` +
+        `  ${"".padEnd(17)} runs (wall ms / CPU ms / main-thread CPU ms / GCs): ` +
+          `${m.runs.map((r) => `${r.wallMs}/${r.cpuMs}/${r.mainThreadCpuMs}/${r.gcs}`).join(", ")}; ` +
           `latency runs: ${m.latency.runs.map((r) => `${r.wallMs}/${r.cpuMs}/${r.gcs}`).join(", ")}`,
       );
     }
     summary.push(
       `  ours/theirs (ratio of medians): ops/s ×${ratio.opsPerSecOursOverTheirs}, ops/CPU-s ×${ratio.opsPerCpuSecOursOverTheirs}, ` +
+        `ops/main-thread-CPU-s ×${ratio.opsPerMainThreadCpuSecOursOverTheirs}, ` +
         `p50 ×${ratio.p50OursOverTheirs}, p99 ×${ratio.p99OursOverTheirs}; same final book: ${agree ? "yes" : "NO"}`,
     );
   }

@@ -16,6 +16,8 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 
+import { LOAN_OUTSTANDING_STATUSES } from "@northstar/shared/state-machines";
+
 const money = () => numeric({ precision: 38, scale: 18 });
 const rate = () => numeric({ precision: 12, scale: 8 });
 
@@ -40,6 +42,12 @@ export const loanProducts = pgTable(
   },
   (t) => [check("loan_products_amount_range", sql`${t.minAmount} <= ${t.maxAmount}`)],
 );
+
+/**
+ * The outstanding statuses as SQL literals: the partial index below and the overdue job's query must
+ * write the same predicate for the planner to use the index (a bound parameter would not match it).
+ */
+export const OUTSTANDING = sql.raw(`(${LOAN_OUTSTANDING_STATUSES.map((s) => `'${s}'`).join(", ")})`);
 
 /**
  * A loan (SPEC section 3). The rates, interest and grace days are fixed at application; the start and
@@ -86,6 +94,10 @@ export const loans = pgTable(
   (t) => [
     index("loans_user_idx").on(t.userId, t.createdAt),
     index("loans_status_idx").on(t.status, t.id),
+    // The overdue job walks the outstanding loans in id order, a batch at a time: this index yields them
+    // in that order and stops at the batch's end, where (status, id) over three statuses has to collect
+    // and sort every later loan for each batch.
+    index("loans_outstanding_idx").on(t.id).where(sql`${t.status} in ${OUTSTANDING}`),
     check("loans_paid_principal", sql`${t.paidPrincipal} >= 0 and ${t.paidPrincipal} <= ${t.amount}`),
     check("loans_paid_interest", sql`${t.paidInterest} >= 0 and ${t.paidInterest} <= ${t.interest}`),
     check("loans_paid_late_fees", sql`${t.paidLateFees} >= 0 and ${t.paidLateFees} <= ${t.lateFees}`),

@@ -1,11 +1,11 @@
 import { addLoanDays, loanFeeDaysDue, loanLateFee } from "@northstar/shared/contracts/loans";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { LOAN_OUTSTANDING_STATUSES, loanMachine } from "@northstar/shared/state-machines";
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { addMessage } from "../messages/index.ts";
 import { transition } from "../state/index.ts";
-import { loanLateFeeDays, loans } from "./loans.table.ts";
+import { loanLateFeeDays, loans, OUTSTANDING } from "./loans.table.ts";
 import { lockLoan } from "./review.ts";
 import type { Loan } from "./view.ts";
 
@@ -80,7 +80,7 @@ export async function runLoanOverdue(db: Db, now = new Date(), batch = 500) {
       .from(loans)
       .where(
         and(
-          inArray(loans.status, [...LOAN_OUTSTANDING_STATUSES]),
+          sql`${loans.status} in ${OUTSTANDING}`,
           gt(loans.id, after),
           sql`${loans.overdueDays} < ${today}::date - (${loans.dueDay} + ${loans.graceDays})`,
         ),

@@ -1,0 +1,1 @@
+CREATE INDEX "loans_outstanding_idx" ON "loans" USING btree ("id") WHERE "loans"."status" in ('disbursed', 'repaying', 'overdue');
