@@ -110,7 +110,7 @@ function readFrames(peer: Peer, data: Buffer): Buffer {
 const server = net.createServer((socket) => {
   socket.setNoDelay(true);
   let request: Buffer | null = Buffer.alloc(0);
-  let rest = Buffer.alloc(0);
+  let rest: Buffer = Buffer.alloc(0);
   const peer: Peer = { socket, deflate: false, pending: null };
   socket.on("data", (chunk: Buffer) => {
     if (request) {
