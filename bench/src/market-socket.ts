@@ -46,10 +46,13 @@ const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT ?? "";
  * `before`: the baseline's API; `after`: this checkout's, clients offering permessage-deflate as
  * browsers do; `after-plain`: the same with clients that do not, so every frame goes uncompressed;
  * `after-2p`: this checkout's API with the socket served by two child processes
- * (MARKET_SOCKET_PROCESSES=2), its CPU and memory counted with the API's.
+ * (MARKET_SOCKET_PROCESSES=2), its CPU and memory counted with the API's; `floor`: in the API's
+ * place a bare Node writer (socket-floor.ts) sending the same frames to the same clients with one
+ * `socket.write` each and nothing else, so the figures show what any Node server costs on this
+ * machine and what the API adds to it.
  */
-const KNOWN_VARIANTS = ["before", "after", "after-plain", "after-2p"];
-const VARIANTS = (process.env.BENCH_VARIANTS ?? (BASELINE_ROOT ? "before,after" : "after"))
+const KNOWN_VARIANTS = ["before", "after", "after-plain", "after-2p", "floor"];
+const VARIANTS = (process.env.BENCH_VARIANTS ?? (BASELINE_ROOT ? "before,after,floor" : "after,floor"))
   .split(",")
   .filter((v) => KNOWN_VARIANTS.includes(v) && (v !== "before" || BASELINE_ROOT));
 const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? sized(2, 1));
@@ -106,13 +109,23 @@ function processRssMiB(pid: number): number {
   return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
 }
 
-async function startApi(prefix: string, apiRoot: string, socketProcesses: number): Promise<ChildProcess> {
+/**
+ * Starts the API of `apiRoot`, or with `floor` the bare writer (socket-floor.ts) in its place, on the
+ * same port, limits and environment.
+ */
+async function startApi(
+  prefix: string,
+  apiRoot: string,
+  socketProcesses: number,
+  floor = false,
+): Promise<ChildProcess> {
   // Through a shell that raises the soft open-file limit to the hard one (one socket is one file),
   // and the hard one to 65536 first where it may (as root): 20,000 clients need ~30 files more.
   const raiseLimit =
     'h=$(ulimit -Hn); [ "$h" != unlimited ] && [ "$h" -lt 65536 ] && ulimit -Hn 65536 2>/dev/null; ' +
     'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$0" "$@"';
-  const api = spawn("sh", ["-c", raiseLimit, process.execPath, "--import", "tsx", "apps/api/src/server.ts"], {
+  const script = floor ? path.join(root, "bench/src/socket-floor.ts") : "apps/api/src/server.ts";
+  const api = spawn("sh", ["-c", raiseLimit, process.execPath, "--import", "tsx", script], {
     cwd: apiRoot,
     env: {
       ...process.env,
@@ -361,6 +374,7 @@ export async function run(): Promise<BenchResult> {
           prefix,
           variant === "before" ? BASELINE_ROOT : root,
           variant === "after-2p" ? 2 : 0,
+          variant === "floor",
         );
         apiOpenFileLimit = openFileLimit(api.pid as number);
         try {

@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { ChannelPublisher, pubsubChannel, snapshotKey, userChannel } from "@northstar/domain/markets";
 import {
   type ChannelEvent,
@@ -424,6 +424,49 @@ describe("market socket", () => {
       await vi.waitUntil(() => replies.length > 0, { timeout: 10_000, interval: 20 });
       expect(replies[0]).toMatchObject({ main_type: MAIN_TYPE.error });
       expect(typeof replies[0]?.code).toBe("string");
+    } finally {
+      await spread.close();
+    }
+  }, 60_000);
+
+  it("hands a connection to a child without reading what the client sends meanwhile", async () => {
+    const databaseUrl = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = h.databaseUrl;
+    const spread = await buildApp({ ...h.deps, config: { ...h.deps.config, marketSocketProcesses: 1 } });
+    if (databaseUrl === undefined) {
+      delete process.env.DATABASE_URL;
+    } else {
+      process.env.DATABASE_URL = databaseUrl;
+    }
+    await spread.listen({ port: 0, host: "127.0.0.1" });
+    const port = (spread.server.address() as AddressInfo).port;
+    try {
+      // A raw client sends its subscribe the moment this process has taken the upgrade, before the
+      // child has the connection: those bytes must reach the child, not be read here and dropped.
+      const socket = net.connect({ port, host: "127.0.0.1" });
+      await once(socket, "connect");
+      const subscribe = Buffer.from(JSON.stringify({ main_type: MAIN_TYPE.subscribe, sub: ["tickers"] }));
+      const mask = Buffer.from([1, 2, 3, 4]);
+      const frame = Buffer.concat([
+        Buffer.from([0x81, 0x80 | subscribe.length]),
+        mask,
+        subscribe.map((b, i) => b ^ (mask[i & 3] as number)),
+      ]);
+      spread.server.once("upgrade", () => socket.write(frame));
+      let received = "";
+      socket.on("data", (chunk: Buffer) => {
+        received += chunk.toString("latin1");
+      });
+      socket.write(
+        `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+      );
+      await vi.waitUntil(() => received.includes(`"main_type":${MAIN_TYPE.snapshot}`), {
+        timeout: 15_000,
+        interval: 20,
+      });
+      expect(received).toMatch(/^HTTP\/1\.1 101/);
+      socket.destroy();
     } finally {
       await spread.close();
     }

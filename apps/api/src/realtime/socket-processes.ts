@@ -48,6 +48,11 @@ export function startSocketProcesses(count: number, log: SocketLog, redisPrefix:
   }
   return {
     handleUpgrade(req, socket, head) {
+      // Stop reading the connection here at once. Its descriptor stays open and polled in this
+      // process until the child acknowledges it, and bytes read here meanwhile are dropped: a
+      // client's subscribe, sent as soon as the child has answered the handshake, could be lost, the
+      // client then waiting forever for its snapshot (1 connection in ~15,000 when the machine is busy).
+      (socket as Socket & { _handle?: { readStop?(): number } | null })._handle?.readStop?.();
       const target = children[next++ % children.length];
       if (!target || closing) {
         socket.destroy();
