@@ -1,6 +1,6 @@
 import { MoneyDecimal } from "@northstar/shared/money";
 import { and, eq, sql } from "drizzle-orm";
-import type { DbOrTx } from "../db/client.ts";
+import { type DbOrTx, executePrepared } from "../db/client.ts";
 import { getPolicy } from "../policy/index.ts";
 import { deposits, tradeTurnover, walletTransfers } from "./funding.table.ts";
 
@@ -18,12 +18,29 @@ export interface TradeTurnoverRow {
  * value of each real-book fill here, in the transaction that settles it.
  */
 export async function recordTradeTurnover(db: DbOrTx, rows: TradeTurnoverRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 1000) {
-    await db
-      .insert(tradeTurnover)
-      .values(rows.slice(i, i + 1000))
-      .onConflictDoNothing({ target: tradeTurnover.reference });
+  if (rows.length === 0) {
+    return;
   }
+  // One JSON parameter, one statement text whatever the number of rows: its plan is kept (a matcher
+  // batch reports dozens of fills).
+  const json = JSON.stringify(
+    rows.map((r, ord) => ({
+      ord,
+      user_id: r.userId,
+      source: r.source,
+      reference: r.reference,
+      value_usdt: r.valueUsdt,
+    })),
+  );
+  await executePrepared(
+    db,
+    sql`insert into trade_turnover (user_id, source, reference, value_usdt)
+        select user_id, source, reference, value_usdt
+        from jsonb_to_recordset(${json}::jsonb)
+          as v(user_id bigint, source text, reference text, value_usdt numeric, ord int)
+        order by ord
+        on conflict (reference) do nothing`,
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { MoneyDecimal } from "@northstar/shared/money";
 import { sql } from "drizzle-orm";
-import { type DbOrTx, perHandle, type Tx } from "../db/client.ts";
+import { type DbOrTx, executePrepared, perHandle, type Tx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { Book, Bucket, Wallet } from "./ledger.table.ts";
 
@@ -125,24 +125,30 @@ async function accountIds(
     const recordset = sql`jsonb_to_recordset(${rows}::jsonb) as v(user_id bigint, book text, wallet text, currency text, bucket text)`;
     // An account another transaction is creating makes this insert wait for it, then skip it; the
     // next statement (a new snapshot) sees the row either way.
-    const created = await db.execute<{ id: number }>(sql`
+    const created = await executePrepared<{ id: number }>(
+      db,
+      sql`
       insert into ledger_accounts (user_id, book, wallet, currency, bucket)
       select user_id, book, wallet, currency, bucket from ${recordset} order by 1, 2, 3, 4, 5
       on conflict (user_id, book, wallet, currency, bucket) where user_id is not null do nothing
-      returning id`);
+      returning id`,
+    );
     fresh.push(...created.rows.map((r) => Number(r.id)));
-    const found = await db.execute<{
+    const found = await executePrepared<{
       id: number;
       user_id: number;
       book: Book;
       wallet: Wallet;
       currency: string;
       bucket: Bucket;
-    }>(sql`
+    }>(
+      db,
+      sql`
       select a.id, a.user_id, a.book, a.wallet, a.currency, a.bucket from ledger_accounts a
       join ${recordset} on a.user_id = v.user_id and a.book = v.book and a.wallet = v.wallet
         and a.currency = v.currency and a.bucket = v.bucket
-      order by a.id`);
+      order by a.id`,
+    );
     for (const row of found.rows) {
       const key = refKey({
         userId: Number(row.user_id),
@@ -157,16 +163,27 @@ async function accountIds(
   if (systems.size > 0) {
     const rows = JSON.stringify([...systems.values()]);
     const recordset = sql`jsonb_to_recordset(${rows}::jsonb) as v(system_code text, book text, currency text)`;
-    const created = await db.execute<{ id: number }>(sql`
+    const created = await executePrepared<{ id: number }>(
+      db,
+      sql`
       insert into ledger_accounts (system_code, book, currency, bucket)
       select system_code, book, currency, 'available' from ${recordset} order by 1, 2, 3
       on conflict (system_code, book, currency) where system_code is not null do nothing
-      returning id`);
+      returning id`,
+    );
     fresh.push(...created.rows.map((r) => Number(r.id)));
-    const found = await db.execute<{ id: number; system_code: SystemCode; book: Book; currency: string }>(sql`
+    const found = await executePrepared<{
+      id: number;
+      system_code: SystemCode;
+      book: Book;
+      currency: string;
+    }>(
+      db,
+      sql`
       select a.id, a.system_code, a.book, a.currency from ledger_accounts a
       join ${recordset} on a.system_code = v.system_code and a.book = v.book and a.currency = v.currency
-      order by a.id`);
+      order by a.id`,
+    );
     for (const row of found.rows) {
       const key = refKey({ system: row.system_code, book: row.book, currency: row.currency });
       ids.set(key, Number(row.id));
@@ -311,7 +328,9 @@ async function writeEntries(
         : [],
     ),
   );
-  const written = await tx.execute<{ ord: number; id: number | null }>(sql`
+  const written = await executePrepared<{ ord: number; id: number | null }>(
+    tx,
+    sql`
     with v as materialized (
       select * from jsonb_to_recordset(${entries}::jsonb)
         as v(ord int, idempotency_key text, book text, kind text, reference_type text, reference_id text,
@@ -345,7 +364,8 @@ async function writeEntries(
       from p join updated u on u.id = p.account_id
       order by p.n
       returning 1)
-    select v.ord, fresh.id from v left join fresh on fresh.ord = v.ord order by v.ord`);
+    select v.ord, fresh.id from v left join fresh on fresh.ord = v.ord order by v.ord`,
+  );
   const entryIds = new Map<string, number>();
   const fresh = new Set<number>();
   for (const row of written.rows) {

@@ -1,8 +1,8 @@
 import type { TMessageKind, TMessageView } from "@northstar/shared/contracts/messages";
 import { translate } from "@northstar/shared/i18n";
 import type { Language } from "@northstar/shared/languages";
-import { and, count, desc, eq, isNull, type SQL } from "drizzle-orm";
-import type { DbOrTx } from "../db/client.ts";
+import { and, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { type DbOrTx, executePrepared } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { userMessages } from "./messages.table.ts";
 import { noteMessagesFor } from "./nudges.ts";
@@ -33,26 +33,31 @@ export async function addMessage(tx: DbOrTx, message: NewMessage): Promise<void>
 
 /** Adds several messages in one statement (a matcher batch's fills); the same rules as `addMessage`. */
 export async function addMessages(tx: DbOrTx, messages: readonly NewMessage[]): Promise<void> {
-  const owners = new Set<number>();
-  // In slices, so a large batch stays within PostgreSQL's limit of bound parameters per statement.
-  for (let i = 0; i < messages.length; i += 1000) {
-    const added = await tx
-      .insert(userMessages)
-      .values(
-        messages.slice(i, i + 1000).map((message) => ({
-          userId: message.userId,
-          kind: message.kind,
-          params: message.params ?? {},
-          eventKey: message.eventKey,
-        })),
-      )
-      .onConflictDoNothing()
-      .returning({ userId: userMessages.userId });
-    for (const row of added) {
-      owners.add(row.userId);
-    }
+  if (messages.length === 0) {
+    return;
   }
-  noteMessagesFor(tx, owners);
+  // One JSON parameter, one statement text whatever the number of messages: its plan is kept (the
+  // spot matcher adds messages in every batch with fills).
+  const json = JSON.stringify(
+    messages.map((m, ord) => ({
+      ord,
+      user_id: m.userId,
+      kind: m.kind,
+      params: m.params ?? {},
+      event_key: m.eventKey,
+    })),
+  );
+  const added = await executePrepared<{ user_id: number }>(
+    tx,
+    sql`insert into user_messages (user_id, kind, params, event_key)
+        select user_id, kind, params, event_key
+        from jsonb_to_recordset(${json}::jsonb)
+          as v(user_id bigint, kind text, params jsonb, event_key text, ord int)
+        order by ord
+        on conflict do nothing
+        returning user_id`,
+  );
+  noteMessagesFor(tx, new Set(added.rows.map((row) => Number(row.user_id))));
 }
 
 export function renderMessage(

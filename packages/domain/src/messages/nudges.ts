@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import { afterCommit, type Db, type DbOrTx } from "../db/client.ts";
-import { countUnread } from "./unread.ts";
+import { countUnreadMany } from "./unread.ts";
 import { publishUserEvents } from "./user-events.ts";
 
 /**
@@ -20,7 +20,7 @@ class NudgePublisher {
     private readonly prefix: string,
   ) {}
 
-  /** Coalesces the owners of one commit (and of commits while a publish runs) into one round trip. */
+  /** Coalesces the owners of one commit (and of commits while a publish runs): one count, one publish. */
   nudge(userIds: Iterable<number>) {
     for (const id of userIds) {
       this.due.add(id);
@@ -40,12 +40,11 @@ class NudgePublisher {
     while (this.due.size > 0) {
       const userIds = [...this.due];
       this.due.clear();
-      const events = await Promise.all(
-        userIds.map(async (userId) => ({
-          userId,
-          data: { type: "messages", unread: await countUnread(this.db, userId) },
-        })),
-      );
+      const unread = await countUnreadMany(this.db, userIds);
+      const events = userIds.map((userId) => ({
+        userId,
+        data: { type: "messages", unread: unread.get(userId) ?? 0 },
+      }));
       await publishUserEvents(this.redis, this.prefix, events);
     }
   }

@@ -1,5 +1,5 @@
-import { and, count, eq, isNull } from "drizzle-orm";
-import type { DbOrTx } from "../db/client.ts";
+import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { type DbOrTx, executePrepared } from "../db/client.ts";
 import { userMessages } from "./messages.table.ts";
 
 export async function countUnread(db: DbOrTx, userId: number): Promise<number> {
@@ -8,4 +8,23 @@ export async function countUnread(db: DbOrTx, userId: number): Promise<number> {
     .from(userMessages)
     .where(and(eq(userMessages.userId, userId), isNull(userMessages.readAt)));
   return row?.n ?? 0;
+}
+
+/** The unread counts of many users in one statement (0 for a user with none), by user id. */
+export async function countUnreadMany(db: DbOrTx, userIds: number[]): Promise<Map<number, number>> {
+  const counts = new Map(userIds.map((id) => [id, 0]));
+  if (userIds.length === 0) {
+    return counts;
+  }
+  const rows = await executePrepared<{ user_id: number; n: number }>(
+    db,
+    sql`select user_id, count(*)::int as n from user_messages
+        where user_id in (select jsonb_array_elements_text(${JSON.stringify(userIds)}::jsonb)::bigint)
+          and read_at is null
+        group by user_id order by user_id`,
+  );
+  for (const row of rows.rows) {
+    counts.set(Number(row.user_id), Number(row.n));
+  }
+  return counts;
 }

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Redis } from "ioredis";
-import { type Db, perHandle, type Tx } from "../db/client.ts";
+import { type Db, executePrepared, perHandle, type Tx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { accountIdCache, type EntryInput, postEntriesInTransaction } from "../ledger/index.ts";
 import { commandStream } from "./commands.ts";
@@ -75,11 +75,14 @@ function batchLength(queue: Waiting[]): number {
  */
 async function lockOpenCounts(tx: Tx, orders: NewOrder[]): Promise<void> {
   const pairs = JSON.stringify(orders.map((o) => ({ user_id: o.userId, symbol: o.symbol })));
-  await tx.execute(sql`
+  await executePrepared(
+    tx,
+    sql`
     select pg_advisory_xact_lock(k) from (
       select distinct hashtextextended('spot-open:' || user_id || ':' || symbol, 0) as k
       from jsonb_to_recordset(${pairs}::jsonb) as v(user_id bigint, symbol text)
-      order by k) as locks`);
+      order by k) as locks`,
+  );
 }
 
 /**
@@ -194,7 +197,9 @@ export class OrderIntake {
       // planned as a scan of every open order of every user), the batch's orders within the limit
       // given ids in batch order, and those inserted. A key another process recorded meanwhile is
       // skipped (the unique index waits for its commit): its order has an id but no created_at.
-      const written = await tx.execute<{ i: number; id: number | null; created_at: string | null }>(sql`
+      const written = await executePrepared<{ i: number; id: number | null; created_at: string | null }>(
+        tx,
+        sql`
         with v as materialized (
           select * from jsonb_to_recordset(${json}::jsonb) as v(i int, max_open int, user_id bigint,
             book text, symbol text, base text, quote text, side text, type text, time_in_force text,
@@ -222,7 +227,8 @@ export class OrderIntake {
           returning id, created_at)
         select v.i, c.id, ins.created_at
         from v left join chosen c on c.i = v.i left join inserted ins on ins.id = c.id
-        order by v.i`);
+        order by v.i`,
+      );
       const refused = new Map<number, AppError>();
       const withIds: { index: number; order: NewOrder & { id: number } }[] = [];
       const createdAt = new Map<number, Date>();

@@ -1,7 +1,7 @@
 import { type Actor, findTransition, type StateMachine } from "@northstar/shared/state-machines";
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import type { DbOrTx } from "../db/client.ts";
+import { type DbOrTx, executePrepared } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 
 /**
@@ -77,12 +77,15 @@ export async function transitionMany<S extends string>(
   );
   const assignments = names.map((n) => `${n} = v.${n}`).join(", ");
   const types = names.map((n) => `${n} ${params.columns[n]}`).join(", ");
-  const updated = await db.execute<{ id: number }>(sql`
+  const updated = await executePrepared<{ id: number }>(
+    db,
+    sql`
     update ${sql.raw(params.table)} t
     set status = v.to_status, updated_at = now()${sql.raw(assignments ? `, ${assignments}` : "")}
     from jsonb_to_recordset(${json}::jsonb)
       as v(id bigint, from_status text, to_status text${sql.raw(types ? `, ${types}` : "")})
     where t.id = v.id and t.status = v.from_status
-    returning t.id`);
+    returning t.id`,
+  );
   return new Set(updated.rows.map((r) => Number(r.id)));
 }

@@ -1,7 +1,7 @@
 import type { MarketTrade } from "@northstar/shared/markets";
 import { spotOrderMachine } from "@northstar/shared/state-machines";
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import { type Db, executePrepared } from "../../db/client.ts";
 import { recordTradeTurnover } from "../../funding/index.ts";
 import type { Book } from "../../ledger/index.ts";
 import { type AccountIdCache, type EntryInput, postEntriesInTransaction } from "../../ledger/index.ts";
@@ -126,7 +126,9 @@ export async function writeBatch(
           created_at: new Date(t.at).toISOString(),
         })),
       );
-      const ids = await tx.execute<{ ord: number; id: number }>(sql`
+      const ids = await executePrepared<{ ord: number; id: number }>(
+        tx,
+        sql`
         with v as materialized (
           select nextval(pg_get_serial_sequence('spot_trades', 'id')) as id, r.*
           from (select * from jsonb_to_recordset(${rows}::jsonb) as v(ord int, symbol text, book text,
@@ -139,7 +141,8 @@ export async function writeBatch(
           select id, symbol, book, price, quantity, quote_qty, taker_side, maker_order_id, taker_order_id,
             maker_user_id, taker_user_id, maker_fee, taker_fee, created_at
           from v order by id)
-        select ord, id from v order by ord`);
+        select ord, id from v order by ord`,
+      );
       for (const row of ids.rows) {
         (batch.trades[Number(row.ord)] as PendingTrade).id = Number(row.id);
       }
@@ -227,14 +230,17 @@ export async function writeBatch(
           previous: cursors.get(symbol) ?? "0-0",
         })),
       );
-      const moved = await tx.execute(sql`
+      const moved = await executePrepared(
+        tx,
+        sql`
         insert into spot_stream_cursors (symbol, last_id)
         select symbol, last_id from jsonb_to_recordset(${moves}::jsonb) as v(symbol text, last_id text)
         on conflict (symbol) do update set last_id = excluded.last_id, updated_at = now()
         where spot_stream_cursors.last_id = (
           select previous from jsonb_to_recordset(${moves}::jsonb) as m(symbol text, previous text)
           where m.symbol = excluded.symbol)
-        returning symbol`);
+        returning symbol`,
+      );
       if (moved.rows.length !== batch.cursors.size) {
         throw new Error("spot matcher: a stream cursor moved under the matcher");
       }

@@ -1,7 +1,7 @@
 import { MoneyDecimal } from "@northstar/shared/money";
 import { and, eq, getTableColumns, lt, sql } from "drizzle-orm";
 import type { Redis } from "ioredis";
-import type { Db } from "../../db/client.ts";
+import { type Db, executePrepared } from "../../db/client.ts";
 import type { AccountIdCache } from "../../ledger/index.ts";
 import { loadCatalogue } from "../../markets/index.ts";
 import { commandStream, parseCommand, trimStreams } from "../commands.ts";
@@ -31,7 +31,8 @@ const ORDER_DATES = ORDER_COLUMNS.filter(([, column]) => column.dataType === "da
 
 /** The orders of `ids`, in id order. */
 async function ordersById(db: Db, ids: number[]): Promise<SpotOrderRow[]> {
-  const rows = await db.execute<Record<string, unknown>>(
+  const rows = await executePrepared<Record<string, unknown>>(
+    db,
     sql`select ${ORDER_SELECT} from spot_orders where id = any(${`{${ids.join(",")}}`}::bigint[]) order by id`,
   );
   for (const row of rows.rows) {
