@@ -1,3 +1,4 @@
+import { LOAN_OUTSTANDING_STATUSES } from "@northstar/shared/state-machines";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -15,8 +16,6 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-
-import { LOAN_OUTSTANDING_STATUSES } from "@northstar/shared/state-machines";
 
 const money = () => numeric({ precision: 38, scale: 18 });
 const rate = () => numeric({ precision: 12, scale: 8 });
