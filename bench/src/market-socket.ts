@@ -56,6 +56,8 @@ const VARIANTS = (process.env.BENCH_VARIANTS ?? (BASELINE_ROOT ? "before,after,f
   .split(",")
   .filter((v) => KNOWN_VARIANTS.includes(v) && (v !== "before" || BASELINE_ROOT));
 const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? sized(2, 1));
+/** Longest wait for a client process's answer (connecting 19,900 clients takes 26–37 s here). */
+const MESSAGE_TIMEOUT_MS = 5 * 60_000;
 
 /** The process and its descendants (the API's socket processes). */
 function processTree(pid: number): number[] {
@@ -152,10 +154,19 @@ async function startApi(
   throw new Error("API did not start in 90 s");
 }
 
-function message<T>(child: ChildProcess, cmd: string): Promise<T> {
-  return new Promise((resolve) => {
+/**
+ * A client process's next `cmd` message. Bounded in time: a client that never gets its snapshot
+ * would otherwise hold the bench (and the machine) forever; the level fails with the reason instead.
+ */
+function message<T>(child: ChildProcess, cmd: string, timeoutMs = MESSAGE_TIMEOUT_MS): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.off("message", on);
+      reject(new Error(`client process ${child.pid}: no "${cmd}" within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
     const on = (m: { cmd: string }) => {
       if (m.cmd === cmd) {
+        clearTimeout(timer);
         child.off("message", on);
         resolve(m as T);
       }
@@ -198,11 +209,30 @@ interface ClientReport {
 }
 
 async function runLevel(clients: number, prefix: string, redis: Redis, apiPid: number, plain: boolean) {
+  const children: ChildProcess[] = [];
+  try {
+    return await measureLevel(clients, prefix, redis, apiPid, plain, children);
+  } catch (error) {
+    // A failed level (a client process that never answered) leaves no client process behind.
+    for (const child of children) {
+      child.kill("SIGKILL");
+    }
+    throw error;
+  }
+}
+
+async function measureLevel(
+  clients: number,
+  prefix: string,
+  redis: Redis,
+  apiPid: number,
+  plain: boolean,
+  children: ChildProcess[],
+) {
   const loadAverage1m = Math.round((os.loadavg()[0] ?? 0) * 100) / 100;
   const publisher = new ChannelPublisher(redis, prefix);
   publisher.publish("tickers", tickers(0));
   await publisher.flush();
-  const children: ChildProcess[] = [];
   for (let i = 0; i < CLIENT_PROCESSES; i++) {
     const share = Math.floor(clients / CLIENT_PROCESSES) + (i < clients % CLIENT_PROCESSES ? 1 : 0);
     // Each client process connects from its own loopback address, so ephemeral ports never run out.
