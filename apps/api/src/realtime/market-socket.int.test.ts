@@ -89,6 +89,21 @@ async function publish(ch: string, data: unknown, full: unknown = data, route?: 
   await publisher.flush();
 }
 
+/** An API listening on its own port whose socket is served by `processes` child processes. */
+async function listenWithSocketProcesses(processes: number) {
+  // The children take their database from the environment they are started with.
+  const databaseUrl = process.env.DATABASE_URL;
+  process.env.DATABASE_URL = h.databaseUrl;
+  const app = await buildApp({ ...h.deps, config: { ...h.deps.config, marketSocketProcesses: processes } });
+  if (databaseUrl === undefined) {
+    delete process.env.DATABASE_URL;
+  } else {
+    process.env.DATABASE_URL = databaseUrl;
+  }
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  return app;
+}
+
 beforeAll(async () => {
   h = await createHarness();
   await h.app.listen({ port: 0, host: "127.0.0.1" });
@@ -371,16 +386,7 @@ describe("market socket", () => {
   });
 
   it("serves its connections from child processes when told to, with the same protocol", async () => {
-    // The children take their database from the environment they are started with.
-    const databaseUrl = process.env.DATABASE_URL;
-    process.env.DATABASE_URL = h.databaseUrl;
-    const spread = await buildApp({ ...h.deps, config: { ...h.deps.config, marketSocketProcesses: 2 } });
-    if (databaseUrl === undefined) {
-      delete process.env.DATABASE_URL;
-    } else {
-      process.env.DATABASE_URL = databaseUrl;
-    }
-    await spread.listen({ port: 0, host: "127.0.0.1" });
+    const spread = await listenWithSocketProcesses(2);
     const spreadUrl = `ws://127.0.0.1:${(spread.server.address() as AddressInfo).port}/ws`;
     try {
       const make = (token?: string) => {
@@ -430,15 +436,7 @@ describe("market socket", () => {
   }, 60_000);
 
   it("hands a connection to a child without reading what the client sends meanwhile", async () => {
-    const databaseUrl = process.env.DATABASE_URL;
-    process.env.DATABASE_URL = h.databaseUrl;
-    const spread = await buildApp({ ...h.deps, config: { ...h.deps.config, marketSocketProcesses: 1 } });
-    if (databaseUrl === undefined) {
-      delete process.env.DATABASE_URL;
-    } else {
-      process.env.DATABASE_URL = databaseUrl;
-    }
-    await spread.listen({ port: 0, host: "127.0.0.1" });
+    const spread = await listenWithSocketProcesses(1);
     const port = (spread.server.address() as AddressInfo).port;
     try {
       // A raw client sends its subscribe the moment this process has taken the upgrade, before the
