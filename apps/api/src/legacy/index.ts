@@ -17,7 +17,7 @@ export const RATE_LIMITED_CALLS = new Set([
   "tempLogin",
 ]);
 
-/** The legacy `web/*` calls built so far; the remaining names of SPEC section 7 come with their modules. */
+/** The legacy `web/*` calls: the 22 names of SPEC section 7 (`userLogin` … `lend_img`). */
 export function registerLegacyApi(app: FastifyInstance, deps: AppDeps): void {
   for (const call of [
     userLogin,

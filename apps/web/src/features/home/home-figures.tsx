@@ -1,4 +1,4 @@
-import { LANGUAGE_INFO } from "@northstar/shared/languages";
+import { LANGUAGE_INFO, LANGUAGES } from "@northstar/shared/languages";
 import { useQuery } from "@tanstack/react-query";
 import { Col, Flex, Row, Skeleton, theme } from "antd";
 import { useTranslation } from "react-i18next";
@@ -9,8 +9,9 @@ import { useMarketList } from "../markets/market-data.ts";
 
 /**
  * The platform's headline figures, each read from what the platform really has: the markets in the
- * catalogue, the countries the sign-up form offers, the deposit methods configured. No leverage
- * figure here: the leverage each contract offers is shown with the product itself.
+ * catalogue, the languages the interface speaks, the deposit methods configured. No leverage figure
+ * here: the leverage each contract offers is shown with the product itself. (A count of countries
+ * was dropped: it was the phone library's region count, not a figure of the platform's.)
  */
 export function HomeFigures() {
   const { t } = useTranslation();
@@ -19,16 +20,10 @@ export function HomeFigures() {
   const trpc = useTRPC();
   const markets = useMarketList({ tab: "all", page: 1, pageSize: 1 });
   const methods = useQuery(trpc.deposit.methods.queryOptions(undefined, { staleTime: 300_000 }));
-  // The sign-up form's country list; loaded apart so the phone data stays out of the first screen.
-  const countries = useQuery({
-    queryKey: ["signup-countries"],
-    queryFn: async () => (await import("libphonenumber-js")).getCountries().length,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
   const count = new Intl.NumberFormat(LANGUAGE_INFO[lang].bcp47);
   const figures: { key: string; value: number | undefined; label: string }[] = [
     { key: "products", value: markets.data?.total, label: t("content.home.stats.products") },
-    { key: "countries", value: countries.data, label: t("content.home.stats.countries") },
+    { key: "languages", value: LANGUAGES.length, label: t("content.home.stats.languages") },
     { key: "payments", value: methods.data?.count, label: t("content.home.stats.payments") },
   ];
 
