@@ -31,6 +31,10 @@ export async function buildApp(
     // Fastify would answer HEAD by running each GET handler, and a legacy GET is an action (HEAD
     // /web/getCode would send a code). Routes that should answer HEAD say so.
     exposeHeadRoutes: false,
+    // A batched tRPC GET names every procedure in one path parameter (`/trpc/a.b,c.d,…`); the router's
+    // default of 100 characters answered a back-office page of a dozen queries with 414. The web keeps
+    // a batch's whole URL under 4,000 characters (apps/web/src/lib/trpc.ts), within every proxy's limit.
+    routerOptions: { maxParamLength: 4000 },
   });
 
   await registerSecurityHeaders(app);

@@ -74,7 +74,8 @@ export function createTrpcClient() {
           url: "/trpc",
           headers: ({ op }) => ({ ...sessionHeaders(), ...requestKeyHeaders(op.context) }),
         }),
-        false: httpBatchLink({ url: "/trpc", headers: sessionHeaders }),
+        // A batch longer than this is split in several requests (the API accepts up to 4,000).
+        false: httpBatchLink({ url: "/trpc", headers: sessionHeaders, maxURLLength: 3500 }),
       }),
     ],
   });
