@@ -75,6 +75,12 @@ describe("money in the browser", () => {
         timeout: 10_000,
       })
       .toMatch(/1,?500/);
+    // Zero balances are hidden until the user asks for them (a new account holds ~30 empty currencies).
+    await expect(user.getByTestId("asset-row-BTC").count()).resolves.toBe(0);
+    await user.getByTestId("assets-hide-zero").click();
+    await user.getByTestId("asset-row-BTC").first().waitFor();
+    await user.getByTestId("assets-hide-zero").click();
+    await expect.poll(() => user.getByTestId("asset-row-BTC").count(), { timeout: 5_000 }).toBe(0);
   });
 
   it("converts USDT to BTC (trading volume for the withdrawal rule) and moves part to the contract account", async () => {

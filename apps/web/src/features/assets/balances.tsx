@@ -25,8 +25,8 @@ import { CurrencyLabel } from "./currency-mark.tsx";
 import { Num } from "./numeric-text.tsx";
 import { Stat } from "./stat.tsx";
 
-/** "Hide small balances", remembered across visits. */
-export const hideZeroStore = createStoredValue<"1" | "0">("assets.hideZero", "0", (v): v is "1" | "0" =>
+/** "Hide zero balances", remembered across visits; on until the user turns it off (a new account holds ~30 empty currencies). */
+export const hideZeroStore = createStoredValue<"1" | "0">("assets.hideZero", "1", (v): v is "1" | "0" =>
   ["1", "0"].includes(v),
 );
 
