@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { TPlaceOrderRequest } from "@northstar/shared/contracts/spot";
 import { translate } from "@northstar/shared/i18n";
+import type { Language } from "@northstar/shared/languages";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -23,6 +24,7 @@ import { createTestDatabase, testRedisUrl } from "../test-support/index.ts";
 import { uploads } from "../uploads/index.ts";
 import {
   addMessage,
+  addMessages,
   listMessages,
   messageBadgesSettled,
   publishUserEvent,
@@ -132,7 +134,7 @@ async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 15_0
   }
 }
 
-const inbox = async (user: User | number, lang: "en" | "zh" = "en") =>
+const inbox = async (user: User | number, lang: Language = "en") =>
   listMessages(db, typeof user === "number" ? user : user.id, lang, { page: 1, pageSize: 50 });
 
 const limit = (
@@ -180,7 +182,7 @@ describe("spot fills", () => {
         symbol: "BTCUSDT",
         filledQty: "0.1",
         base: "BTC",
-        filledQuote: "6000",
+        filledQuote: "6,000",
         quote: "USDT",
       }),
     );
@@ -315,6 +317,34 @@ describe("c2c orders", () => {
     expect((await inbox(user)).total).toBe(0);
     await rejectC2cOrder(c2c(), order.id, "No stock", "op:test");
     expect((await inbox(user)).list.map((x) => x.kind)).toEqual(["c2c.rejected"]);
+  });
+});
+
+describe("amounts in messages", () => {
+  it("are shown at the currency's decimals, grouped, in the reader's language", async () => {
+    const user = await createC2cUser(false);
+    await db.transaction(async (tx) => {
+      await addMessages(tx, [
+        {
+          userId: user.id,
+          kind: "deposit.confirmed",
+          params: { amount: "1000.000000000000000000", currency: "USDT" },
+          eventKey: "test:amount:1",
+        },
+        {
+          userId: user.id,
+          kind: "deposit.confirmed",
+          params: { amount: "0.123456789012345678", currency: "BTC" },
+          eventKey: "test:amount:2",
+        },
+      ]);
+    });
+    const en = await inbox(user);
+    expect(en.list[1]?.body).toContain("1,000 USDT");
+    // BTC holds 8 decimals: the ninth is cut, never rounded up into money the wallet does not hold.
+    expect(en.list[0]?.body).toContain("0.12345678 BTC");
+    expect(en.list.map((m) => m.body).join(" ")).not.toMatch(/\.0{3,}/);
+    expect((await inbox(user, "xby")).list[1]?.body).toContain("1000 USDT");
   });
 });
 

@@ -1,7 +1,8 @@
 import type { TMessageKind, TMessageView } from "@northstar/shared/contracts/messages";
 import { translate } from "@northstar/shared/i18n";
-import type { Language } from "@northstar/shared/languages";
+import { LANGUAGE_INFO, type Language } from "@northstar/shared/languages";
 import { and, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { listCurrencyDecimals } from "../currencies/index.ts";
 import { type DbOrTx, executePrepared } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { userMessages } from "./messages.table.ts";
@@ -60,20 +61,55 @@ export async function addMessages(tx: DbOrTx, messages: readonly NewMessage[]): 
   noteMessagesFor(tx, new Set(added.rows.map((row) => Number(row.user_id))));
 }
 
+/** Params holding an amount, and the param naming its currency: shown at that currency's decimals. */
+const AMOUNT_PARAMS: Record<string, string> = {
+  amount: "currency",
+  fee: "currency",
+  coinAmount: "coin",
+  fiatAmount: "fiat",
+  filledQty: "base",
+  filledQuote: "quote",
+};
+
+/** Decimals of a unit the platform does not hold as a currency (a C2C fiat, say). */
+const DEFAULT_DECIMALS = 2;
+
+/**
+ * Renders a stored message in the reader's language. Amounts are stored as the ledger holds them
+ * (`1000.000000000000000000`); they are shown grouped, cut to the currency's decimals and without
+ * trailing zeros (`1,000`), so a message never shows more digits than the wallet can hold.
+ */
 export function renderMessage(
   lang: Language,
   kind: string,
   params: Record<string, string>,
+  decimals: ReadonlyMap<string, number> = new Map(),
 ): { title: string; body: string } {
   const values: Record<string, string> = {};
   for (const [name, value] of Object.entries(params)) {
     const catalog = TRANSLATED_PARAMS[name];
-    values[name] = catalog ? translate(lang, `${catalog}.${value}`) : value;
+    const unit = AMOUNT_PARAMS[name];
+    values[name] = catalog
+      ? translate(lang, `${catalog}.${value}`)
+      : unit
+        ? formatAmount(lang, value, decimals.get(params[unit] ?? "") ?? DEFAULT_DECIMALS)
+        : value;
   }
   return {
     title: translate(lang, `messages.kind.${kind}.title`, values),
     body: translate(lang, `messages.kind.${kind}.body`, values),
   };
+}
+
+function formatAmount(lang: Language, value: string, decimals: number): string {
+  if (!/^-?\d+(\.\d+)?$/.test(value)) {
+    return value;
+  }
+  // A decimal string formats exactly (no float on the way); digits past the currency's are cut, not rounded up.
+  return new Intl.NumberFormat(LANGUAGE_INFO[lang].bcp47, {
+    maximumFractionDigits: decimals,
+    roundingMode: "trunc",
+  }).format(value as unknown as number);
 }
 
 /** The owner's messages, newest first, rendered in `lang`. */
@@ -87,7 +123,7 @@ export async function listMessages(
   if (options.unreadOnly) {
     where.push(isNull(userMessages.readAt));
   }
-  const [rows, [total], unread] = await Promise.all([
+  const [rows, [total], unread, currencyDecimals] = await Promise.all([
     db
       .select()
       .from(userMessages)
@@ -100,14 +136,16 @@ export async function listMessages(
       .from(userMessages)
       .where(and(...where)),
     countUnread(db, userId),
+    listCurrencyDecimals(db),
   ]);
+  const decimals = new Map(currencyDecimals.map((c) => [c.code, c.decimals]));
   return {
     total: total?.n ?? 0,
     unread,
     list: rows.map((row) => ({
       id: row.id,
       kind: row.kind as TMessageKind,
-      ...renderMessage(lang, row.kind, row.params),
+      ...renderMessage(lang, row.kind, row.params, decimals),
       read: row.readAt !== null,
       created_at: row.createdAt.toISOString(),
     })),
