@@ -91,8 +91,13 @@ describe("money in the browser", () => {
       .poll(async () => (await user.getByTestId("convert-received").first().textContent()) ?? "")
       .toMatch(/0\.01/);
     await user.getByTestId("convert-submit").click();
-    // Confirmed once its quote has loaded. A price moved past the tolerance since the quote would
-    // re-quote in the dialog and fail here; the simulated feed moves far less in that time.
+    // The dialog shows a firm quote and the seconds it lasts; what it says is what is credited.
+    await user.getByTestId("convert-countdown").waitFor();
+    const confirmed = ((await user.getByTestId("convert-confirm-received").textContent()) ?? "").replace(
+      /\s*BTC$/,
+      "",
+    );
+    expect(confirmed).toMatch(/^0\.0\d{6,}$/);
     await confirmModal(user, "convert-confirm");
     await expect
       .poll(async () => (await user.getByTestId("convert-available").textContent()) ?? "", {
@@ -116,6 +121,13 @@ describe("money in the browser", () => {
         timeout: 10_000,
       })
       .toMatch(/20/);
+    // The exchange account holds exactly the BTC the confirmation showed, to the last decimal.
+    await user.goto("/table1");
+    await expect
+      .poll(async () => (await user.getByTestId("asset-row-BTC").first().textContent()) ?? "", {
+        timeout: 10_000,
+      })
+      .toContain(confirmed);
   });
 
   it("adds a withdrawal address and withdraws; the record is pending", async () => {

@@ -91,13 +91,9 @@ describe("amounts beyond NUMERIC(38,18) and finer than the currency", () => {
     await grant(h, u.userId, "1", "BTC");
     const input = { from: "BTC", to: "DOGE", amount: "99999999999999999999" };
     refused(await h.trpc("conversion.quote", input, u.token, "query"), "AMOUNT_TOO_LARGE", "amount");
+    refused(await h.trpc("conversion.createQuote", input, u.token), "AMOUNT_TOO_LARGE", "amount");
     refused(
-      await h.trpc("conversion.create", { ...input, price: "1" }, u.token),
-      "AMOUNT_TOO_LARGE",
-      "amount",
-    );
-    refused(
-      await h.trpc("conversion.create", { ...input, amount: HUGE, price: "1" }, u.token),
+      await h.trpc("conversion.createQuote", { ...input, amount: HUGE }, u.token),
       "AMOUNT_TOO_LARGE",
       "amount",
     );

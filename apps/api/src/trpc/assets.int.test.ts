@@ -31,6 +31,11 @@ afterAll(async () => {
 type Quote = { from: string; to: string; amount: string; price: string; received: string; spread: string };
 const quote = async (token: string, from: string, to: string, amount: string) =>
   dataOf<Quote>(await h.trpc("conversion.quote", { from, to, amount }, token, "query"));
+/** A firm quote: what conversion.create will convert, exactly. */
+const firmQuote = async (token: string, from: string, to: string, amount: string) =>
+  dataOf<Quote & { id: string; expires_at: string; seconds: number }>(
+    await h.trpc("conversion.createQuote", { from, to, amount }, token),
+  );
 
 describe("conversion", () => {
   it("quotes with a 0.2% spread against the user, received rounded down to the currency's decimals", async () => {
@@ -74,22 +79,16 @@ describe("conversion", () => {
       await systemBalance(h, "house", "USDT"),
       await systemBalance(h, "house", "BTC"),
     ];
-    const q = await quote(u.token, "USDT", "BTC", "1000");
+    const q = await firmQuote(u.token, "USDT", "BTC", "1000");
     const done = dataOf<{ price: string; received: string; kind: string }>(
-      await h.trpc("conversion.create", { from: "USDT", to: "BTC", amount: "1000", price: q.price }, u.token),
+      await h.trpc("conversion.create", { quote_id: q.id }, u.token),
     );
     expect([done.kind, norm(done.price), norm(done.received)]).toEqual(["convert", q.price, "0.01108888"]);
     expect(await balanceOf(h, userId, "USDT")).toEqual({ available: "0", held: "0" });
     expect(await balanceOf(h, userId, "BTC")).toEqual({ available: "0.01108888", held: "0" });
 
-    const back = await quote(u.token, "BTC", "USDT", "0.01108888");
-    expectOk(
-      await h.trpc(
-        "conversion.create",
-        { from: "BTC", to: "USDT", amount: "0.01108888", price: back.price },
-        u.token,
-      ),
-    );
+    const back = await firmQuote(u.token, "BTC", "USDT", "0.01108888");
+    expectOk(await h.trpc("conversion.create", { quote_id: back.id }, u.token));
     expect(await balanceOf(h, userId, "BTC")).toEqual({ available: "0", held: "0" });
     expect(await balanceOf(h, userId, "USDT")).toEqual({ available: "996.003201", held: "0" });
     // The house keeps the spread: 1000 − 996.003201 USDT.
@@ -98,60 +97,30 @@ describe("conversion", () => {
     await expectLedgerBalanced(h);
   });
 
-  it("converts at the price of the moment when it moved against the user within the tolerance", async () => {
+  it("credits the confirmed quote although the price moved, and refuses another user's quote", async () => {
     const u = await h.registerByEmail();
     const userId = await userIdOf(h, u.token);
     await grant(h, userId, "200");
-    // A 0.1% move against the user (the spread from 0.2% to 0.3%) is within the 0.5% tolerance:
-    // the conversion goes through at the new price, which the answer reports.
-    const before = await quote(u.token, "USDT", "ETH", "100");
-    await policy(h, "funding.convert.spread", "0.003");
+    const firm = await firmQuote(u.token, "USDT", "ETH", "100");
+    // The price of the moment moves against the user (spread 0.2% → 1%): the quote confirmed holds.
+    await policy(h, "funding.convert.spread", "0.01");
     const now = await quote(u.token, "USDT", "ETH", "100");
-    const done = await h.trpc(
-      "conversion.create",
-      { from: "USDT", to: "ETH", amount: "100", price: before.price },
-      u.token,
+    expect(now.received).not.toBe(firm.received);
+    const stranger = await h.registerByEmail();
+    expectTrpcRefusal(
+      await h.trpc("conversion.create", { quote_id: firm.id }, stranger.token),
+      "QUOTE_NOT_FOUND",
     );
-    expectOk(done);
-    expect(dataOf<{ price: string }>(done).price).toBe(now.price);
-    await policy(h, "funding.convert.spread", "0.002");
-  });
-
-  it("refuses a stale or altered price with PRICE_CHANGED, and more than the balance", async () => {
-    const u = await h.registerByEmail();
-    const userId = await userIdOf(h, u.token);
-    await grant(h, userId, "100");
-    const q = await quote(u.token, "USDT", "ETH", "100");
-    // A 1.8% move against the user: beyond the 0.5% tolerance.
-    await policy(h, "funding.convert.spread", "0.02");
-    const stale = await h.trpc(
-      "conversion.create",
-      { from: "USDT", to: "ETH", amount: "100", price: q.price },
-      u.token,
+    const done = dataOf<{ received: string }>(
+      await h.trpc("conversion.create", { quote_id: firm.id }, u.token),
     );
-    expectTrpcRefusal(stale, "PRICE_CHANGED");
-    expect(stale.body.error?.message).toBe(
-      "The price has changed. Please check the new quote and confirm again",
-    );
+    expect(norm(done.received)).toBe(firm.received);
+    expect(await balanceOf(h, userId, "ETH")).toEqual({ available: firm.received, held: "0" });
     await policy(h, "funding.convert.spread", "0.002");
     expectTrpcRefusal(
-      await h.trpc("conversion.create", { from: "USDT", to: "ETH", amount: "100", price: "0.0004" }, u.token),
-      "PRICE_CHANGED",
+      await h.trpc("conversion.create", { quote_id: "not-a-quote" }, u.token),
+      "QUOTE_NOT_FOUND",
     );
-    expectTrpcRefusal(
-      await h.trpc(
-        "conversion.create",
-        { from: "USDT", to: "ETH", amount: "100.01", price: q.price },
-        u.token,
-      ),
-      "INSUFFICIENT_BALANCE",
-    );
-    expect(await balanceOf(h, userId, "USDT")).toEqual({ available: "100", held: "0" });
-    expect(await balanceOf(h, userId, "ETH")).toEqual({ available: "0", held: "0" });
-    expectOk(
-      await h.trpc("conversion.create", { from: "USDT", to: "ETH", amount: "100", price: q.price }, u.token),
-    );
-    expect(await balanceOf(h, userId, "ETH")).toEqual({ available: q.received, held: "0" });
   });
 });
 
@@ -259,10 +228,8 @@ describe("asset.records", () => {
         u.token,
       ),
     );
-    const q = await quote(u.token, "USDT", "ETH", "10");
-    const convert = dataOf<{ id: number }>(
-      await h.trpc("conversion.create", { from: "USDT", to: "ETH", amount: "10", price: q.price }, u.token),
-    );
+    const q = await firmQuote(u.token, "USDT", "ETH", "10");
+    const convert = dataOf<{ id: number }>(await h.trpc("conversion.create", { quote_id: q.id }, u.token));
 
     const lines = dataOf<Line[]>(await h.trpc("asset.records", {}, u.token, "query"));
     expect(

@@ -170,10 +170,11 @@ describe("transfer.create and conversion.create with an Idempotency-Key", () => 
 
   it("converts a double-submitted conversion once and answers the same conversion", async () => {
     const u = await fundedUser("1000");
-    const q = dataOf<{ price: string }>(
-      await h.trpc("conversion.quote", { from: "USDT", to: "BTC", amount: "100" }, u.token, "query"),
-    );
-    const convert = { from: "USDT", to: "BTC", amount: "100", price: q.price };
+    const firm = async () =>
+      dataOf<{ id: string }>(
+        await h.trpc("conversion.createQuote", { from: "USDT", to: "BTC", amount: "100" }, u.token),
+      );
+    const convert = { quote_id: (await firm()).id };
     const key = newKey();
     const first = dataOf<{ id: number; received: string }>(
       await keyed("conversion.create", convert, u.token, key),
@@ -185,10 +186,12 @@ describe("transfer.create and conversion.create with an Idempotency-Key", () => 
     expect(await count("wallet_transfers", u.userId)).toBe(1);
     expect(await balanceOf(h, u.userId, "USDT")).toEqual({ available: "900", held: "0" });
     expectTrpcRefusal(
-      await keyed("conversion.create", { ...convert, amount: "200" }, u.token, key),
+      await keyed("conversion.create", { quote_id: (await firm()).id }, u.token, key),
       "IDEMPOTENCY_KEY_REUSED",
     );
-    expectOk(await keyed("conversion.create", convert, u.token, newKey()));
+    // The same quote under a new key: a second confirmation of one quote converts nothing.
+    expectTrpcRefusal(await keyed("conversion.create", convert, u.token, newKey()), "QUOTE_USED");
+    expectOk(await keyed("conversion.create", { quote_id: (await firm()).id }, u.token, newKey()));
     expect(await balanceOf(h, u.userId, "USDT")).toEqual({ available: "800", held: "0" });
     await expectLedgerBalanced(h);
   });

@@ -87,7 +87,7 @@ describe("admin.setPolicy: every value has bounds, checked with the keys it depe
     ["funding.withdraw.feeRate", "1", "POLICY_VALUE_INVALID"],
     ["funding.withdraw.feeRate", "1.5", "POLICY_VALUE_INVALID"],
     ["funding.convert.spread", "1", "POLICY_VALUE_INVALID"],
-    ["funding.convert.priceTolerance", "2", "POLICY_VALUE_INVALID"],
+    ["funding.convert.quoteSeconds", 600, "POLICY_VALUE_INVALID"],
     ["funding.withdraw.turnoverRatio", "1.01", "POLICY_VALUE_INVALID"],
     ["spot.fee.maker", "1", "POLICY_VALUE_INVALID"],
     ["spot.fee.taker", "0.999999999999999999999", "POLICY_VALUE_INVALID"],

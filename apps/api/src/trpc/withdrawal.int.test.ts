@@ -176,8 +176,8 @@ describe("withdrawal.create: the rules of SPEC section 9", () => {
 
     const convert = async (amount: string) => {
       const input = { from: "USDT", to: "BTC", amount };
-      const quote = dataOf<{ price: string }>(await h.trpc("conversion.quote", input, u.token, "query"));
-      expectOk(await h.trpc("conversion.create", { ...input, price: quote.price }, u.token));
+      const quote = dataOf<{ id: string }>(await h.trpc("conversion.createQuote", input, u.token));
+      expectOk(await h.trpc("conversion.create", { quote_id: quote.id }, u.token));
     };
     await convert("899.99");
     expect((await terms(u)).turnover).toMatchObject({ done: "899.99", met: false });

@@ -148,6 +148,33 @@ export const walletTransfers = pgTable(
 );
 
 /**
+ * Firm conversion quotes: what the user confirmed, executed exactly or refused. A quote is the
+ * user's own (another user's id reaches nothing), lives `funding.convert.quoteSeconds`, and is used
+ * once (`transferId` set in the transaction that converts).
+ */
+export const conversionQuotes = pgTable(
+  "conversion_quotes",
+  {
+    id: uuid().primaryKey(),
+    userId: bigint({ mode: "number" }).notNull(),
+    book: text({ enum: ["real", "demo"] }).notNull(),
+    fromCurrency: text().notNull(),
+    toCurrency: text().notNull(),
+    amount: money().notNull(),
+    /** Units of `to` per unit of `from`, after the spread. */
+    price: money().notNull(),
+    received: money().notNull(),
+    spread: money().notNull(),
+    /** USDT value of the amount at the quote, counted as turnover for the withdrawal requirement. */
+    turnoverUsdt: money().notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    transferId: bigint({ mode: "number" }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("conversion_quotes_user_idx").on(t.userId, t.createdAt)],
+);
+
+/**
  * Turnover that trading modules above funding report (spot fills, in USDT), counted toward the
  * withdrawal requirement beside conversions. One row per fill side; the reference makes a replayed
  * settlement count once.

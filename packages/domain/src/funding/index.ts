@@ -4,9 +4,9 @@ import "./policy-checks.ts";
 export * from "./address-format.ts";
 export * from "./addresses.ts";
 export * from "./assets.ts";
+export * from "./conversion-quotes.ts";
 export * from "./deposits.ts";
 export * from "./funding.table.ts";
-
 export * from "./records.ts";
 export * from "./review-queues.ts";
 export * from "./transfers.ts";

@@ -6,7 +6,7 @@ import { AppError } from "../errors.ts";
 import type { OnceRecorder } from "../idempotency/index.ts";
 import type { User } from "../identity/index.ts";
 import { bookOf, postEntry } from "../ledger/index.ts";
-import { type PriceProvider, valueInUsdt } from "../markets/index.ts";
+import type { PriceProvider } from "../markets/index.ts";
 import { getPolicy } from "../policy/index.ts";
 import { walletTransfers } from "./funding.table.ts";
 
@@ -119,67 +119,4 @@ export async function quoteConversion(
     received: received.toFixed(),
     spread,
   };
-}
-
-/**
- * Converts in the exchange wallet at the price of the moment. The user confirmed a quoted price; if
- * the price has since moved against them by more than `funding.convert.priceTolerance`, the
- * conversion is refused with PRICE_CHANGED and re-quoted; a move in their favour is theirs.
- */
-export async function convertCurrency(
-  db: Db,
-  prices: PriceProvider,
-  user: User,
-  input: { from: string; to: string; amount: string; price: string },
-  once?: OnceRecorder,
-) {
-  const quote = await quoteConversion(db, prices, input);
-  const tolerance = await getPolicy(db, "funding.convert.priceTolerance");
-  const worst = new MoneyDecimal(input.price).times(new MoneyDecimal(1).minus(tolerance));
-  if (new MoneyDecimal(quote.price).lt(worst)) {
-    throw new AppError("PRICE_CHANGED");
-  }
-  const book = bookOf(user);
-  const turnover = book === "real" ? ((await valueInUsdt(prices, input.from, input.amount)) ?? "0") : "0";
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(walletTransfers)
-      .values({
-        userId: user.id,
-        book,
-        kind: "convert",
-        fromWallet: "exchange",
-        toWallet: "exchange",
-        fromCurrency: input.from,
-        toCurrency: input.to,
-        amount: input.amount,
-        received: quote.received,
-        price: quote.price,
-        turnoverUsdt: turnover,
-      })
-      .returning();
-    if (!row) {
-      throw new AppError("REQUEST_ERROR");
-    }
-    await postEntry(tx, {
-      idempotencyKey: `convert:${row.id}`,
-      kind: "wallet.convert",
-      reference: { type: "convert", id: row.id },
-      postings: [
-        {
-          account: { userId: user.id, book, wallet: "exchange", currency: input.from },
-          amount: `-${input.amount}`,
-        },
-        { account: { system: "house", book, currency: input.from }, amount: input.amount },
-        { account: { system: "house", book, currency: input.to }, amount: `-${quote.received}` },
-        {
-          account: { userId: user.id, book, wallet: "exchange", currency: input.to },
-          amount: quote.received,
-        },
-      ],
-    });
-    const answer = { ...row, price: quote.price };
-    await once?.record(tx, answer);
-    return answer;
-  });
 }

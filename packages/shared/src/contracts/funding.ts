@@ -113,10 +113,8 @@ export const ZTransferRequestSchema = z
   .refine((v) => v.from !== v.to, { message: "SAME_WALLET", path: ["to"] });
 
 export const ZConvertQuoteRequestSchema = z.object({ from: zCurrency, to: zCurrency, amount: zAmount });
-/** The price the user was shown; one that has since moved against them beyond the tolerance refuses. */
-export const ZConvertRequestSchema = ZConvertQuoteRequestSchema.extend({
-  price: z.string().regex(DECIMAL_STRING),
-});
+/** Converts exactly what a firm quote (`conversion.createQuote`) said, while it lasts. */
+export const ZConvertRequestSchema = z.object({ quote_id: z.uuid(err("QUOTE_NOT_FOUND")) });
 
 export const ZPageRequestSchema = z.object({
   page: z.coerce.number().int().min(1).max(10_000).default(1),

@@ -162,10 +162,10 @@ export const POLICY = {
   /** Spread on currency conversion, against the user, shown before confirming. */
   "funding.convert.spread": { schema: zRate, default: "0.002", public: true },
   /**
-   * Prices move every second: a conversion goes through at the price of the moment unless that price
-   * is worse for the user than the one they confirmed by more than this share; then it is re-quoted.
+   * A conversion quote is firm for this many seconds: confirming within them converts exactly the
+   * quoted amounts; after them the quote is refused as expired and the user asks for a new one.
    */
-  "funding.convert.priceTolerance": { schema: zRate, default: "0.005", public: true },
+  "funding.convert.quoteSeconds": { schema: z.number().int().min(3).max(60), default: 10, public: true },
   /** Demo accounts: the simulated amounts offered, and how long a demo account lives. */
   "demo.amounts": { schema: z.array(zPositive).min(1), default: ["10000", "50000", "100000"], public: true },
   "demo.ttlDays": { schema: z.number().int().min(1).max(90), default: 7, public: true },

@@ -14,6 +14,7 @@ export type AssetRow = AssetsData["rows"][number];
 export type CurrencyInfo = Outputs["asset"]["currencies"][number];
 export type MoneyRecord = Outputs["asset"]["records"][number];
 export type ConversionQuote = Outputs["conversion"]["quote"];
+export type ConversionFirmQuote = Outputs["conversion"]["createQuote"];
 
 /** The user's balances per account and currency, with USDT totals. */
 export function useAssets() {

@@ -1,8 +1,8 @@
 import { ZConvertQuoteRequestSchema } from "@northstar/shared/contracts/funding";
 import { MoneyDecimal } from "@northstar/shared/money";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { Alert, Button, Flex, Form, Input, Typography, theme } from "antd";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { feedback } from "../../lib/feedback.ts";
@@ -14,6 +14,7 @@ import { markRefusedField } from "../account/account-helpers.ts";
 import { ConfirmModal, SummaryRows } from "../common/confirm-summary-dialog.tsx";
 import {
   type AssetsData,
+  type ConversionFirmQuote,
   type ConversionQuote,
   type CurrencyInfo,
   useDebouncedValue,
@@ -30,9 +31,11 @@ interface ConvertValues {
 }
 
 /**
- * Conversion in the exchange account. As the user types, a quote (debounced) shows the price with
- * the spread already taken, the spread itself and what they receive; the confirmation repeats it and
- * the order carries the quoted price, so a moved price is refused (PRICE_CHANGED) and re-quoted.
+ * Conversion in the exchange account. As the user types, an indicative quote (debounced) shows the
+ * price with the spread already taken, the spread itself and what they would receive. Converting asks
+ * the server for a firm quote, shown in the confirmation with the seconds it lasts: confirming converts
+ * exactly that quote, and the toast states what was credited; an expired quote converts nothing and is
+ * replaced by a new one on request.
  */
 export function ConvertForm({ assets, currencies }: { assets: AssetsData; currencies: CurrencyInfo[] }) {
   const { t } = useTranslation();
@@ -42,7 +45,6 @@ export function ConvertForm({ assets, currencies }: { assets: AssetsData; curren
   const [form] = Form.useForm<ConvertValues>();
   const format = useMoneyFormat();
   const policy = usePolicy();
-  const queryClient = useQueryClient();
   const invalidateAssets = useInvalidateAssets();
   const client = useTRPCClient();
   const intent = useRequestIntent();
@@ -50,8 +52,10 @@ export function ConvertForm({ assets, currencies }: { assets: AssetsData; curren
     ...trpc.conversion.create.mutationOptions(),
     mutationFn: withRequestKey(client.conversion.create.mutate, intent),
   });
-  const [confirming, setConfirming] = useState<ConversionQuote | null>(null);
-  const [priceMoved, setPriceMoved] = useState(false);
+  const firmQuote = useMutation(trpc.conversion.createQuote.mutationOptions());
+  const [confirming, setConfirming] = useState<FirmQuote | null>(null);
+  const [expired, setExpired] = useState(false);
+  const secondsLeft = useSecondsLeft(confirming);
   const sending = useRef(false);
 
   const [initial] = useState<ConvertValues>(() => {
@@ -108,10 +112,22 @@ export function ConvertForm({ assets, currencies }: { assets: AssetsData; curren
     revalidate(form, ["amount"]);
   };
 
+  // A firm quote for what the form says; the confirmation shows it and the seconds it lasts.
+  const requote = (input: { from: string; to: string; amount: string }) =>
+    firmQuote.mutate(input, {
+      onSuccess: (q) => {
+        setExpired(false);
+        setConfirming({ ...q, receivedAt: Date.now() });
+      },
+      onError: (error) => {
+        setConfirming(null);
+        markRefusedField(form, error);
+      },
+    });
+
   const submit = () => {
     if (current) {
-      setPriceMoved(false);
-      setConfirming(current);
+      requote({ from: current.from, to: current.to, amount: current.amount });
     }
   };
 
@@ -119,29 +135,30 @@ export function ConvertForm({ assets, currencies }: { assets: AssetsData; curren
     if (!confirming || sending.current) {
       return;
     }
+    if (expired || secondsLeft <= 0) {
+      requote({ from: confirming.from, to: confirming.to, amount: confirming.amount });
+      return;
+    }
     sending.current = true;
-    const order = confirming;
     convert.mutate(
-      { from: order.from, to: order.to, amount: order.amount, price: order.price },
+      { quote_id: confirming.id },
       {
-        onSuccess: () => {
+        onSuccess: (done) => {
+          // What the ledger credited, as the server answered it: the quote's own amount.
           feedback.success(
             t("assets.convert.done", {
-              paid: `${format.exact(order.amount, 0, 18)} ${order.from}`,
-              received: `${format.exact(order.received, 0, 18)} ${order.to}`,
+              paid: `${format.exact(done.amount, 0, 18)} ${done.fromCurrency}`,
+              received: `${format.exact(done.received, 0, 18)} ${done.toCurrency}`,
             }),
           );
           setConfirming(null);
           form.setFieldValue("amount", "");
           void invalidateAssets();
         },
-        onError: async (error) => {
-          if (toApiError(error).errorCode === "PRICE_CHANGED") {
-            // The client rules already said so; show the new quote here and ask again.
-            void queryClient.invalidateQueries(trpc.policy.getPublic.queryFilter());
-            const fresh = await quote.refetch();
-            setPriceMoved(fresh.data !== undefined);
-            setConfirming(fresh.data ?? null);
+        onError: (error) => {
+          if (toApiError(error).errorCode === "QUOTE_EXPIRED") {
+            // Nothing moved; the dialog stays open and offers a new quote.
+            setExpired(true);
             return;
           }
           setConfirming(null);
@@ -281,14 +298,26 @@ export function ConvertForm({ assets, currencies }: { assets: AssetsData; curren
       <ConfirmModal
         open={confirming !== null}
         title={t("assets.convert.confirmTitle")}
-        busy={convert.isPending || (confirming !== null && quote.isFetching)}
+        busy={convert.isPending || firmQuote.isPending}
         onOk={confirm}
         onCancel={() => setConfirming(null)}
         okTestId="convert-confirm"
+        okLabel={expired || secondsLeft <= 0 ? t("assets.convert.newQuote") : undefined}
       >
         {confirming && (
           <Flex vertical gap={12}>
-            {priceMoved && <Alert type="warning" showIcon title={t("assets.convert.priceMoved")} />}
+            {expired || secondsLeft <= 0 ? (
+              <Alert
+                type="warning"
+                showIcon
+                title={t("assets.convert.expired")}
+                data-testid="convert-expired"
+              />
+            ) : (
+              <Typography.Text data-testid="convert-countdown">
+                {t("assets.convert.firmFor", { seconds: secondsLeft })}
+              </Typography.Text>
+            )}
             <SummaryRows
               rows={[
                 {
@@ -302,12 +331,28 @@ export function ConvertForm({ assets, currencies }: { assets: AssetsData; curren
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {t("assets.convert.note", { percent: percent(confirming.spread) })}
             </Typography.Text>
-            <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="convert-tolerance">
-              {t("assets.convert.tolerance", { percent: percent(policy["funding.convert.priceTolerance"]) })}
-            </Typography.Text>
           </Flex>
         )}
       </ConfirmModal>
     </>
   );
+}
+
+type FirmQuote = ConversionFirmQuote & { receivedAt: number };
+
+/** Whole seconds until a firm quote expires, counted from when it arrived; ticks each second. */
+function useSecondsLeft(quote: FirmQuote | null): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!quote) {
+      return;
+    }
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [quote]);
+  if (!quote) {
+    return 0;
+  }
+  return Math.max(0, Math.ceil((quote.receivedAt + quote.seconds * 1000 - now) / 1000));
 }

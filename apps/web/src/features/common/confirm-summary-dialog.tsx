@@ -13,6 +13,7 @@ export function ConfirmModal({
   onOk,
   onCancel,
   okTestId,
+  okLabel,
   children,
 }: {
   open: boolean;
@@ -21,6 +22,8 @@ export function ConfirmModal({
   onOk: () => void;
   onCancel: () => void;
   okTestId: string;
+  /** The confirm button's text when it does something else than confirm (e.g. ask for a new quote). */
+  okLabel?: ReactNode;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -53,7 +56,7 @@ export function ConfirmModal({
           data-ready={busy ? "false" : "true"}
           data-testid={okTestId}
         >
-          {t("common.confirm")}
+          {okLabel ?? t("common.confirm")}
         </Button>,
       ]}
     >

@@ -4,7 +4,8 @@ import {
   addWithdrawalAddress,
   applyWithdrawal,
   cancelWithdrawal,
-  convertCurrency,
+  convertAtQuote,
+  createConversionQuote,
   currencyDecimals,
   deleteBankCard,
   deleteWithdrawalAddress,
@@ -137,11 +138,17 @@ export const conversionRouter = router({
   quote: authedProcedure
     .input(ZConvertQuoteRequestSchema)
     .query(({ ctx, input }) => quoteConversion(ctx.deps.db, ctx.deps.prices, input)),
+  /** A firm quote: the exact amounts `create` will convert, held for `funding.convert.quoteSeconds`. */
+  createQuote: authedProcedure
+    .input(ZConvertQuoteRequestSchema)
+    .mutation(({ ctx, input }) =>
+      createConversionQuote({ db: ctx.deps.db, prices: ctx.deps.prices }, ctx.auth.user, input),
+    ),
   create: authedProcedure
     .input(ZConvertRequestSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "conversion.create", input, (once) =>
-        convertCurrency(ctx.deps.db, ctx.deps.prices, ctx.auth.user, input, once),
+        convertAtQuote({ db: ctx.deps.db, prices: ctx.deps.prices }, ctx.auth.user, input, once),
       ),
     ),
 });
