@@ -31,6 +31,7 @@ const Register = page(
 const ForgotPassword = page(
   () => import("../features/identity/forgot-password-page.tsx"),
   (m) => m.ForgotPasswordPage,
+  ["wallet"],
 );
 const ChangePassword = page(
   () => import("../features/identity/change-password-page.tsx"),
@@ -187,7 +188,7 @@ const SubscriptionRecords = page(
 const C2cIndex = page(
   () => import("../features/c2c/c2c-index-page.tsx"),
   (m) => m.C2cIndexPage,
-  ["c2c"],
+  ["c2c", "kyc"],
 );
 const C2cOrders = page(
   () => import("../features/c2c/c2c-orders-page.tsx"),
@@ -212,7 +213,7 @@ const C2cRules = page(
 const C2cQuickBuy = page(
   () => import("../features/c2c/quick-buy-page.tsx"),
   (m) => m.QuickBuyPage,
-  ["c2c"],
+  ["c2c", "kyc"],
 );
 
 const Verification = page(
