@@ -40,6 +40,25 @@ beforeAll(async () => {
       redemption_rule: "percent",
     }),
   );
+  // A product above the risk level an unassessed user may buy (policy: conservative).
+  platform.admin(
+    "earn:product:create",
+    JSON.stringify({
+      family: "ai",
+      name: "AI Bold 7",
+      currency: "USDT",
+      cycle_days: 7,
+      rate_min: "0.01",
+      rate_max: "0.02",
+      min_amount: "100",
+      max_amount: "10000",
+      user_limit: "20000",
+      user_count: 5,
+      capacity: "1000000",
+      risk_level: "aggressive",
+      redemption_rule: "percent",
+    }),
+  );
   token = await registerUser(platform, `earn-${Date.now()}@example.com`, "Secret123");
   await depositUsdt(platform, token, "2000");
   user = await pageAs(platform, token);
@@ -68,6 +87,17 @@ describe("managed earning in the browser", () => {
     expect(await order.getByTestId("earn-order-amount").textContent()).toBe("500.00 USDT");
     expect(await order.getByTestId("earn-order-days").textContent()).toBe("7");
     await expect.poll(() => user.getByTestId("earn-total-principal").textContent()).toContain("500.00");
+  });
+
+  it("shows before any confirmation that a product above the user's risk level cannot be bought", async () => {
+    await user.goto("/profit_index");
+    const card = user.getByTestId("earn-product").filter({ hasText: "AI Bold 7" });
+    await card.getByTestId("earn-risk-blocked").waitFor();
+    expect(await card.getByTestId("earn-risk-blocked").textContent()).toContain("Aggressive");
+    await card.getByTestId("earn-amount").fill("500");
+    expect(await card.getByTestId("earn-buy").isDisabled()).toBe(true);
+    const allowed = user.getByTestId("earn-product").filter({ hasText: "AI Quant 7" });
+    expect(await allowed.getByTestId("earn-risk-blocked").count()).toBe(0);
   });
 
   it("sees the first day's yield in my orders once the daily job has run", async () => {

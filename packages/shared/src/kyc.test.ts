@@ -7,6 +7,7 @@ import {
   MAX_QUESTIONNAIRE_SCORE,
   maskDocumentNumber,
   QUESTIONS,
+  riskLevelAllows,
   scoreQuestionnaire,
 } from "./kyc.ts";
 import { policyDefaults } from "./policy/index.ts";
@@ -133,5 +134,16 @@ describe("document numbers", () => {
   it("masks all but the first two and last two characters", () => {
     expect(maskDocumentNumber("X1234567")).toBe("X1****67");
     expect(maskDocumentNumber("ABC")).toBe("***");
+  });
+});
+
+describe("riskLevelAllows (the server's rule, shown by the web before the buy button)", () => {
+  it("lets a user buy up to their own level, an unassessed one up to the policy's level", () => {
+    expect(riskLevelAllows("balanced", "aggressive", "conservative")).toBe(false);
+    expect(riskLevelAllows("balanced", "balanced", "conservative")).toBe(true);
+    expect(riskLevelAllows("aggressive", "conservative", "conservative")).toBe(true);
+    expect(riskLevelAllows("notAssessed", "conservative", "conservative")).toBe(true);
+    expect(riskLevelAllows("notAssessed", "balanced", "conservative")).toBe(false);
+    expect(riskLevelAllows("notAssessed", "conservative", "none")).toBe(false);
   });
 });

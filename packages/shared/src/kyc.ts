@@ -169,3 +169,23 @@ export const GATE_REQUIREMENTS: Record<GatedAction, readonly ("primary" | "advan
   c2c: ["primary"],
   creditScore: ["primary"],
 };
+
+/** Product risk levels from the mildest; a user may buy up to their own level. */
+export const PRODUCT_RISK_LEVELS = ["conservative", "balanced", "aggressive"] as const;
+export type ProductRiskLevel = (typeof PRODUCT_RISK_LEVELS)[number];
+
+/**
+ * Whether a user of risk level `own` may buy a product of level `required`. A user who has not
+ * answered the questionnaire counts as the policy's `kyc.risk.unassessedMayBuy` ("none": nothing).
+ * The server enforces it; the web shows it before the buy button, from the same function.
+ */
+export function riskLevelAllows(
+  own: RiskLevel,
+  required: ProductRiskLevel,
+  unassessedMayBuy: ProductRiskLevel | "none",
+): boolean {
+  const effective = own === "notAssessed" ? unassessedMayBuy : own;
+  return (
+    effective !== "none" && PRODUCT_RISK_LEVELS.indexOf(effective) >= PRODUCT_RISK_LEVELS.indexOf(required)
+  );
+}

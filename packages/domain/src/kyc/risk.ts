@@ -1,4 +1,10 @@
-import { areAnswersComplete, type RiskLevel, scoreQuestionnaire } from "@northstar/shared/kyc";
+import {
+  areAnswersComplete,
+  type ProductRiskLevel,
+  type RiskLevel,
+  riskLevelAllows,
+  scoreQuestionnaire,
+} from "@northstar/shared/kyc";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { desc, eq } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
@@ -66,14 +72,12 @@ export async function assertWithinRiskLimit(
   }
 }
 
-/** Product risk levels from the mildest; a user may buy up to their own level. */
-const PRODUCT_LEVELS = ["conservative", "balanced", "aggressive"] as const;
-export type ProductRiskLevel = (typeof PRODUCT_LEVELS)[number];
+export type { ProductRiskLevel };
 
 /**
  * Refuses a product whose risk level is above the user's (RISK_LEVEL_TOO_LOW). A user who has not
  * answered the questionnaire may buy up to the policy's `kyc.risk.unassessedMayBuy` (conservative by
- * default).
+ * default). The rule is shared with the web, which shows it before the buy button.
  */
 export async function assertRiskLevelAllows(
   db: DbOrTx,
@@ -81,9 +85,7 @@ export async function assertRiskLevelAllows(
   required: ProductRiskLevel,
 ): Promise<void> {
   const { level } = await getRiskProfile(db, userId);
-  const own = level === "notAssessed" ? await getPolicy(db, "kyc.risk.unassessedMayBuy") : level;
-  const rank = (l: string) => PRODUCT_LEVELS.indexOf(l as ProductRiskLevel);
-  if (own === "none" || rank(own) < rank(required)) {
+  if (!riskLevelAllows(level, required, await getPolicy(db, "kyc.risk.unassessedMayBuy"))) {
     throw new AppError("RISK_LEVEL_TOO_LOW");
   }
 }

@@ -1,9 +1,10 @@
+import type { RiskLevel } from "@northstar/shared/kyc";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Flex, Form, Input, Tag, Typography } from "antd";
+import { Alert, Button, Card, Flex, Form, Input, Tag, Typography } from "antd";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
-import { useAppNavigate } from "../../lib/navigation.tsx";
+import { AppLink, useAppNavigate } from "../../lib/navigation.tsx";
 import { usePolicy } from "../../lib/policy.ts";
 import { useRequestIntent, withRequestKey } from "../../lib/request-key.ts";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
@@ -14,7 +15,16 @@ import { cycleEarnings, ratePercent, rateText } from "./earn-rules.ts";
 import type { EarnProduct } from "./earn-types.ts";
 
 /** A product with every term shown before buying, an amount field with the estimate, and the buy confirmation. */
-export function ProductCard({ product: p, available }: { product: EarnProduct; available: string }) {
+export function ProductCard({
+  product: p,
+  available,
+  risk,
+}: {
+  product: EarnProduct;
+  available: string;
+  /** The user's risk level and whether it allows this product; undefined while it loads. */
+  risk: { own: RiskLevel; allowed: boolean } | undefined;
+}) {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const client = useTRPCClient();
@@ -92,7 +102,28 @@ export function ProductCard({ product: p, available }: { product: EarnProduct; a
       <Typography.Paragraph type="secondary" style={{ fontSize: 12, margin: "8px 0" }}>
         {ruleText}
       </Typography.Paragraph>
-      <Form layout="vertical" onFinish={() => setConfirming(true)} disabled={buy.isPending}>
+      {risk && !risk.allowed && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 8 }}
+          data-testid="earn-risk-blocked"
+          title={t("earn.riskBlocked", {
+            required: t(`earn.risk.${p.riskLevel}`),
+            own: t(`earn.risk.${risk.own}`),
+          })}
+          action={
+            <AppLink to="/fengxian">
+              <Button size="small">{t("earn.riskAssess")}</Button>
+            </AppLink>
+          }
+        />
+      )}
+      <Form
+        layout="vertical"
+        onFinish={() => setConfirming(true)}
+        disabled={buy.isPending || risk?.allowed === false}
+      >
         <Form.Item
           label={t("earn.amount")}
           extra={`${t("earn.available")}: ${money(available)}`}
@@ -115,7 +146,7 @@ export function ProductCard({ product: p, available }: { product: EarnProduct; a
           type="primary"
           htmlType="submit"
           block
-          disabled={!/[1-9]/.test(amount) || p.remaining === "0"}
+          disabled={!/[1-9]/.test(amount) || p.remaining === "0" || risk?.allowed !== true}
           style={{ marginTop: 8 }}
           data-testid="earn-buy"
         >
