@@ -94,7 +94,7 @@ describe("managed earning in the browser", () => {
     const card = user.getByTestId("earn-product").filter({ hasText: "AI Bold 7" });
     await card.getByTestId("earn-risk-blocked").waitFor();
     expect(await card.getByTestId("earn-risk-blocked").textContent()).toContain("Aggressive");
-    await card.getByTestId("earn-amount").fill("500");
+    expect(await card.getByTestId("earn-amount").isDisabled()).toBe(true);
     expect(await card.getByTestId("earn-buy").isDisabled()).toBe(true);
     const allowed = user.getByTestId("earn-product").filter({ hasText: "AI Quant 7" });
     expect(await allowed.getByTestId("earn-risk-blocked").count()).toBe(0);
