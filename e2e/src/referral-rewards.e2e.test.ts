@@ -17,7 +17,6 @@ let token: string;
 
 beforeAll(async () => {
   platform = await startPlatform();
-  platform.admin("rewards:budget:fund", "USDT", "100");
   token = await registerUser(platform, `inviter-${Date.now()}@example.com`, "Secret123");
   inviter = await pageAs(platform, token);
 });
@@ -57,6 +56,16 @@ describe("referrals and the sign-in in the browser", () => {
       .poll(() => inviter.getByTestId("invite-level-1-count").textContent(), { timeout: 15_000 })
       .toBe("1");
     expect(await inviter.getByTestId("invite-level-2-count").textContent()).toBe("0");
+  });
+
+  it("says the sign-in is not running while the fresh platform's budget is empty, then runs once funded", async () => {
+    await inviter.goto("/benefitsDetail");
+    await inviter.getByTestId("sign-in-paused").waitFor();
+    expect(await inviter.getByTestId("sign-in-claim").isDisabled()).toBe(true);
+    platform.admin("rewards:budget:fund", "USDT", "100");
+    await inviter.reload();
+    await expect.poll(() => inviter.getByTestId("sign-in-claim").isEnabled(), { timeout: 15_000 }).toBe(true);
+    expect(await inviter.getByTestId("sign-in-paused").count()).toBe(0);
   });
 
   it("signs in on 7 days on a test clock and is paid each day's reward once", async () => {

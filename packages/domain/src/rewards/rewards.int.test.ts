@@ -34,6 +34,18 @@ const budget = async () => (await getMarketingBudget(db)).find((b) => b.currency
 // Default rewards per day: 0.1, 0.1, 0.2, 0.2, 0.3, 0.5, 1 USDT.
 
 describe("the 7-day sign-in", () => {
+  it("says it is paused on a fresh platform whose budget is not funded, instead of offering a claim", async () => {
+    const user = await createTrader(db, {});
+    const at = new Date("2026-06-01T02:00:00Z");
+    expect(await getSignInStatus(db, user.id, undefined, at)).toMatchObject({
+      paused: true,
+      signedToday: false,
+    });
+    await expect(claimSignIn(db, user, undefined, at)).rejects.toMatchObject({
+      code: "SIGN_IN_BUDGET_EXHAUSTED",
+    });
+  });
+
   it("pays once per day (20 claims at once too), restarts after a missed day, and a new cycle after day 7", async () => {
     await fundMarketingBudget(db, { currency: "USDT", amount: "100", actor: "test", key: "fund-1" });
     await fundMarketingBudget(db, { currency: "USDT", amount: "100", actor: "test", key: "fund-1" });
@@ -66,7 +78,7 @@ describe("the 7-day sign-in", () => {
     // 0.1 + 0.1 + 0.2 + 0.2 + 0.3 + 0.5 + 1 = 2.4
     expect(await usdt(user)).toBe("2.4");
     const status = await getSignInStatus(db, user.id, undefined, day(7));
-    expect(status).toMatchObject({ signedToday: true, day: 7, timeZone: "Asia/Hong_Kong" });
+    expect(status).toMatchObject({ signedToday: true, day: 7, timeZone: "Asia/Hong_Kong", paused: false });
     expect(status.days.every((d) => d.signed)).toBe(true);
     // Day 8 starts a new cycle at day 1; then the 10th is missed: the 11th restarts at day 1.
     expect(await claimSignIn(db, user, undefined, day(8))).toMatchObject({ day: 1 });
@@ -123,6 +135,7 @@ describe("the 7-day sign-in", () => {
     expect(await getSignInStatus(db, user.id, "UTC", new Date("2026-08-01T10:00:00Z"))).toMatchObject({
       signedToday: false,
       day: 1,
+      paused: true,
     });
     await db.execute(
       sql`update ledger_accounts set balance = ${left} where system_code = 'marketing_budget' and currency = 'USDT'`,

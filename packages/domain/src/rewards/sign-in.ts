@@ -29,7 +29,9 @@ function checkTimeZone(timeZone: string | undefined): string | undefined {
 /**
  * The user's sign-in card: the 7 days of the cycle with their rewards, which are signed, the day a
  * claim today gives, whether today is claimed, in the user's time zone (their first claim's, else
- * `timeZone` from the browser, else the policy default).
+ * `timeZone` from the browser, else the policy default). `paused` says the marketing budget cannot
+ * pay today's reward (a fresh platform's budget is empty until an operator funds it), so the card
+ * says the programme is not running instead of offering a claim that would be refused.
  */
 export async function getSignInStatus(db: DbOrTx, userId: number, timeZone?: string, now = new Date()) {
   const terms = await signInTerms(db);
@@ -37,7 +39,10 @@ export async function getSignInStatus(db: DbOrTx, userId: number, timeZone?: str
   const zone = profile?.timeZone ?? checkTimeZone(timeZone) ?? terms.defaultTimeZone;
   const today = localDate(now, zone);
   const state = cycleState(profile ?? { cycleDay: 0, lastClaimDate: null }, today, terms.restartOnMiss);
+  const reward = new MoneyDecimal(terms.rewards[state.day - 1] ?? "0");
+  const paused = !state.signedToday && (await budgetBalance(db, terms.currency)).lessThan(reward);
   return {
+    paused,
     timeZone: zone,
     today,
     currency: terms.currency,

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Flex, Typography } from "antd";
+import { Alert, Button, Flex, Typography } from "antd";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
@@ -81,11 +81,20 @@ export function SignInCard() {
           </Flex>
         ))}
       </Flex>
+      {s.paused && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginTop: 16 }}
+          title={t("rewards.paused")}
+          data-testid="sign-in-paused"
+        />
+      )}
       <Button
         type="primary"
         block
         style={{ marginTop: 16 }}
-        disabled={s.signedToday}
+        disabled={s.signedToday || s.paused}
         loading={claim.isPending}
         onClick={send}
         data-testid="sign-in-claim"
