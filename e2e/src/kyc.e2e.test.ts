@@ -75,8 +75,12 @@ describe("verification in the browser", () => {
     await operator.goto("/admin/kyc");
     const row = operator.locator('[data-testid^="admin-kyc-row-"]').first();
     await row.waitFor();
-    // The document number is masked; the three photos load with the operator's header.
-    await expect.poll(() => row.textContent()).toContain("AB*****67");
+    // The reviewer sees the fields by their labels, the document type as a word and the number in full
+    // beside the photos, each photo named; the three photos load with the operator's header.
+    await expect
+      .poll(() => row.getByTestId("admin-kyc-detail-documentNumber").textContent())
+      .toBe("AB1234567");
+    expect(await row.getByTestId("admin-kyc-details").textContent()).not.toMatch(/documentType|realName/);
     await expect.poll(() => row.locator("img").count(), { timeout: 15_000 }).toBe(3);
     await approveInBackOffice();
     await user.goto("/smauth");

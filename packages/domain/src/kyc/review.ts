@@ -38,7 +38,12 @@ export async function listKycForReview(
     .where(conditions.length ? and(...conditions) : undefined)
     .orderBy(desc(kycApplications.id))
     .limit(QUEUE_LIMIT);
-  return rows.map((row) => ({ ...row, details: maskDetails(row.details) }));
+  // The reviewer compares the document number with the photo: an application under review shows it
+  // whole in the queue (compliance operators and administrators only); decided ones and every other
+  // view mask it.
+  return rows.map((row) =>
+    row.status === "under_review" ? row : { ...row, details: maskDetails(row.details) },
+  );
 }
 
 type Decision = { applicationId: number; operatorId: number; actor: string };

@@ -7,8 +7,10 @@ import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
 import { usePolicy } from "../../lib/policy.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { useCountryName } from "../identity/country-list.ts";
 import { AdminPage, RefreshButton } from "./admin-page.tsx";
 import { DateTime } from "./date-time.tsx";
+import { kycDetailRows, kycPhotoLabel } from "./kyc-details.ts";
 import { ProofImage } from "./proof-image.tsx";
 import { QueueTable } from "./queue-table.tsx";
 import { ReviewButtons } from "./review-controls.tsx";
@@ -33,7 +35,8 @@ interface KycRow {
 
 /**
  * /admin/kyc: one queue for primary and advanced KYC, address and credit proofs, with the photos
- * (private, fetched with the operator's header) and document numbers masked. Approve, or reject
+ * (private, fetched with the operator's header, each labelled by what it shows) and the details under
+ * their form labels, the document number in full to compare with the photo. Approve, or reject
  * with a reason from the translated list plus optional text; each decision is audited. Reviewed
  * rows show their decision, so the filter on approved and rejected is the decision history.
  */
@@ -42,6 +45,7 @@ export function KycReviewPage() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const policy = usePolicy();
+  const countryName = useCountryName();
   const [status, setStatus] = useState<Status>("under_review");
   const [level, setLevel] = useState<(typeof LEVELS)[number]>("all");
   const list = useQuery(
@@ -67,15 +71,15 @@ export function KycReviewPage() {
     {
       title: t("kyc.admin.details"),
       dataIndex: "details",
-      width: 240,
+      width: 280,
       render: (details: Record<string, unknown>) => (
-        <Flex vertical>
-          {Object.entries(details).map(([k, v]) => (
-            <Typography.Text key={k} style={{ fontSize: 12 }} ellipsis>
+        <Flex vertical data-testid="admin-kyc-details">
+          {kycDetailRows(details, t, countryName).map((r) => (
+            <Typography.Text key={r.key} style={{ fontSize: 12 }} ellipsis={{ tooltip: r.value }}>
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                {k}:
+                {r.label}:
               </Typography.Text>{" "}
-              {String(v)}
+              <span data-testid={`admin-kyc-detail-${r.key}`}>{r.value}</span>
             </Typography.Text>
           ))}
         </Flex>
@@ -84,11 +88,16 @@ export function KycReviewPage() {
     {
       title: t("kyc.admin.photos"),
       dataIndex: "photos",
-      width: 190,
+      width: 240,
       render: (photos: KycRow["photos"]) => (
-        <Flex gap={4} wrap>
+        <Flex gap={6} wrap>
           {photos.map((p) => (
-            <ProofImage key={p.uploadId} id={p.uploadId} size={44} />
+            <Flex key={p.uploadId} vertical align="center" gap={2} style={{ width: 64 }}>
+              <ProofImage id={p.uploadId} size={56} />
+              <Typography.Text type="secondary" style={{ fontSize: 11, textAlign: "center" }}>
+                {kycPhotoLabel(p.role, t)}
+              </Typography.Text>
+            </Flex>
           ))}
         </Flex>
       ),
