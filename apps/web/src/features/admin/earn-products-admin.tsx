@@ -58,7 +58,7 @@ export function EarnProductsAdmin() {
     {
       title: t("earn.admin.rule"),
       dataIndex: "redemptionRule",
-      render: (r: string) => t(`earn.rule.${r}`, { percent: "" }),
+      render: (r: string) => t(`earn.rule.${r}`, { percent }),
     },
     {
       title: t("earn.admin.onSale"),
@@ -152,6 +152,8 @@ export function EarnProductsAdmin() {
               name={name}
               label={t(label)}
               rules={[{ required: true, pattern: /^\d+(\.\d+)?$/ }]}
+              // Rates are fractions of the principal per day; the hint says so with the percentage.
+              extra={name === "rate_min" || name === "rate_max" ? t("earn.admin.rateUnit") : undefined}
             >
               <Input inputMode="decimal" />
             </Form.Item>
