@@ -131,6 +131,42 @@ describe("a loan in the browser", () => {
     expect(await user.getByTestId("loan-owed").first().textContent()).toBe("507.00 USDT");
   });
 
+  it("repays by wire only once the platform publishes its account, then shows the wire pending review", async () => {
+    await user.goto("/repayment2");
+    await user.getByTestId("loan-repay").first().click();
+    await user.waitForURL(/\/repaymentNew\?id=/);
+    // No account published: the wire option is off and says why.
+    await user.getByTestId("loan-repay-owed").waitFor();
+    expect(await user.getByTestId("loan-repay-method").textContent()).toContain("Wire");
+    expect(await user.locator('[data-testid="loan-repay-method"] .ant-segmented-item-disabled').count()).toBe(
+      1,
+    );
+    platform.admin(
+      "policy:set",
+      "loans.wire.account",
+      JSON.stringify({
+        bankName: "Northstar Bank",
+        accountName: "Northstar Ltd",
+        accountNumber: "GB29NWBK60161331926819",
+        swift: "NWBKGB2L",
+      }),
+    );
+    await user.reload();
+    await user.getByTestId("loan-repay-owed").waitFor();
+    await user.locator('[data-testid="loan-repay-method"] .ant-segmented-item').nth(1).click();
+    await expect
+      .poll(() => user.getByTestId("loan-wire-account").textContent())
+      .toContain("GB29NWBK60161331926819");
+    await user.getByTestId("loan-repay-amount").fill("100");
+    await upload(user, "loan-wire-proof");
+    await user.getByTestId("loan-repay-submit").click();
+    await confirmModal(user, "loan-repay-confirm");
+    await user.waitForURL(/\/repayment2/);
+    await user.getByTestId("loan-repay").first().click();
+    await user.getByTestId("loan-wire-pending").waitFor();
+    expect(await user.getByTestId("loan-wire-pending").textContent()).toContain("100.00 USDT");
+  });
+
   it(
     "takes screenshots of the application page",
     async () => {

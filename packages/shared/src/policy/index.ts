@@ -389,6 +389,21 @@ export const POLICY = {
     )[],
     public: true,
   },
+  /**
+   * The platform's account that loan repayments by wire are paid into, shown on the repayment form.
+   * Empty (the default) until an operator sets it: the form then offers repayment from the balance
+   * only, since a user cannot wire to an account nobody has published.
+   */
+  "loans.wire.account": {
+    schema: z.object({
+      bankName: z.string().trim().max(120),
+      accountName: z.string().trim().max(120),
+      accountNumber: z.string().trim().max(64),
+      swift: z.string().trim().max(20),
+    }),
+    default: { bankName: "", accountName: "", accountNumber: "", swift: "" },
+    public: true,
+  },
   // C2C purchase by wire (issue 15). Spec section 9: C2C and wire orders are valid 3 hours.
   /** An order not paid (no proof) this long after it was matched (or created, while unmatched) expires. */
   "c2c.orderValidityMinutes": {

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Form, Input, Segmented } from "antd";
+import { Alert, Button, Card, Form, Input, Segmented } from "antd";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
 import { useAppNavigate } from "../../lib/navigation.tsx";
+import { usePolicy } from "../../lib/policy.ts";
 import { useRequestIntent, withRequestKey } from "../../lib/request-key.ts";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { useAssets } from "../assets/assets-data.ts";
@@ -28,6 +29,11 @@ export function LoanRepayForm({ loan }: { loan: LoanDetail }) {
   const go = useAppNavigate();
   const format = useMoneyFormat();
   const assets = useAssets();
+  // Where to wire: the platform's account, published by an operator (policy); none, no wire.
+  const account = usePolicy()["loans.wire.account"];
+  const wireOffered = account.accountNumber !== "";
+  // A wire already sent waits for an operator: say so rather than offer the same form again.
+  const pendingWire = loan.repayments.find((r) => r.method === "wire" && r.status === "pending");
   const [amount, setAmount] = useState(loan.owed.total);
   const [method, setMethod] = useState<"balance" | "wire">("balance");
   const [proof, setProof] = useState<string | undefined>();
@@ -85,19 +91,40 @@ export function LoanRepayForm({ loan }: { loan: LoanDetail }) {
       <KeyValue label={t("loans.owed")}>
         <strong data-testid="loan-repay-owed">{money(loan.owed.total)}</strong>
       </KeyValue>
+      {pendingWire && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginTop: 12 }}
+          data-testid="loan-wire-pending"
+          title={t("loans.wirePending", { amount: money(pendingWire.amount) })}
+        />
+      )}
       <Form layout="vertical" onFinish={() => setConfirming(true)} disabled={busy} style={{ marginTop: 12 }}>
-        <Form.Item label={t("loans.method.label")}>
+        <Form.Item
+          label={t("loans.method.label")}
+          extra={wireOffered ? undefined : t("loans.wireNotOffered")}
+        >
           <Segmented
             block
             value={method}
             onChange={(v) => setMethod(v as "balance" | "wire")}
             options={[
               { value: "balance", label: t("loans.method.balance") },
-              { value: "wire", label: t("loans.method.wire") },
+              { value: "wire", label: t("loans.method.wire"), disabled: !wireOffered || !!pendingWire },
             ]}
             data-testid="loan-repay-method"
           />
         </Form.Item>
+        {method === "wire" && (
+          <div data-testid="loan-wire-account" style={{ marginBottom: 12 }}>
+            <KeyValue label={t("loans.wireTo.bankName")}>{account.bankName}</KeyValue>
+            <KeyValue label={t("loans.wireTo.accountName")}>{account.accountName}</KeyValue>
+            <KeyValue label={t("loans.wireTo.accountNumber")}>{account.accountNumber}</KeyValue>
+            {account.swift && <KeyValue label={t("loans.wireTo.swift")}>{account.swift}</KeyValue>}
+            <KeyValue label={t("loans.wireTo.reference")}>{loan.contractNo}</KeyValue>
+          </div>
+        )}
         <Form.Item
           label={t("loans.repayAmount")}
           extra={method === "balance" ? `${t("loans.balance")}: ${money(available)}` : t("loans.wireHint")}
