@@ -87,6 +87,12 @@ describe("a loan in the browser", () => {
     for (const kind of ["credit", "housing", "income", "bank", "id_photo"]) {
       await upload(user, `loan-proof-${kind}`);
     }
+    // The agreement is readable before its box is ticked, with this application's own figures.
+    await user.getByTestId("loan-agreement-open").click();
+    await user.getByTestId("loan-agreement").waitFor();
+    expect(await user.getByTestId("loan-agreement").textContent()).toContain("1,007.00 USDT");
+    await user.keyboard.press("Escape");
+    await user.getByTestId("loan-agreement").waitFor({ state: "hidden" });
     await user.getByTestId("loan-agree").check();
     await user.getByTestId("loan-apply").click();
     await user.getByTestId("summary-total").waitFor();

@@ -9,6 +9,7 @@ import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { amountInput, useMoneyFormat } from "../assets/assets-format.ts";
 import { ConfirmModal, SummaryRows } from "../common/confirm-summary-dialog.tsx";
 import { PhotoField } from "../kyc/photo-field.tsx";
+import { LoanAgreementLink } from "./loan-agreement.tsx";
 import { LoanQuoteRows } from "./loan-quote-rows.tsx";
 import { inRange, isLoanAmount, ratePercent } from "./loan-rules.ts";
 import type { LoanProduct } from "./loan-types.ts";
@@ -145,6 +146,9 @@ export function LoanApplyForm({
         >
           <Checkbox data-testid="loan-agree">{t("loans.agree")}</Checkbox>
         </Form.Item>
+        <div style={{ marginTop: -16, marginBottom: 16 }}>
+          <LoanAgreementLink quote={quote.data} days={cycle} />
+        </div>
         <Button type="primary" htmlType="submit" block disabled={!quote.data} data-testid="loan-apply">
           {t("loans.apply")}
         </Button>
