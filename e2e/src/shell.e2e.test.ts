@@ -31,13 +31,13 @@ const digits = async (page: Page, testId: string) =>
   ((await page.getByTestId(testId).textContent()) ?? "").replace(/\D/g, "");
 
 describe("the shell on a phone", () => {
-  it("shows a bottom tab bar with the five sections instead of the header menu, the current one marked", async () => {
+  it("shows a bottom tab bar with the six sections, Me included, instead of the header menu, the current one marked", async () => {
     const page = await phone.newPage();
     await page.goto("/");
     const bar = page.getByTestId("tab-bar");
     await bar.waitFor();
     await expect(page.getByTestId("main-nav").isVisible()).resolves.toBe(false);
-    for (const tab of ["tab-home", "tab-market", "tab-trade", "tab-earn", "tab-assets"]) {
+    for (const tab of ["tab-home", "tab-market", "tab-trade", "tab-earn", "tab-assets", "tab-me"]) {
       await expect(bar.getByTestId(tab).isVisible()).resolves.toBe(true);
     }
     await expect(page.getByTestId("tab-home").getAttribute("aria-current")).resolves.toBe("page");
@@ -45,6 +45,7 @@ describe("the shell on a phone", () => {
     await page.waitForURL(/\/market/);
     await page.locator('[data-testid="tab-market"][aria-current="page"]').waitFor();
     await expect(page.getByTestId("tab-earn").getAttribute("href")).resolves.toBe("/profit_index");
+    await expect(page.getByTestId("tab-me").getAttribute("href")).resolves.toBe("/setting");
     // The bar sits at the bottom of the screen.
     const box = await bar.boundingBox();
     expect(Math.round((box?.y ?? 0) + (box?.height ?? 0))).toBe(844);

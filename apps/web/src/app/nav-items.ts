@@ -1,6 +1,6 @@
 /**
  * The main sections: the header menu on wide screens; below 768 px the tab bar (tab-bar.tsx) shows
- * five of them and "me" stays in the header's user menu. `match` lists the routes that light each one up.
+ * six of them, "me" included (options share the Trade tab). `match` lists the routes that light each one up.
  */
 export const NAV = [
   { key: "/", label: "nav.home", match: ["/", "/index"] },

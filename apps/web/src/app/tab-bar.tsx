@@ -3,6 +3,7 @@ import {
   HomeOutlined,
   LineChartOutlined,
   SwapOutlined,
+  UserOutlined,
   WalletOutlined,
 } from "@ant-design/icons";
 import { theme } from "antd";
@@ -19,10 +20,11 @@ const TABS: { key: NavKey; label: string; icon: ReactNode; testId: string }[] = 
   { key: "/currency", label: "nav.trade", icon: <SwapOutlined />, testId: "tab-trade" },
   { key: "/profit_index", label: "nav.earn", icon: <FundOutlined />, testId: "tab-earn" },
   { key: "/table1", label: "nav.assets", icon: <WalletOutlined />, testId: "tab-assets" },
+  { key: "/setting", label: "nav.me", icon: <UserOutlined />, testId: "tab-me" },
 ];
 
 /**
- * Phones (below 768 px, by CSS so the first paint is right): the five main sections in a bar at the
+ * Phones (below 768 px, by CSS so the first paint is right): the six main sections in a bar at the
  * bottom, as trading apps have it, clear of the home indicator (safe-area inset).
  */
 export function TabBar() {
