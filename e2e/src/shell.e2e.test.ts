@@ -71,6 +71,19 @@ describe("the shell on a phone", () => {
     await page.goto("/market?tab=contract&q=BTCUSD");
     await page.getByTestId("market-row-BTCUSD").click();
     await page.waitForURL(/\/preciousMetal\?symbol=BTCUSD$/);
+    // Contracts as spot: Open long / Open short stuck above the tab bar, the form in a bottom sheet.
+    await page.getByTestId("contract-phone-actions").waitFor();
+    await expect(page.getByTestId("contract-order-form").count()).resolves.toBe(0);
+    const bar = await page.getByTestId("contract-phone-actions").boundingBox();
+    expect((bar?.y ?? 0) + (bar?.height ?? 0)).toBeLessThanOrEqual(844 - 56);
+    await page.getByTestId("contract-phone-long").click();
+    await page.getByTestId("contract-phone-sheet").getByTestId("contract-order-form").waitFor();
+    // Options too: Buy up / Buy down open the buy form.
+    await page.goto("/options?symbol=BTCUSDT");
+    await page.getByTestId("option-phone-actions").waitFor();
+    await expect(page.getByTestId("option-buy-form").count()).resolves.toBe(0);
+    await page.getByTestId("option-phone-down").click();
+    await page.getByTestId("option-phone-sheet").getByTestId("option-buy-form").waitFor();
     await page.context().close();
   });
 

@@ -1,9 +1,10 @@
-import { Alert, Card, Col, Flex, Result, Row, Segmented, Select, theme } from "antd";
+import { Alert, Card, Col, Flex, Grid, Result, Row, Segmented, Select, theme } from "antd";
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { feedback } from "../../lib/feedback.ts";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
+import { PhoneActionSheet } from "../common/phone-action-sheet.tsx";
 import { TradeKindSwitch } from "../common/trade-kind-switch.tsx";
 import { CandleChart } from "../markets/candle-chart.tsx";
 import { InstrumentHeader, InstrumentLoader } from "../markets/instrument-page.tsx";
@@ -20,6 +21,8 @@ export function ContractsTradePage() {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const products = useContractProducts();
+  // Phones: the form opens in a bottom sheet from Open long / Open short stuck above the tab bar.
+  const phone = Grid.useBreakpoint().md === false;
   const [params, setParams] = useSearchParams();
   const announce = useCallback(
     (kind: string, position: { symbol: string }) => {
@@ -82,12 +85,36 @@ export function ContractsTradePage() {
                 <CandleChart instrument={instrument} />
               </Card>
             </Col>
-            <Col xs={24} lg={9}>
-              <ContractOrderForm key={product.symbol} product={product} />
-            </Col>
+            {!phone && (
+              <Col xs={24} lg={9}>
+                <ContractOrderForm key={product.symbol} product={product} />
+              </Col>
+            )}
           </Row>
           <ContractPositionsPanel />
           <Alert type="info" showIcon title={t("contracts.honest")} data-testid="contracts-honest" />
+          {phone && (
+            <PhoneActionSheet
+              testId="contract-phone"
+              title={product.symbol}
+              actions={[
+                {
+                  key: "long",
+                  label: t("contracts.openLong"),
+                  color: "green",
+                  testId: "contract-phone-long",
+                },
+                {
+                  key: "short",
+                  label: t("contracts.openShort"),
+                  color: "danger",
+                  testId: "contract-phone-short",
+                },
+              ]}
+            >
+              {() => <ContractOrderForm key={product.symbol} product={product} />}
+            </PhoneActionSheet>
+          )}
         </Flex>
       )}
     </InstrumentLoader>

@@ -1,5 +1,5 @@
 import type { TOptionOrderView } from "@northstar/shared/contracts/options";
-import { Alert, Button, Card, Col, Flex, Result, Row, Select, theme } from "antd";
+import { Alert, Button, Card, Col, Flex, Grid, Result, Row, Select, theme } from "antd";
 import { useCallback, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
@@ -8,6 +8,7 @@ import { AppLink } from "../../lib/navigation.tsx";
 import { useIsLoggedIn } from "../../lib/session.ts";
 import { useMoneyFormat } from "../assets/assets-format.ts";
 import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
+import { PhoneActionSheet } from "../common/phone-action-sheet.tsx";
 import { TradeKindSwitch } from "../common/trade-kind-switch.tsx";
 import { CandleChart } from "../markets/candle-chart.tsx";
 import { InstrumentHeader, InstrumentLoader } from "../markets/instrument-page.tsx";
@@ -92,6 +93,8 @@ function TradeView({
 }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
+  // Phones: the form opens in a bottom sheet from Up / Down stuck above the tab bar.
+  const phone = Grid.useBreakpoint().md === false;
   return (
     <Flex vertical gap={token.marginSM} data-testid="options-trade-page">
       <TradeKindSwitch current="options" />
@@ -102,12 +105,26 @@ function TradeView({
             {children}
           </Card>
         </Col>
-        <Col xs={24} lg={9}>
-          <OptionBuyForm product={product} />
-        </Col>
+        {!phone && (
+          <Col xs={24} lg={9}>
+            <OptionBuyForm product={product} />
+          </Col>
+        )}
       </Row>
       <OpenOptions watchOpen={watchOpen} />
       <Alert type="info" showIcon title={t("options.honest")} data-testid="options-honest" />
+      {phone && (
+        <PhoneActionSheet
+          testId="option-phone"
+          title={product.symbol}
+          actions={[
+            { key: "up", label: t("options.buyUp"), color: "green", testId: "option-phone-up" },
+            { key: "down", label: t("options.buyDown"), color: "danger", testId: "option-phone-down" },
+          ]}
+        >
+          {() => <OptionBuyForm product={product} />}
+        </PhoneActionSheet>
+      )}
     </Flex>
   );
 }
