@@ -147,7 +147,8 @@ export function InstrumentHeader({ instrument, title }: { instrument: MarketRow;
             style={{ fontSize: "clamp(24px, 5vw, 32px)", fontWeight: 700, lineHeight: 1.2 }}
             testId="instrument-price"
           />
-          <LiveIndicator />
+          {/* A closed market's price is its last one: no green "Live" beside the "Closed" tag. */}
+          {open ? <LiveIndicator /> : <LiveIndicator closed />}
         </Flex>
       </Flex>
       <div style={{ marginTop: token.marginMD }}>

@@ -12,10 +12,21 @@ export function ClosedTag() {
   );
 }
 
-/** A green dot while the socket is connected, orange while it (re)connects. */
-export function LiveIndicator() {
+/**
+ * A green dot while the socket is connected, orange while it (re)connects; for a market outside its
+ * trading hours (`closed`), a grey dot and "last price", since no price is moving.
+ */
+export function LiveIndicator({ closed = false }: { closed?: boolean }) {
   const { t } = useTranslation();
   const status = useSocketStatus();
+  if (closed) {
+    return (
+      <span className="ns-live" data-testid="market-live" data-status="market-closed">
+        <span className="ns-live-dot" aria-hidden />
+        {t("market.live.lastPrice")}
+      </span>
+    );
+  }
   // A dot and a word, drawn here rather than with antd's Badge (about 3 KB compressed on every first load).
   return (
     <span className="ns-live" data-testid="market-live" data-status={status}>
