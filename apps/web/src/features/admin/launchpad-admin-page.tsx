@@ -1,5 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Flex, Form, Input, InputNumber, Modal, Table, type TableColumnsType, Tag } from "antd";
+import {
+  Button,
+  DatePicker,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Table,
+  type TableColumnsType,
+  Tag,
+} from "antd";
+import type { Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
@@ -17,6 +29,18 @@ const DECIMAL_FIELDS = [
   ["max_quantity", "launchpad.perUser"],
   ["circulation", "launchpad.circulation"],
 ] as const;
+
+/** The form's dates (picked in the operator's time zone) as the API takes them: instants and a UTC day. */
+function toOfferingInput(
+  v: Record<string, unknown> & { starts_at: Dayjs; ends_at: Dayjs; listing_day: Dayjs },
+) {
+  return {
+    ...v,
+    starts_at: v.starts_at.toISOString(),
+    ends_at: v.ends_at.toISOString(),
+    listing_day: v.listing_day.format("YYYY-MM-DD"),
+  };
+}
 
 /**
  * New-coin offerings in the back office: create one, run the allocation once its window has closed
@@ -113,7 +137,7 @@ export function LaunchpadAdminPage() {
           initialValues={{ pay_currency: "USDT", lock_days: 30 }}
           onFinish={(v) =>
             void create
-              .mutateAsync(v as never)
+              .mutateAsync(toOfferingInput(v) as never)
               .then(() => {
                 feedback.success(t("launchpad.admin.saved"));
                 setOpen(false);
@@ -132,7 +156,7 @@ export function LaunchpadAdminPage() {
           <Form.Item name="name" label={t("launchpad.admin.name")} rules={[{ required: true, max: 80 }]}>
             <Input />
           </Form.Item>
-          <Form.Item name="pay_currency" label={t("launchpad.subscribePrice")}>
+          <Form.Item name="pay_currency" label={t("launchpad.admin.payCurrency")}>
             <Input />
           </Form.Item>
           {DECIMAL_FIELDS.map(([name, label]) => (
@@ -146,20 +170,16 @@ export function LaunchpadAdminPage() {
             </Form.Item>
           ))}
           <Form.Item name="starts_at" label={t("launchpad.admin.startsAt")} rules={[{ required: true }]}>
-            <Input placeholder="2027-01-01T00:00:00Z" />
+            <DatePicker showTime style={{ width: "100%" }} data-testid="launchpad-starts-at" />
           </Form.Item>
           <Form.Item name="ends_at" label={t("launchpad.admin.endsAt")} rules={[{ required: true }]}>
-            <Input placeholder="2027-01-08T00:00:00Z" />
+            <DatePicker showTime style={{ width: "100%" }} data-testid="launchpad-ends-at" />
           </Form.Item>
           <Form.Item name="lock_days" label={t("launchpad.lockDays")}>
             <InputNumber min={0} max={3650} precision={0} />
           </Form.Item>
-          <Form.Item
-            name="listing_day"
-            label={t("launchpad.listingDay")}
-            rules={[{ required: true, pattern: /^\d{4}-\d{2}-\d{2}$/ }]}
-          >
-            <Input placeholder="2027-01-15" />
+          <Form.Item name="listing_day" label={t("launchpad.listingDay")} rules={[{ required: true }]}>
+            <DatePicker style={{ width: "100%" }} data-testid="launchpad-listing-day" />
           </Form.Item>
         </Form>
       </Modal>
