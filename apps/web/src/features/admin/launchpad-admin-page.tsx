@@ -137,7 +137,7 @@ export function LaunchpadAdminPage() {
           initialValues={{ pay_currency: "USDT", lock_days: 30 }}
           onFinish={(v) =>
             void create
-              .mutateAsync(toOfferingInput(v) as never)
+              .mutateAsync(toOfferingInput(v as never) as never)
               .then(() => {
                 feedback.success(t("launchpad.admin.saved"));
                 setOpen(false);
