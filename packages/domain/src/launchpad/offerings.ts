@@ -1,5 +1,6 @@
 import {
   LAUNCHPAD_QUANTITY_DECIMALS,
+  launchpadCost,
   type TLaunchpadOfferingInput,
   type TLaunchpadSubscribe,
 } from "@northstar/shared/contracts/launchpad";
@@ -99,15 +100,6 @@ async function payDecimals(tx: DbOrTx, currency: string): Promise<number> {
   return found.decimals;
 }
 
-/**
- * What `quantity` coins cost at the subscribe price, rounded UP to the pay currency's decimals: the
- * frozen amount must cover the cost, and it is stored in the currency's precision. The same rule
- * prices what passed at the allocation, so the cost of any part never exceeds what was frozen.
- */
-export function subscriptionCost(quantity: MoneyDecimal | string, price: string, decimals: number) {
-  return new MoneyDecimal(quantity).times(price).toDecimalPlaces(decimals, MoneyDecimal.ROUND_UP);
-}
-
 /** Offerings, latest first, with the quantity subscribed so far. */
 export async function listOfferings(db: DbOrTx) {
   const rows = await db
@@ -163,7 +155,7 @@ export async function subscribe(
         "quantity",
       );
     }
-    const cost = subscriptionCost(quantity, o.subscribePrice, await payDecimals(tx, o.payCurrency));
+    const cost = launchpadCost(quantity, o.subscribePrice, await payDecimals(tx, o.payCurrency));
     if (!fitsNumeric(cost)) {
       throw new AppError("AMOUNT_TOO_LARGE", {}, "quantity");
     }
@@ -295,7 +287,7 @@ export async function allocateOffering(db: Db, offeringId: number, actor: string
             .dividedBy(requested)
             .toDecimalPlaces(LAUNCHPAD_QUANTITY_DECIMALS, MoneyDecimal.ROUND_DOWN);
       allocated = allocated.plus(passed);
-      const cost = subscriptionCost(passed, o.subscribePrice, decimals);
+      const cost = launchpadCost(passed, o.subscribePrice, decimals);
       // The fee comes out of the frozen amount too: never more than what is left of it.
       const fee = MoneyDecimal.min(
         cost.times(feeRate).toDecimalPlaces(decimals, MoneyDecimal.ROUND_DOWN),

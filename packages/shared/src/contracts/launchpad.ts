@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MoneyDecimal } from "../money.ts";
 import { err } from "./common.ts";
 import { zAmount, zCurrency } from "./funding.ts";
 
@@ -27,3 +28,16 @@ export type TLaunchpadOfferingInput = z.infer<typeof ZLaunchpadOfferingInputSche
 
 /** Quantities of new coins are cut to this many decimals at allocation. */
 export const LAUNCHPAD_QUANTITY_DECIMALS = 8;
+
+/**
+ * What `quantity` coins cost at `price`, rounded UP to the pay currency's `decimals`: what a
+ * subscription freezes, and what the part that passed costs at the allocation (never more than was
+ * frozen). The web shows the same figure before the user confirms.
+ */
+export function launchpadCost(
+  quantity: string | MoneyDecimal,
+  price: string,
+  decimals: number,
+): MoneyDecimal {
+  return new MoneyDecimal(quantity).times(price).toDecimalPlaces(decimals, MoneyDecimal.ROUND_UP);
+}
