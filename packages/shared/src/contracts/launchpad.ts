@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MoneyDecimal } from "../money.ts";
-import { err } from "./common.ts";
+import { err, zCalendarDay } from "./common.ts";
 import { zAmount, zCurrency } from "./funding.ts";
 
 const zId = z.coerce.number(err("FIELD_INVALID")).int(err("FIELD_INVALID")).positive(err("FIELD_INVALID"));
@@ -21,7 +21,7 @@ export const ZLaunchpadOfferingInputSchema = z.object({
   starts_at: zWhen,
   ends_at: zWhen,
   lock_days: z.coerce.number(err("FIELD_INVALID")).int().min(0).max(3650),
-  listing_day: z.string(err("FIELD_INVALID")).regex(/^\d{4}-\d{2}-\d{2}$/, err("FIELD_INVALID")),
+  listing_day: zCalendarDay,
   circulation: zAmount,
 });
 export type TLaunchpadOfferingInput = z.infer<typeof ZLaunchpadOfferingInputSchema>;
