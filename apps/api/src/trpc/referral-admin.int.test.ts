@@ -4,6 +4,7 @@ import { createHarness, type Harness } from "../test/harness.ts";
 import { operatorToken } from "../test/money.ts";
 
 /** The back office's referral runs: a day that is no calendar day is refused by name, never a fault. */
+type TrpcBody = Awaited<ReturnType<Harness["trpc"]>>["body"];
 let h: Harness;
 let op: string;
 beforeAll(async () => {
@@ -29,13 +30,7 @@ async function inject(path: string, input: unknown, method: "POST" | "GET" = "PO
           url: `/trpc/${path}?lang=${lang}&input=${encodeURIComponent(JSON.stringify(input))}`,
           headers,
         });
-  return {
-    status: response.statusCode,
-    body: response.json() as {
-      result?: { data: unknown };
-      error?: { message: string; data: { errorCode: string; field?: string } };
-    },
-  };
+  return { status: response.statusCode, body: response.json() as TrpcBody };
 }
 
 describe("referralAdmin with an impossible calendar day", () => {
