@@ -142,10 +142,20 @@ export const lendBack = defineLegacyCall({
   async handle(ctx, input) {
     const user = userOf(ctx.auth);
     if (input.upload_id) {
-      const r = await submitWireRepayment(ctx.deps.db, user, { ...input, upload_id: input.upload_id });
-      // Recorded by the legacy edge after it commits (a resend with the same rtoken answers it again).
-      const data = { repayment_id: r.id, method: "wire", status: r.status, amount: input.amount };
-      return { data, messageKey: "loans.wireSubmitted" };
+      // The answer is recorded in the transaction that files the repayment (a resend with the same
+      // rtoken answers it again, even after a crash between filing and answering).
+      const r = await submitWireRepayment(
+        ctx.deps.db,
+        user,
+        { ...input, upload_id: input.upload_id },
+        new Date(),
+        ctx.once && {
+          record: (tx, answer) =>
+            ctx.once?.record(tx, legacyWire(answer as { id: number; status: string }, input.amount)) ??
+            Promise.resolve(),
+        },
+      );
+      return { data: legacyWire(r, input.amount), messageKey: "loans.wireSubmitted" };
     }
     const result = await repayFromBalance(
       ctx.deps.db,
@@ -161,6 +171,14 @@ export const lendBack = defineLegacyCall({
     );
     return { data: legacyRepayment(result), messageKey: "loans.repaid" };
   },
+});
+
+/** A filed wire repayment in the legacy field names, with the amount as the user sent it. */
+const legacyWire = (r: { id: number; status: string }, amount: string) => ({
+  repayment_id: r.id,
+  method: "wire",
+  status: r.status,
+  amount,
 });
 
 const legacyRepayment = (r: Awaited<ReturnType<typeof repayFromBalance>>) => ({

@@ -43,7 +43,10 @@ async function inject(path: string, input: unknown, headers: Record<string, stri
   });
   return {
     status: response.statusCode,
-    body: response.json() as { result?: { data: unknown }; error?: { data: { errorCode: string } } },
+    body: response.json() as {
+      result?: { data: unknown };
+      error?: { data: { errorCode: string; field?: string | null } };
+    },
   };
 }
 
@@ -90,5 +93,43 @@ describe("launchpad through tRPC", () => {
       [],
     );
     expect(rows.map((r) => r.status)).toEqual(["refunded"]);
+  });
+
+  it("a price × quantity finer than the pay currency (19 decimals) freezes it rounded up, and a quantity finer than 8 decimals is refused by name: never a server fault", async () => {
+    const op = await operatorToken(h, "admin");
+    const created = await inject(
+      "adminLaunchpad.create",
+      {
+        coin: "LFINE",
+        name: "Fine coin",
+        issue_price: "0.2",
+        subscribe_price: "0.12345678901",
+        total_quantity: "1000",
+        min_quantity: "1",
+        max_quantity: "10",
+        starts_at: new Date(Date.now() - 3_600_000).toISOString(),
+        ends_at: new Date(Date.now() + 3_600_000).toISOString(),
+        lock_days: 7,
+        listing_day: "2027-02-01",
+        circulation: "1000000",
+      },
+      { "x-operator-token": op },
+    );
+    const id = (created.body.result?.data as { id: number } | undefined)?.id;
+    const u = await h.registerByEmail();
+    await grant(h, await userIdOf(h, u.token), "10");
+    const auth = { authorization: `Bearer ${u.token}` };
+    const fine = await inject("launchpad.subscribe", { offering_id: id, quantity: "1.000000001" }, auth);
+    expect([fine.status, fine.body.error?.data]).toMatchObject([
+      400,
+      { errorCode: "AMOUNT_INVALID", field: "quantity" },
+    ]);
+    const ok = await inject("launchpad.subscribe", { offering_id: id, quantity: "1.00000001" }, auth);
+    expect(ok.status).toBe(200);
+    expect(ok.body.result?.data).toMatchObject({ quantity: "1.00000001", frozen: "0.123457" });
+    expect(await balanceOf(h, await userIdOf(h, u.token))).toEqual({
+      available: "9.876543",
+      held: "0.123457",
+    });
   });
 });

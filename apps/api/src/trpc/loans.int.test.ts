@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { photo, proofs, verifyById } from "../../../../packages/domain/src/loans/test/helpers.ts";
 import { runAdminCli } from "../test/cli.ts";
+import { query } from "../test/fixtures.ts";
 import { createHarness, type Harness } from "../test/harness.ts";
 import { balanceOf, dataOf, operatorToken, userIdOf } from "../test/money.ts";
 
@@ -106,13 +107,23 @@ describe("loans through tRPC and the legacy calls", () => {
     expect([stolen.code, (stolen.data as { error: string }).error]).toEqual([1, "LOAN_NOT_FOUND"]);
     const peek = await h.call("lend_img", { token: other.token, loan_id: String(loan.id) }, "GET");
     expect(peek.code).toBe(1);
-    const wire = await h.call("lendBack", {
+    const wireForm = {
       token: u.token,
       loan_id: String(loan.id),
       amount: "507",
       upload_id: await photo(h.db, h.deps.config.uploadDir, u.user),
-    });
-    expect(wire.data).toMatchObject({ method: "wire", status: "pending" });
+      rtoken: "wire-0001",
+    };
+    const wire = await h.call("lendBack", wireForm);
+    expect(wire.data).toMatchObject({ method: "wire", status: "pending", amount: "507" });
+    // The same rtoken again (a retry after a lost answer) answers the first filing and files nothing.
+    const wireAgain = await h.call("lendBack", wireForm);
+    expect(wireAgain.data).toEqual(wire.data);
+    expect(
+      await query(h, "select id from loan_repayments where loan_id = $1 and method = 'wire' order by id", [
+        loan.id,
+      ]),
+    ).toEqual([{ id: (wire.data as { repayment_id: number }).repayment_id }]);
     // Bad input: a clear translated refusal naming the field, and nothing changes.
     const cents = await h.call("lendBack", {
       token: u.token,

@@ -34,8 +34,9 @@ export async function getSessionInfo(
     name: user.nickname,
     nickname: user.nickname,
     avatar: user.avatarUploadId ? `/uploads/${user.avatarUploadId}` : null,
-    invitation_code: user.inviteCode,
-    invite_link: `${params.publicUrl}/register?code=${user.inviteCode}`,
+    // A demo account invites nobody (registration refuses its code): it is shown none.
+    invitation_code: user.kind === "real" ? user.inviteCode : "",
+    invite_link: user.kind === "real" ? `${params.publicUrl}/register?code=${user.inviteCode}` : "",
     email: user.email ?? "",
     phone,
     area_code: user.areaCode ?? "",

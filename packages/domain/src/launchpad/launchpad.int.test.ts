@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { TLaunchpadOfferingInput } from "@northstar/shared/contracts/launchpad";
 import { translate } from "@northstar/shared/i18n";
 import { MoneyDecimal } from "@northstar/shared/money";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { User } from "../identity/index.ts";
@@ -30,7 +31,8 @@ let db: Db;
 let teardown: () => Promise<void>;
 beforeAll(async () => {
   const database = await createTestDatabase();
-  const conn = createDb(database.url, { max: 10 });
+  // Room for the close-race test: a blocker, its subscribers and the allocation at once.
+  const conn = createDb(database.url, { max: 20 });
   conn.pool.on("error", () => {});
   db = conn.db;
   await seedDatabase(db);
@@ -103,6 +105,9 @@ describe("new-coin subscription", () => {
     );
     expect((await refusal(sub("5000"))).code).toBe("LAUNCHPAD_QUANTITY_RANGE");
     expect((await refusal(sub("2001"))).code).toBe("LAUNCHPAD_QUANTITY_RANGE");
+    // Finer than the coin's 8 decimals: refused as such, naming the field, whatever the range.
+    const fine = await refusal(sub("100.000000001"));
+    expect([fine.code, fine.field]).toEqual(["AMOUNT_INVALID", "quantity"]);
     expect(await balance(u.id, "USDT")).toEqual({ available: "1000", held: "0" });
     await sub("100");
     expect((await refusal(sub("100"))).code).toBe("LAUNCHPAD_ALREADY_SUBSCRIBED");
@@ -135,11 +140,13 @@ describe("new-coin subscription", () => {
       // a: 200 passed, cost 100, fee 1, refund 50 - 1 = 49 of the 150 frozen
       expect(await balance(a.id, "USDT")).toEqual({ available: "899", held: "0" });
       expect(await balance(a.id, o.coin)).toEqual({ available: "0", held: "200" });
-      // b: 333.33333333 passed, cost 166.666666665, fee 1.66666666, refund 81.666666675
-      expect(await balance(b.id, "USDT")).toEqual({ available: "831.666666675", held: "0" });
+      // USDT holds 6 decimals: what passed costs is rounded up to them, the fee down, the refund is
+      // the exact rest. b: 333.33333333 passed, cost 166.666666665 → 166.666667, fee 1.666666,
+      // refund 250 − 166.666667 − 1.666666 = 81.666667
+      expect(await balance(b.id, "USDT")).toEqual({ available: "831.666667", held: "0" });
       expect(await balance(b.id, o.coin)).toEqual({ available: "0", held: "333.33333333" });
-      // c: 466.66666666 passed, cost 233.33333333, fee 2.33333333, refund 114.33333334
-      expect(await balance(c.id, "USDT")).toEqual({ available: "764.33333334", held: "0" });
+      // c: 466.66666666 passed, cost 233.33333333 → 233.333334, fee 2.333333, refund 114.333333
+      expect(await balance(c.id, "USDT")).toEqual({ available: "764.333333", held: "0" });
       const [record] = await listUserSubscriptions(db, c.id, 1, 20);
       expect(record).toMatchObject({
         status: "passed",
@@ -148,8 +155,8 @@ describe("new-coin subscription", () => {
         remainingQuantity: "233.33333334",
         subscribedAmount: "350",
         frozen: "0",
-        fee: "2.33333333",
-        refunded: "114.33333334",
+        fee: "2.333333",
+        refunded: "114.333333",
         unlocked: false,
       });
       // The lock-up ends 30 days after the close: released once, even when the job runs twice.
@@ -255,5 +262,119 @@ describe("new-coin subscription", () => {
     expect(await balance(rejected.id, o.coin)).toEqual({ available: "0", held: "0" });
     expect((await refusal(reject())).code).toBe("ALREADY_REVIEWED");
     expect((await reconcileLedger(db)).ok).toBe(true);
+  });
+
+  it("a price finer than the pay currency: the frozen amount and the cost are rounded up to its decimals, exact to the last one; never a fault", async () => {
+    const o = await offering({
+      subscribe_price: "0.12345678901",
+      total_quantity: "1.5",
+      min_quantity: "1",
+      max_quantity: "10",
+    });
+    const [u1, u2] = await Promise.all([fundedUser("10"), fundedUser("10")]);
+    // 1.00000001 × 0.12345678901 = 0.1234567902445678901 (19 decimals): USDT holds 6, frozen 0.123457.
+    const first = await subscribe(db, u1, { offering_id: o.id, quantity: "1.00000001" }, OPEN);
+    expect(first).toMatchObject({ quantity: "1.00000001", frozen: "0.123457", subscribedAmount: "0.123457" });
+    expect(await balance(u1.id, "USDT")).toEqual({ available: "9.876543", held: "0.123457" });
+    await subscribe(db, u2, { offering_id: o.id, quantity: "1" }, OPEN);
+    expect(await balance(u2.id, "USDT")).toEqual({ available: "9.876543", held: "0.123457" });
+    // Oversubscribed: 0.75 and 0.74999999 pass; each cost rounded up to 0.092593, the rest returns.
+    await allocateOffering(db, o.id, "test", CLOSED);
+    expect(await balance(u1.id, o.coin)).toEqual({ available: "0", held: "0.75" });
+    expect(await balance(u2.id, o.coin)).toEqual({ available: "0", held: "0.74999999" });
+    expect(await balance(u1.id, "USDT")).toEqual({ available: "9.907407", held: "0" });
+    expect(await balance(u2.id, "USDT")).toEqual({ available: "9.907407", held: "0" });
+    const [record] = await listUserSubscriptions(db, u1.id, 1, 20);
+    expect(record).toMatchObject({ status: "passed", passedQuantity: "0.75", refunded: "0.030864" });
+    expect((await reconcileLedger(db)).ok).toBe(true);
+  });
+
+  it("subscriptions racing the close are either in the allocation or refused: none stays frozen on an allocated offering", async () => {
+    const o = await offering({ total_quantity: "1000", min_quantity: "10", max_quantity: "100" });
+    const racers = await Promise.all(Array.from({ length: 6 }, () => fundedUser("100")));
+    const ids = racers.map((u) => u.id);
+    // A separate transaction holds the racers' USDT balances: each subscription has read the
+    // offering (open) and waits to freeze its funds, as one in its last milliseconds would.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const blocker = db.transaction(async (tx) => {
+      await tx.execute(
+        sql`select id from ledger_accounts where user_id in ${ids} and currency = 'USDT' order by id for update`,
+      );
+      locked();
+      await held;
+    });
+    await lockTaken;
+    const waiting = async () => {
+      const r = await db.execute<{ n: number }>(
+        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+      );
+      return Number(r.rows[0]?.n ?? 0);
+    };
+    const subscriptions = racers.map((u) =>
+      subscribe(db, u, { offering_id: o.id, quantity: "10" }, at("2026-07-06T23:59:59.800Z")).then(
+        () => "subscribed",
+        (e: unknown) => (e as AppError).code,
+      ),
+    );
+    await vi.waitFor(async () => expect(await waiting()).toBe(racers.length), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    // The operator allocates at the close while they wait.
+    let settled = false;
+    const allocation = allocateOffering(db, o.id, "test", CLOSED).finally(() => {
+      settled = true;
+    });
+    await vi.waitFor(async () => expect(settled || (await waiting()) === racers.length + 1).toBe(true), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    release();
+    await blocker;
+    const outcomes = await Promise.all(subscriptions);
+    const result = await allocation;
+    const stillFrozen = await db.execute<{ n: number }>(
+      sql`select count(*)::int as n from launchpad_subscriptions where offering_id = ${o.id} and status = 'reviewing'`,
+    );
+    expect(stillFrozen.rows[0]?.n).toBe(0);
+    const subscribed = outcomes.filter((x) => x === "subscribed").length;
+    expect(outcomes.filter((x) => x !== "subscribed")).toEqual(
+      Array(racers.length - subscribed).fill("LAUNCHPAD_NOT_OPEN"),
+    );
+    expect(result.subscriptions).toBe(subscribed);
+    for (const u of racers) {
+      const usdt = await balance(u.id, "USDT");
+      expect(usdt.held).toBe("0");
+      const coins = await balance(u.id, o.coin);
+      expect([usdt.available, coins.held]).toEqual(
+        outcomes[racers.indexOf(u)] === "subscribed" ? ["95", "10"] : ["100", "0"],
+      );
+    }
+    expect((await refusal(allocateOffering(db, o.id, "test", CLOSED))).code).toBe("ALREADY_REVIEWED");
+    // One that reads the offering after the allocation is refused, whatever its clock says.
+    const late = await fundedUser("100");
+    const lateTry = subscribe(
+      db,
+      late,
+      { offering_id: o.id, quantity: "10" },
+      at("2026-07-06T23:59:59.900Z"),
+    );
+    expect((await refusal(lateTry)).code).toBe("LAUNCHPAD_NOT_OPEN");
+    expect(await balance(late.id, "USDT")).toEqual({ available: "100", held: "0" });
+    expect((await reconcileLedger(db)).ok).toBe(true);
+  });
+
+  it("an offering's quantities finer than the coin's decimals or an unknown pay currency are refused by field", async () => {
+    const fine = await refusal(offering({ min_quantity: "0.000000001" }));
+    expect([fine.code, fine.field]).toEqual(["AMOUNT_INVALID", "min_quantity"]);
+    const unknown = await refusal(offering({ pay_currency: "NOPE" }));
+    expect([unknown.code, unknown.field]).toEqual(["FIELD_INVALID", "pay_currency"]);
   });
 });

@@ -1,12 +1,14 @@
 import {
   LAUNCHPAD_QUANTITY_DECIMALS,
+  launchpadCost,
   type TLaunchpadOfferingInput,
   type TLaunchpadSubscribe,
 } from "@northstar/shared/contracts/launchpad";
-import { MoneyDecimal } from "@northstar/shared/money";
+import { fitsNumeric, MoneyDecimal } from "@northstar/shared/money";
 import { launchpadOfferingMachine, launchpadSubscriptionMachine } from "@northstar/shared/state-machines";
 import { and, asc, desc, eq, isNull, lte, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/index.ts";
+import { findCurrency } from "../currencies/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { OnceRecorder } from "../idempotency/index.ts";
@@ -50,6 +52,15 @@ export async function createOffering(db: DbOrTx, input: TLaunchpadOfferingInput,
   ) {
     throw new AppError("FIELD_INVALID", { field: "ends_at" }, "ends_at");
   }
+  // Quantities are of the new coin, held to LAUNCHPAD_QUANTITY_DECIMALS.
+  for (const field of ["total_quantity", "min_quantity", "max_quantity"] as const) {
+    if (new MoneyDecimal(input[field]).decimalPlaces() > LAUNCHPAD_QUANTITY_DECIMALS) {
+      throw new AppError("AMOUNT_INVALID", {}, field);
+    }
+  }
+  if (!(await findCurrency(db, input.pay_currency))) {
+    throw new AppError("FIELD_INVALID", { field: "pay_currency" }, "pay_currency");
+  }
   const [row] = await db
     .insert(launchpadOfferings)
     .values({
@@ -80,6 +91,15 @@ export async function createOffering(db: DbOrTx, input: TLaunchpadOfferingInput,
   return offeringView(row);
 }
 
+/** The decimals the pay currency is held to: every amount paid or frozen in it is rounded to them. */
+async function payDecimals(tx: DbOrTx, currency: string): Promise<number> {
+  const found = await findCurrency(tx, currency);
+  if (!found) {
+    throw new Error(`launchpad: pay currency ${currency} is not held on the platform`);
+  }
+  return found.decimals;
+}
+
 /** Offerings, latest first, with the quantity subscribed so far. */
 export async function listOfferings(db: DbOrTx) {
   const rows = await db
@@ -93,8 +113,14 @@ export async function listOfferings(db: DbOrTx) {
 }
 
 /**
- * A user subscribes in the window: quantity within the per-user minimum and maximum, once per
- * offering; quantity × subscribe price is frozen in the exchange wallet through the ledger.
+ * A user subscribes in the window: quantity within the per-user minimum and maximum and at most
+ * LAUNCHPAD_QUANTITY_DECIMALS decimals, once per offering; quantity × subscribe price, rounded up to
+ * the pay currency's decimals, is frozen in the exchange wallet through the ledger.
+ *
+ * The offering row is read FOR SHARE: the allocation and a failed issuance lock it FOR UPDATE, so a
+ * subscription either commits before they read the subscriptions (and is allocated or refunded with
+ * the rest) or reads the offering after them (no longer open: refused). None can be left frozen on
+ * an offering already allocated.
  */
 export async function subscribe(
   db: Db,
@@ -110,7 +136,8 @@ export async function subscribe(
     const [o] = await tx
       .select()
       .from(launchpadOfferings)
-      .where(eq(launchpadOfferings.id, input.offering_id));
+      .where(eq(launchpadOfferings.id, input.offering_id))
+      .for("share");
     if (!o) {
       throw new AppError("LAUNCHPAD_NOT_FOUND", {}, "offering_id");
     }
@@ -118,18 +145,21 @@ export async function subscribe(
       throw new AppError("LAUNCHPAD_NOT_OPEN");
     }
     const quantity = new MoneyDecimal(input.quantity);
-    if (
-      quantity.decimalPlaces() > LAUNCHPAD_QUANTITY_DECIMALS ||
-      quantity.lessThan(o.minQuantity) ||
-      quantity.greaterThan(o.maxQuantity)
-    ) {
+    if (quantity.decimalPlaces() > LAUNCHPAD_QUANTITY_DECIMALS) {
+      throw new AppError("AMOUNT_INVALID", {}, "quantity");
+    }
+    if (quantity.lessThan(o.minQuantity) || quantity.greaterThan(o.maxQuantity)) {
       throw new AppError(
         "LAUNCHPAD_QUANTITY_RANGE",
         { min: fixed(o.minQuantity), max: fixed(o.maxQuantity) },
         "quantity",
       );
     }
-    const frozen = quantity.times(o.subscribePrice).toFixed();
+    const cost = launchpadCost(quantity, o.subscribePrice, await payDecimals(tx, o.payCurrency));
+    if (!fitsNumeric(cost)) {
+      throw new AppError("AMOUNT_TOO_LARGE", {}, "quantity");
+    }
+    const frozen = cost.toFixed();
     const [row] = await tx
       .insert(launchpadSubscriptions)
       .values({
@@ -227,6 +257,11 @@ async function reviewing(tx: DbOrTx, offeringId: number) {
  * otherwise its pro-rata share, cut (never rounded up) to 8 decimals, so the sum never exceeds the
  * total. What passed is paid from the frozen amount (plus the policy fee on it) and the coins are
  * credited locked until the lock-up ends; the rest is released. Nothing left: `sold_out`, refunded.
+ * The cost of what passed is rounded up to the pay currency's decimals (as the frozen amount was,
+ * so it never exceeds it), the fee down; the refund is the exact rest.
+ *
+ * The offering is locked FOR UPDATE before the subscriptions are read: a subscription in progress
+ * holds it FOR SHARE, so this waits for it to commit and then sees it (see `subscribe`).
  */
 export async function allocateOffering(db: Db, offeringId: number, actor: string, now = new Date()) {
   return db.transaction(async (tx) => {
@@ -241,6 +276,7 @@ export async function allocateOffering(db: Db, offeringId: number, actor: string
     const requested = subs.reduce((sum, s) => sum.plus(s.quantity), new MoneyDecimal(0));
     const total = new MoneyDecimal(o.totalQuantity);
     const feeRate = await getPolicy(tx, "launchpad.feeRate");
+    const decimals = await payDecimals(tx, o.payCurrency);
     const unlockAt = new Date(now.getTime() + o.lockDays * DAY_MS);
     let allocated = new MoneyDecimal(0);
     for (const s of subs) {
@@ -251,10 +287,10 @@ export async function allocateOffering(db: Db, offeringId: number, actor: string
             .dividedBy(requested)
             .toDecimalPlaces(LAUNCHPAD_QUANTITY_DECIMALS, MoneyDecimal.ROUND_DOWN);
       allocated = allocated.plus(passed);
-      const cost = passed.times(o.subscribePrice);
+      const cost = launchpadCost(passed, o.subscribePrice, decimals);
       // The fee comes out of the frozen amount too: never more than what is left of it.
       const fee = MoneyDecimal.min(
-        cost.times(feeRate).toDecimalPlaces(8, MoneyDecimal.ROUND_DOWN),
+        cost.times(feeRate).toDecimalPlaces(decimals, MoneyDecimal.ROUND_DOWN),
         new MoneyDecimal(s.frozen).minus(cost),
       );
       const refund = new MoneyDecimal(s.frozen).minus(cost).minus(fee);

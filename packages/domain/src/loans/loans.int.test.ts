@@ -476,6 +476,28 @@ describe("disbursement and repayment", () => {
     await expectReconciled(db);
   });
 
+  it("a wire repayment under one key is filed once, even when the process dies between filing it and answering", async () => {
+    const p = await product(db);
+    const user = await borrower(db, dir);
+    const loan = await apply(user, p.id, "1000", 7);
+    await approveLoan(db, { loanId: loan.id, ...op }, at(T0));
+    const input = { loan_id: loan.id, amount: "50", upload_id: await photo(db, dir, user) };
+    const request = { userId: user.id, key: "wire-key-0001", action: "loans.repay", input };
+    // The repayment is filed and committed; the process dies before the edge answers.
+    let filed: { id: number } | undefined;
+    const crashed = runOnce(db, request, async (once) => {
+      filed = await submitWireRepayment(db, user, input, at(T0), once);
+      throw new Error("process died");
+    });
+    await expect(crashed).rejects.toThrow("process died");
+    expect(filed?.id).toBeGreaterThan(0);
+    // The client retries with the same key: the first filing's answer, and no second filing.
+    const retried = await runOnce(db, request, (once) => submitWireRepayment(db, user, input, at(T0), once));
+    expect(retried).toMatchObject({ id: filed?.id, status: "pending" });
+    const wires = (await getUserLoan(db, user.id, loan.id)).repayments.filter((r) => r.method === "wire");
+    expect(wires.map((r) => r.id)).toEqual([filed?.id]);
+  });
+
   it("a rejected wire repayment changes nothing on the loan", async () => {
     const p = await product(db);
     const user = await borrower(db, dir);

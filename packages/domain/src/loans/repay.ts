@@ -140,13 +140,15 @@ export async function repayFromBalance(
 
 /**
  * The user reports a wire repayment with its proof; it waits for an operator. The amount may not
- * exceed what is owed now.
+ * exceed what is owed now. With an idempotency key the answer is recorded in the transaction that
+ * files the repayment, so a retry after a crash between the two cannot file a second one.
  */
 export async function submitWireRepayment(
   db: Db,
   user: User,
   input: TLoanWireRepayRequest,
   now = new Date(),
+  once?: OnceRecorder,
 ) {
   return db.transaction(async (tx) => {
     const locked = await lockUserLoan(tx, user.id, input.loan_id);
@@ -174,7 +176,9 @@ export async function submitWireRepayment(
         updatedAt: now,
       })
       .returning();
-    return r as typeof loanRepayments.$inferSelect;
+    const answer = r as typeof loanRepayments.$inferSelect;
+    await once?.record(tx, answer);
+    return answer;
   });
 }
 

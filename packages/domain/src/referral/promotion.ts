@@ -15,10 +15,17 @@ export interface PromotionLevel {
   income: { currency: string; amount: string }[];
 }
 
-/** The invitation page and web/getMyPromotion: the code, the link, and count and income by level. */
+/**
+ * The invitation page and web/getMyPromotion: the code, the link, and count and income by level. A
+ * demo account's code invites nobody (registration refuses it, as the chain is of real accounts):
+ * it gets no code and no link, and `canInvite` false so the page can say why.
+ */
 export async function getPromotion(db: DbOrTx, userId: number, publicUrl: string) {
   const rates = await getPolicy(db, "referral.levelRates");
-  const [me] = await db.select({ inviteCode: users.inviteCode }).from(users).where(eq(users.id, userId));
+  const [me] = await db
+    .select({ inviteCode: users.inviteCode, kind: users.kind })
+    .from(users)
+    .where(eq(users.id, userId));
   const counts = await db.execute<{ level: number; count: string }>(sql`
     with recursive down(id, level) as (
       select u.id, 1 from users u where u.invited_by = ${userId}
@@ -48,10 +55,12 @@ export async function getPromotion(db: DbOrTx, userId: number, publicUrl: string
   for (const r of income) {
     totals.set(r.currency, (totals.get(r.currency) ?? new MoneyDecimal(0)).plus(r.amount));
   }
-  const code = me?.inviteCode ?? "";
+  const canInvite = me?.kind === "real";
+  const code = canInvite ? (me?.inviteCode ?? "") : "";
   return {
     code,
-    link: `${publicUrl}/register?code=${code}`,
+    link: canInvite ? `${publicUrl}/register?code=${code}` : "",
+    canInvite,
     levels,
     totalCount: levels.reduce((s, l) => s + l.count, 0),
     totalIncome: [...totals].map(([currency, amount]) => ({ currency, amount: amount.toFixed() })),

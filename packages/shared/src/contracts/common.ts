@@ -15,6 +15,21 @@ export const zFormBoolean = z.preprocess(
   z.boolean(),
 );
 
+/** Whether `day` (YYYY-MM-DD) names a day of the calendar: 2026-02-30 and 2025-02-29 do not. */
+export function isCalendarDay(day: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) {
+    return false;
+  }
+  const [year, month, date] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, date);
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === date;
+}
+
+/** A calendar day, YYYY-MM-DD; an impossible one (2026-02-30) is FIELD_INVALID naming the field. */
+export const zCalendarDay = z.string(err("FIELD_INVALID")).trim().refine(isCalendarDay, err("FIELD_INVALID"));
+
 export const zEmail = z
   .string(err("EMAIL_FORMAT"))
   .trim()

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DECIMAL_STRING, MoneyDecimal } from "../money.ts";
-import { err } from "./common.ts";
+import { err, zCalendarDay } from "./common.ts";
 import { zAmount, zCurrency } from "./funding.ts";
 
 /** Managed-earning product families (SPEC section 1: AI custody, VIP, ETF). */
@@ -21,7 +21,7 @@ export const zDailyRate = z
   .regex(DECIMAL_STRING, err("FIELD_INVALID"))
   .refine((v) => /^0(\.\d{1,8})?$/.test(v) && new MoneyDecimal(v).lessThan("0.1"), err("FIELD_INVALID"));
 /** A calendar day, UTC: YYYY-MM-DD. */
-export const zDay = z.string(err("FIELD_INVALID")).regex(/^\d{4}-\d{2}-\d{2}$/, err("FIELD_INVALID"));
+export const zDay = zCalendarDay;
 
 export const ZEarnBuyRequestSchema = z.object({ product_id: zId, amount: zAmount });
 export type TEarnBuyRequest = z.infer<typeof ZEarnBuyRequestSchema>;

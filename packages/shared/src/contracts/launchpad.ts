@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { err } from "./common.ts";
+import { MoneyDecimal } from "../money.ts";
+import { err, zCalendarDay } from "./common.ts";
 import { zAmount, zCurrency } from "./funding.ts";
 
 const zId = z.coerce.number(err("FIELD_INVALID")).int(err("FIELD_INVALID")).positive(err("FIELD_INVALID"));
@@ -20,10 +21,23 @@ export const ZLaunchpadOfferingInputSchema = z.object({
   starts_at: zWhen,
   ends_at: zWhen,
   lock_days: z.coerce.number(err("FIELD_INVALID")).int().min(0).max(3650),
-  listing_day: z.string(err("FIELD_INVALID")).regex(/^\d{4}-\d{2}-\d{2}$/, err("FIELD_INVALID")),
+  listing_day: zCalendarDay,
   circulation: zAmount,
 });
 export type TLaunchpadOfferingInput = z.infer<typeof ZLaunchpadOfferingInputSchema>;
 
 /** Quantities of new coins are cut to this many decimals at allocation. */
 export const LAUNCHPAD_QUANTITY_DECIMALS = 8;
+
+/**
+ * What `quantity` coins cost at `price`, rounded UP to the pay currency's `decimals`: what a
+ * subscription freezes, and what the part that passed costs at the allocation (never more than was
+ * frozen). The web shows the same figure before the user confirms.
+ */
+export function launchpadCost(
+  quantity: string | MoneyDecimal,
+  price: string,
+  decimals: number,
+): MoneyDecimal {
+  return new MoneyDecimal(quantity).times(price).toDecimalPlaces(decimals, MoneyDecimal.ROUND_UP);
+}

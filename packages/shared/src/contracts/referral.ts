@@ -1,10 +1,8 @@
 import { z } from "zod";
+import { zCalendarDay } from "./common.ts";
 
-/** A UTC calendar day, YYYY-MM-DD. */
-export const zDay = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/);
+/** A UTC calendar day, YYYY-MM-DD (an impossible one, 2026-02-30, is refused). */
+export const zDay = zCalendarDay;
 
 export const ZReferralRunRequestSchema = z.object({ day: zDay });
 export type TReferralRunRequest = z.infer<typeof ZReferralRunRequestSchema>;

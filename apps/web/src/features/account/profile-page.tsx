@@ -259,28 +259,43 @@ function AccountFacts({ session }: { session: TSessionInfo }) {
             </Flex>
           ),
         },
-        {
-          key: "invite",
-          label: t("fields.inviteCode"),
-          children: (
-            <Typography.Text copyable={copyable} data-testid="profile-invite-code">
-              {session.invitation_code}
-            </Typography.Text>
-          ),
-        },
-        {
-          key: "link",
-          label: t("account.profile.inviteLink"),
-          children: (
-            <Typography.Text
-              copyable={{ ...copyable, text: session.invite_link }}
-              style={{ wordBreak: "break-all" }}
-              data-testid="profile-invite-link"
-            >
-              {session.invite_link}
-            </Typography.Text>
-          ),
-        },
+        // A demo account cannot invite (registration refuses its code): it is told why instead.
+        ...(session.invitation_code === ""
+          ? [
+              {
+                key: "invite",
+                label: t("fields.inviteCode"),
+                children: (
+                  <Typography.Text type="secondary" data-testid="profile-invite-unavailable">
+                    {t("referral.demoCannotInvite")}
+                  </Typography.Text>
+                ),
+              },
+            ]
+          : [
+              {
+                key: "invite",
+                label: t("fields.inviteCode"),
+                children: (
+                  <Typography.Text copyable={copyable} data-testid="profile-invite-code">
+                    {session.invitation_code}
+                  </Typography.Text>
+                ),
+              },
+              {
+                key: "link",
+                label: t("account.profile.inviteLink"),
+                children: (
+                  <Typography.Text
+                    copyable={{ ...copyable, text: session.invite_link }}
+                    style={{ wordBreak: "break-all" }}
+                    data-testid="profile-invite-link"
+                  >
+                    {session.invite_link}
+                  </Typography.Text>
+                ),
+              },
+            ]),
         {
           key: "registered",
           label: t("account.profile.registeredAt"),

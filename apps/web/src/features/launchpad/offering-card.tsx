@@ -1,4 +1,4 @@
-import { MoneyDecimal } from "@northstar/shared/money";
+import { launchpadCost } from "@northstar/shared/contracts/launchpad";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Flex, Input, Tag, Typography } from "antd";
 import { useRef, useState } from "react";
@@ -10,6 +10,7 @@ import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { amountInput, useMoneyFormat } from "../assets/assets-format.ts";
 import { ConfirmModal, SummaryRows } from "../common/confirm-summary-dialog.tsx";
 import { KeyValue } from "../funding/key-value.tsx";
+import { useCurrencyDecimals } from "../funding/use-currency-decimals.ts";
 import { useFormatDateTime } from "../funding/use-format-date-time.ts";
 import type { Offering } from "./launchpad-types.ts";
 
@@ -23,6 +24,7 @@ export function OfferingCard({ offering: o }: { offering: Offering }) {
   const go = useAppNavigate();
   const format = useMoneyFormat();
   const formatDateTime = useFormatDateTime();
+  const decimalsOf = useCurrencyDecimals();
   const [quantity, setQuantity] = useState("");
   const [confirming, setConfirming] = useState(false);
   const sending = useRef(false);
@@ -33,8 +35,9 @@ export function OfferingCard({ offering: o }: { offering: Offering }) {
   const now = Date.now();
   const open =
     o.status === "open" && new Date(o.startsAt).getTime() <= now && now < new Date(o.endsAt).getTime();
+  // What the server freezes: price × quantity rounded up to the pay currency's decimals.
   const amount = /^\d+(\.\d+)?$/.test(quantity)
-    ? new MoneyDecimal(quantity).times(o.subscribePrice).toFixed()
+    ? launchpadCost(quantity, o.subscribePrice, decimalsOf(o.payCurrency) ?? 18).toFixed()
     : "0";
   const pay = (v: string) => `${format.exact(v, 2, 8)} ${o.payCurrency}`;
   const coins = (v: string) => `${format.exact(v, 0, 8)} ${o.coin}`;

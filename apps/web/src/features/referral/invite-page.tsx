@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { Flex, Typography } from "antd";
+import { Alert, Flex, Typography } from "antd";
 import { QRCodeSVG } from "qrcode.react";
 import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -12,7 +12,7 @@ import { percent } from "./percent.ts";
 /**
  * /invite: my invitation code and link with its QR code, and per level the share of the invitees'
  * trading fees I earn, how many there are and what they have earned me (the same figures as
- * web/getMyPromotion).
+ * web/getMyPromotion). A demo account is shown no code but why: it cannot invite.
  */
 export function InvitePage() {
   const { t } = useTranslation();
@@ -35,33 +35,43 @@ export function InvitePage() {
             {t("referral.intro", { levels: mine.data.levels.length })}
           </Typography.Paragraph>
           <Panel title={t("referral.code")}>
-            <Flex wrap gap={24} align="center">
-              <Flex vertical gap={8} style={{ flex: "1 1 260px", minWidth: 0 }}>
-                <Typography.Title
-                  level={3}
-                  copyable
-                  className="ns-num"
-                  data-testid="invite-code"
-                  style={{ margin: 0 }}
-                >
-                  {mine.data.code}
-                </Typography.Title>
-                <Typography.Text type="secondary">{t("referral.link")}</Typography.Text>
-                <Typography.Paragraph
-                  copyable={{ text: mine.data.link }}
-                  data-testid="invite-link"
-                  style={{ wordBreak: "break-all", margin: 0 }}
-                >
-                  {mine.data.link}
-                </Typography.Paragraph>
+            {mine.data.canInvite ? (
+              <Flex wrap gap={24} align="center">
+                <Flex vertical gap={8} style={{ flex: "1 1 260px", minWidth: 0 }}>
+                  <Typography.Title
+                    level={3}
+                    copyable
+                    className="ns-num"
+                    data-testid="invite-code"
+                    style={{ margin: 0 }}
+                  >
+                    {mine.data.code}
+                  </Typography.Title>
+                  <Typography.Text type="secondary">{t("referral.link")}</Typography.Text>
+                  <Typography.Paragraph
+                    copyable={{ text: mine.data.link }}
+                    data-testid="invite-link"
+                    style={{ wordBreak: "break-all", margin: 0 }}
+                  >
+                    {mine.data.link}
+                  </Typography.Paragraph>
+                </Flex>
+                <Flex vertical align="center" gap={4}>
+                  <div style={{ background: "#fff", padding: 8, lineHeight: 0 }}>
+                    <QRCodeSVG value={mine.data.link} size={136} data-testid="invite-qr" />
+                  </div>
+                  <Typography.Text type="secondary">{t("referral.qr")}</Typography.Text>
+                </Flex>
               </Flex>
-              <Flex vertical align="center" gap={4}>
-                <div style={{ background: "#fff", padding: 8, lineHeight: 0 }}>
-                  <QRCodeSVG value={mine.data.link} size={136} data-testid="invite-qr" />
-                </div>
-                <Typography.Text type="secondary">{t("referral.qr")}</Typography.Text>
-              </Flex>
-            </Flex>
+            ) : (
+              // A demo account cannot invite (registration refuses its code): no code, and why.
+              <Alert
+                type="info"
+                showIcon
+                message={t("referral.demoCannotInvite")}
+                data-testid="invite-demo"
+              />
+            )}
           </Panel>
           <Flex wrap gap={16}>
             <Panel title={t("referral.totalCount")} style={{ flex: "1 1 200px" }}>

@@ -83,8 +83,8 @@ export const loansRouter = router({
   repayByWire: authedProcedure
     .input(ZLoanWireRepayRequestSchema)
     .mutation(({ ctx, input }) =>
-      onceByKey(ctx, "loans.repayByWire", input, () =>
-        submitWireRepayment(ctx.deps.db, ctx.auth.user, input),
+      onceByKey(ctx, "loans.repayByWire", input, (once) =>
+        submitWireRepayment(ctx.deps.db, ctx.auth.user, input, new Date(), once),
       ),
     ),
 });
