@@ -63,6 +63,7 @@ export const ERROR_CODES = {
   FORBIDDEN: ResponseCode.Refused,
   // Texts of SPEC section 8 that later modules raise; present now so every catalog carries them.
   INSUFFICIENT_BALANCE: ResponseCode.Refused,
+  SYSTEM_ACCOUNT_RULE: ResponseCode.Refused,
   DEMO_EXPIRED: ResponseCode.Refused,
   KYC_REQUIRED: ResponseCode.Refused,
   ADVANCED_KYC_REQUIRED: ResponseCode.Refused,
@@ -163,6 +164,7 @@ export const ERROR_CODES = {
   LOAN_NOTHING_OWED: ResponseCode.Refused,
   LOAN_REPAY_EXCEEDS: ResponseCode.Refused,
   C2C_MERCHANT_NOT_FOUND: ResponseCode.Refused,
+  C2C_MERCHANT_COIN_LOCKED: ResponseCode.Refused,
   C2C_NO_MERCHANT: ResponseCode.Refused,
   C2C_AMOUNT_RANGE: ResponseCode.Refused,
   C2C_STOCK_INSUFFICIENT: ResponseCode.Refused,

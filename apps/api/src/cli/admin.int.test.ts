@@ -1,3 +1,4 @@
+import { postEntry } from "@northstar/domain/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCli } from "../test/cli.ts";
 import { query } from "../test/fixtures.ts";
@@ -78,6 +79,38 @@ describe("pnpm admin", { timeout: 120_000 }, () => {
       `MISMATCH account ${account?.id}: balance 1001.000000000000000000, postings sum 1000.000000000000000000`,
     );
     expect(bad.stdout).toContain("UNBALANCED real USDT: sums to 1.000000000000000000");
+    expect(bad.stdout.trim().split("\n").at(-1)).toBe("LEDGER DOES NOT BALANCE");
+  });
+
+  it("reconcile: exits 1 listing a system account that breaks its sign rule, though every sum balances", async () => {
+    // Undo the previous test's corruption: the ledger balances again.
+    await query(
+      h,
+      "update ledger_accounts a set balance = (select coalesce(sum(p.amount), 0) from postings p where p.account_id = a.id)",
+    );
+    expect((await cli("reconcile")).code).toBe(0);
+    // A C2C escrow paid out in a coin it was never funded in, written before the rule existed (the
+    // constraint is NOT VALID: older rows are found by reconciliation, not by the migration).
+    await query(h, "alter table ledger_accounts drop constraint if exists ledger_accounts_system_rule");
+    await postEntry(h.db, {
+      idempotencyKey: "test:c2c-escrow-overdrawn",
+      kind: "c2c.complete",
+      reference: { type: "test", id: 1 },
+      postings: [
+        { account: { system: "c2c_escrow:4242", book: "real", currency: "USDT" }, amount: "-50" },
+        { account: { system: "house", book: "real", currency: "USDT" }, amount: "50" },
+      ],
+    });
+    const [escrow] = await query<{ id: string }>(
+      h,
+      "select id from ledger_accounts where system_code = 'c2c_escrow:4242' and currency = 'USDT'",
+    );
+    const bad = await cli("reconcile");
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain(
+      `RULE BROKEN account ${escrow?.id} c2c_escrow:4242 real USDT: balance -50.000000000000000000, rule not_negative`,
+    );
+    expect(bad.stdout).not.toMatch(/MISMATCH|UNBALANCED/);
     expect(bad.stdout.trim().split("\n").at(-1)).toBe("LEDGER DOES NOT BALANCE");
   });
 });

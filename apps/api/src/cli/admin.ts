@@ -229,6 +229,11 @@ async function main(): Promise<number> {
       for (const e of report.unbalancedEntries) {
         console.log(`UNBALANCED entry ${e.entryId} ${e.currency}: sums to ${e.sum}`);
       }
+      for (const r of report.ruleBreaks) {
+        console.log(
+          `RULE BROKEN account ${r.accountId} ${r.systemCode} ${r.book} ${r.currency}: balance ${r.balance}, rule ${r.rule}`,
+        );
+      }
       console.log(report.ok ? "ledger balances" : "LEDGER DOES NOT BALANCE");
       return report.ok ? 0 : 1;
     }

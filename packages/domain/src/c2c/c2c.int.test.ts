@@ -470,6 +470,101 @@ describe("c2c orders", () => {
     expect(order).toMatchObject({ status: "matched", price: "7.5", fiatAmount: "150" });
   });
 
+  it("keeps a merchant's coin once it has an order: the change is refused naming the coin, nothing changes", async () => {
+    // Issue 31: a USDT merchant without stock, a user's 50 USDT order waiting on it, the coin
+    // changed to BTC and 100 BTC funded: the order must never be paid in USDT that was never funded.
+    const m = await merchant("0");
+    const user = await createC2cUser(db);
+    const order = await createC2cOrder(deps(), user, {
+      merchant_id: m.id,
+      coin: "USDT",
+      mode: "coin",
+      amount: "50",
+    });
+    expect(order.status).toBe("unmatched");
+    const details = {
+      name: m.name,
+      coin: "BTC",
+      fiat: "CNY",
+      price: "7.2",
+      min_fiat: "100",
+      max_fiat: "50000",
+      payee_name: "Li Wei",
+      bank_name: "Bank of Test",
+      bank_account: "6222 0000 1111 2222",
+      bank_branch: "",
+      note: "",
+    };
+    const error = await updateMerchant(db, m.id, details, "op:x").then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: "C2C_MERCHANT_COIN_LOCKED", field: "coin" });
+    const [row] = (
+      await db.execute<{ coin: string; price: string }>(
+        sql`select coin, price::text from c2c_merchants where id = ${m.id}`,
+      )
+    ).rows;
+    expect(row?.coin).toBe("USDT");
+    // Other details still change; the coin stays.
+    const updated = await updateMerchant(db, m.id, { ...details, coin: "USDT", price: "7.3" }, "op:x");
+    expect(updated).toMatchObject({ coin: "USDT", price: "7.3" });
+    // The waiting order matches only USDT funded into this merchant.
+    await fundMerchant(deps(), { merchant_id: m.id, amount: "50" }, "op:x");
+    expect((await getC2cOrder(db, user.id, order.id)).status).toBe("matched");
+    expect(await ledgerStock(db, m.id)).toEqual({ escrow: "0", reserved: "50" });
+  });
+
+  it("binds an order to its coin: a merchant whose coin changed under it never fills it, in any coin", async () => {
+    const m = await merchant("0");
+    const user = await createC2cUser(db);
+    const order = await createC2cOrder(deps(), user, {
+      merchant_id: m.id,
+      coin: "USDT",
+      mode: "coin",
+      amount: "50",
+    });
+    // A merchant row whose coin changed while an order waited (as the back office allowed before).
+    await db.execute(sql`update c2c_merchants set coin = 'BTC' where id = ${m.id}`);
+    const funded = await fundMerchant(deps(), { merchant_id: m.id, amount: "100" }, "op:x");
+    expect(funded.matched).toBe(0);
+    expect(await refusal(matchC2cOrder(deps(), order.id, "op:x"))).toBe("C2C_STOCK_INSUFFICIENT");
+    expect((await getC2cOrder(db, user.id, order.id)).status).toBe("unmatched");
+    expect(await refusal(confirmC2cOrder(deps(), order.id, "op:x"))).toBe("C2C_ORDER_STATE");
+    expect(await coinBalance(user.id, "USDT")).toBe("0");
+    expect(await coinBalance(user.id, "BTC")).toBe("0");
+    const escrow = await db.execute<{ currency: string; balance: string }>(
+      sql`select currency, balance::text from ledger_accounts where system_code = ${`c2c_escrow:${m.id}`} order by currency`,
+    );
+    expect(escrow.rows.map((r) => [r.currency, new MoneyDecimal(r.balance).toFixed()])).toEqual([
+      ["BTC", "100"],
+    ]);
+    // A new USDT order never picks this merchant; a BTC one does, and is paid in BTC.
+    expect(
+      await refusal(
+        createC2cOrder(deps(), user, { merchant_id: m.id, coin: "USDT", mode: "coin", amount: "20" }),
+      ),
+    ).toBe("C2C_MERCHANT_NOT_FOUND");
+    const btc = await createC2cOrder(deps(), user, {
+      merchant_id: m.id,
+      coin: "BTC",
+      mode: "coin",
+      amount: "20",
+    });
+    expect(btc).toMatchObject({ status: "matched", coin: "BTC" });
+    await submitC2cProof(deps(), user, {
+      order_id: btc.id,
+      proof_upload_id: await createProofUpload(db, user.id),
+      note: "",
+    });
+    await confirmC2cOrder(deps(), btc.id, "op:x");
+    expect(await coinBalance(user.id, "BTC")).toBe("20");
+    expect(await coinBalance(user.id, "USDT")).toBe("0");
+    expect(await ledgerStock(db, m.id)).toEqual({ escrow: "80", reserved: "0" });
+    await rejectC2cOrder(deps(), order.id, "Merchant changed coin", "op:x");
+  });
+
   it("saves the user's own payment settings", async () => {
     const user = await createC2cUser(db);
     expect(await getPaymentSettings(db, user.id)).toBeNull();

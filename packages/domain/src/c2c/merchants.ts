@@ -7,7 +7,7 @@ import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { postEntry } from "../ledger/index.ts";
 import { transition } from "../state/index.ts";
-import { c2cMerchants, c2cStockMoves } from "./c2c.table.ts";
+import { c2cMerchants, c2cOrders, c2cStockMoves } from "./c2c.table.ts";
 
 export type Merchant = typeof c2cMerchants.$inferSelect;
 const fixed = (v: string) => new MoneyDecimal(v).toFixed();
@@ -86,8 +86,9 @@ export async function createMerchant(db: DbOrTx, input: TC2cMerchantInput, actor
 }
 
 /**
- * Changes a merchant's details and price. The coin cannot change while stock is held (the escrow is
- * in that coin); orders already created keep the price they locked.
+ * Changes a merchant's details and price. The coin is fixed once the merchant holds stock or has
+ * any order (its escrow and its orders are in that coin; a merchant for another coin is a new
+ * merchant); orders already created keep the price they locked.
  */
 export async function updateMerchant(db: Db, id: number, input: TC2cMerchantInput, actor: string) {
   assertRange(input);
@@ -96,9 +97,18 @@ export async function updateMerchant(db: Db, id: number, input: TC2cMerchantInpu
     if (!m) {
       throw new AppError("C2C_MERCHANT_NOT_FOUND", {}, "id");
     }
-    const holding = !new MoneyDecimal(m.stockAvailable).plus(m.stockReserved).isZero();
-    if (holding && m.coin !== input.coin) {
-      throw new AppError("FIELD_INVALID", {}, "coin");
+    if (m.coin !== input.coin) {
+      const holding = !new MoneyDecimal(m.stockAvailable).plus(m.stockReserved).isZero();
+      // Under the row lock: an order being created locks this row too (orders.ts), so it is either
+      // seen here or sees the new coin.
+      const [order] = await tx
+        .select({ id: c2cOrders.id })
+        .from(c2cOrders)
+        .where(eq(c2cOrders.merchantId, id))
+        .limit(1);
+      if (holding || order) {
+        throw new AppError("C2C_MERCHANT_COIN_LOCKED", {}, "coin");
+      }
     }
     const [row] = await tx
       .update(c2cMerchants)

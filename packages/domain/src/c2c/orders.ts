@@ -104,9 +104,10 @@ export async function quoteC2cOrder(db: DbOrTx, input: TC2cQuoteRequest) {
 
 /**
  * Reserves the order's stock: the merchant's free stock drops by the quantity only if that much is
- * there (a conditional update on the merchant row, so two orders racing for the last stock reserve
- * it once), the order moves unmatched → matched with a fresh deadline, and the ledger moves the
- * coins from escrow to reserved, all in the caller's transaction. False when the stock is short.
+ * there and the merchant sells the order's coin (a conditional update on the merchant row, so two
+ * orders racing for the last stock reserve it once, and an order is never filled from stock of
+ * another coin), the order moves unmatched → matched with a fresh deadline, and the ledger moves
+ * the coins from escrow to reserved, all in the caller's transaction. Null when the stock is short.
  */
 async function reserveStock(tx: Tx, o: Order, now: Date, by: "system" | "operator"): Promise<Date | null> {
   const taken = await tx
@@ -118,6 +119,7 @@ async function reserveStock(tx: Tx, o: Order, now: Date, by: "system" | "operato
     .where(
       and(
         eq(c2cMerchants.id, o.merchantId),
+        eq(c2cMerchants.coin, o.coin),
         eq(c2cMerchants.status, "active"),
         gte(c2cMerchants.stockAvailable, o.coinAmount),
       ),
@@ -238,6 +240,17 @@ export async function createC2cOrder(
     if (input.price !== undefined && !new MoneyDecimal(input.price).equals(quote.price)) {
       throw new AppError("C2C_PRICE_CHANGED", { price: quote.price, fiat: quote.fiat }, "price");
     }
+    // The merchant's coin, read again under the row lock the reservation takes anyway (held to the
+    // commit): a coin change in the back office either waits for this order (and is then refused)
+    // or is seen here. (A share lock here would deadlock two orders upgrading it to reserve.)
+    const [locked] = await tx
+      .select({ coin: c2cMerchants.coin })
+      .from(c2cMerchants)
+      .where(eq(c2cMerchants.id, quote.merchantId))
+      .for("no key update");
+    if (locked?.coin !== quote.coin) {
+      throw new AppError("C2C_MERCHANT_NOT_FOUND", {}, "merchant_id");
+    }
     const [order] = await tx
       .insert(c2cOrders)
       .values({
@@ -295,8 +308,9 @@ export async function matchC2cOrder(deps: C2cDeps, orderId: number, actor: strin
 }
 
 /**
- * Funds a merchant's escrow, then matches its waiting orders oldest first while the stock lasts
- * (an order too large for what is left keeps waiting; smaller ones behind it may still match).
+ * Funds a merchant's escrow, then matches its waiting orders of its coin oldest first while the
+ * stock lasts (an order too large for what is left keeps waiting; smaller ones behind it may still
+ * match).
  */
 export async function fundMerchant(deps: C2cDeps, input: TC2cStockMove, actor: string) {
   const merchant = await moveMerchantStock(deps.db, "fund", input, actor);
@@ -307,6 +321,7 @@ export async function fundMerchant(deps: C2cDeps, input: TC2cStockMove, actor: s
     .where(
       and(
         eq(c2cOrders.merchantId, input.merchant_id),
+        eq(c2cOrders.coin, merchant.coin),
         eq(c2cOrders.status, "unmatched"),
         sql`${c2cOrders.expiresAt} > ${now}`,
       ),

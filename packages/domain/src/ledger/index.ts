@@ -3,3 +3,4 @@ export * from "./ledger.table.ts";
 export * from "./post-entry.ts";
 export * from "./reconcile.ts";
 export * from "./statements.ts";
+export * from "./system-accounts.ts";

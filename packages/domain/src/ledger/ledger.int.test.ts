@@ -15,6 +15,7 @@ import {
   releaseFunds,
 } from "./post-entry.ts";
 import { reconcileLedger } from "./reconcile.ts";
+import { SYSTEM_ACCOUNT_RULES, type SystemCode, systemAccountRule } from "./system-accounts.ts";
 
 let db: Db;
 let teardown: () => Promise<void>;
@@ -322,6 +323,212 @@ const stepArb = fc.record({
   user: fc.integer({ min: 100, max: 103 }),
   currency: fc.constantFrom("USDT", "BTC"),
   amount: amountArb,
+});
+
+describe("system-account rules", () => {
+  const system = (code: SystemCode, currency: string, book: "real" | "demo" = "real"): AccountRef => ({
+    system: code,
+    book,
+    currency,
+  });
+  const balanceOf = async (code: string, currency: string) => {
+    const rows = await db.execute<{ balance: string }>(
+      sql`select balance::text from ledger_accounts where system_code = ${code} and currency = ${currency}`,
+    );
+    return new MoneyDecimal(rows.rows[0]?.balance ?? "0").toFixed();
+  };
+  const refusalOf = (p: Promise<unknown>) =>
+    p.then(
+      () => "posted",
+      (e: unknown) => (e instanceof AppError ? e.code : String(e)),
+    );
+
+  it("refuses the C2C entry that would pay a user from an escrow never funded in that coin; nothing changes", async () => {
+    // Issue 31: the reserve and completion of a USDT order against a merchant funded only in BTC.
+    const funded = key("c2c-fund");
+    await postEntry(db, {
+      idempotencyKey: funded,
+      kind: "c2c.stock.fund",
+      reference: { type: "t", id: funded },
+      postings: [
+        { account: system("c2c_supply", "BTC"), amount: "-100" },
+        { account: system("c2c_escrow:9001", "BTC"), amount: "100" },
+      ],
+    });
+    const reserve = (idempotencyKey: string) =>
+      postEntry(db, {
+        idempotencyKey,
+        kind: "c2c.reserve",
+        reference: { type: "t", id: idempotencyKey },
+        postings: [
+          { account: system("c2c_escrow:9001", "USDT"), amount: "-50" },
+          { account: system("c2c_reserved:9001", "USDT"), amount: "50" },
+        ],
+      });
+    const reserveKey = key("c2c-reserve");
+    expect(await refusalOf(reserve(reserveKey))).toBe("SYSTEM_ACCOUNT_RULE");
+    expect(await balanceOf("c2c_escrow:9001", "USDT")).toBe("0");
+    expect(await balanceOf("c2c_reserved:9001", "USDT")).toBe("0");
+    expect(await balanceOf("c2c_escrow:9001", "BTC")).toBe("100");
+    const written = await db.execute(
+      sql`select 1 from journal_entries where idempotency_key = ${reserveKey}`,
+    );
+    expect(written.rows).toHaveLength(0);
+    // Straight from reserved to the user: refused as well, and the user gets nothing.
+    const complete = key("c2c-complete");
+    expect(
+      await refusalOf(
+        postEntry(db, {
+          idempotencyKey: complete,
+          kind: "c2c.complete",
+          reference: { type: "t", id: complete },
+          postings: [
+            { account: system("c2c_reserved:9001", "USDT"), amount: "-50" },
+            { account: user(9001, "USDT"), amount: "50" },
+          ],
+        }),
+      ),
+    ).toBe("SYSTEM_ACCOUNT_RULE");
+    expect(await getUserBalances(db, 9001, "real")).toEqual([]);
+    // The same refusal inside a caller's transaction rolls the whole of it back.
+    await expect(
+      db.transaction((tx) =>
+        postEntriesInTransaction(tx, [
+          {
+            idempotencyKey: key("c2c-in-tx"),
+            kind: "c2c.reserve",
+            reference: { type: "t", id: 1 },
+            postings: [
+              { account: system("c2c_escrow:9001", "BTC"), amount: "-100.000000000000000001" },
+              { account: system("c2c_reserved:9001", "BTC"), amount: "100.000000000000000001" },
+            ],
+          },
+        ]),
+      ),
+    ).rejects.toMatchObject({ code: "SYSTEM_ACCOUNT_RULE" });
+    // What the escrow holds can move, to the last unit.
+    expect(
+      await refusalOf(
+        postEntry(db, {
+          idempotencyKey: key("c2c-reserve-btc"),
+          kind: "c2c.reserve",
+          reference: { type: "t", id: 2 },
+          postings: [
+            { account: system("c2c_escrow:9001", "BTC"), amount: "-100" },
+            { account: system("c2c_reserved:9001", "BTC"), amount: "100" },
+          ],
+        }),
+      ),
+    ).toBe("posted");
+    expect(await balanceOf("c2c_escrow:9001", "BTC")).toBe("0");
+    expect((await reconcileLedger(db)).ok).toBe(true);
+  });
+
+  it("pins the rule of the accounts that hold users' money or mirror it", () => {
+    const sign = (code: string) => systemAccountRule(code).sign;
+    expect(sign("c2c_escrow:1")).toBe("not_negative");
+    expect(sign("c2c_reserved:1")).toBe("not_negative");
+    expect(sign("earn_custody")).toBe("not_negative");
+    expect(sign("marketing_budget")).toBe("not_negative");
+    expect(sign("fees")).toBe("not_negative");
+    expect(sign("loan_interest")).toBe("not_negative");
+    expect(sign("withdrawal_clearing:bank")).toBe("not_negative");
+    expect(sign("c2c_supply")).toBe("not_positive");
+    expect(sign("loans_pool")).toBe("not_positive");
+    expect(sign("deposit_clearing:crypto")).toBe("not_positive");
+    expect(sign("house")).toBe("either");
+    expect(sign("demo_faucet")).toBe("not_positive");
+    // A code without a rule is held to the strictest one.
+    expect(sign("something_new")).toBe("not_negative");
+    for (const rule of Object.values(SYSTEM_ACCOUNT_RULES)) {
+      expect(rule.why.length).toBeGreaterThan(20);
+    }
+  });
+
+  it("enforces every account's rule where entries are posted, in both books", async () => {
+    const counter = system("house", "RULE");
+    for (const [name, rule] of Object.entries(SYSTEM_ACCOUNT_RULES)) {
+      const code = (name.endsWith(":*") ? name.replace(":*", ":test") : name) as SystemCode;
+      for (const book of ["real", "demo"] as const) {
+        // Each direction from zero, on an account of its own.
+        const move = (amount: string) => {
+          const currency = `R${++seq}`;
+          const k = key(`rule:${code}`);
+          return refusalOf(
+            postEntry(db, {
+              idempotencyKey: k,
+              kind: "test",
+              reference: { type: "t", id: k },
+              postings: [
+                { account: system(code, currency, book), amount },
+                { account: { ...counter, book, currency }, amount: new MoneyDecimal(amount).neg().toFixed() },
+              ],
+            }),
+          );
+        };
+        const down = await move("-0.000000000000000001");
+        const up = await move("0.000000000000000001");
+        const expected = {
+          not_negative: ["SYSTEM_ACCOUNT_RULE", "posted"],
+          not_positive: ["posted", "SYSTEM_ACCOUNT_RULE"],
+          either: ["posted", "posted"],
+        }[rule.sign];
+        expect([code, book, down, up]).toEqual([code, book, ...expected]);
+      }
+    }
+    expect((await reconcileLedger(db)).ok).toBe(true);
+  });
+
+  it("reconciliation lists an account that broke its rule before the rule existed, and is not ok", async () => {
+    const rolledBack = new Error("rolled back");
+    const report = await db
+      .transaction(async (tx) => {
+        // Balances written before the rule: the constraint is only for new writes (NOT VALID).
+        await tx.execute(sql`alter table ledger_accounts drop constraint ledger_accounts_system_rule`);
+        await postEntry(tx, {
+          idempotencyKey: key("old-c2c"),
+          kind: "c2c.complete",
+          reference: { type: "t", id: 1 },
+          postings: [
+            { account: system("c2c_escrow:77", "USDT"), amount: "-50" },
+            { account: user(77, "USDT"), amount: "50" },
+          ],
+        });
+        await postEntry(tx, {
+          idempotencyKey: key("old-supply"),
+          kind: "c2c.stock.withdraw",
+          reference: { type: "t", id: 2 },
+          postings: [
+            { account: system("c2c_supply", "ETH"), amount: "3" },
+            { account: system("house", "ETH"), amount: "-3" },
+          ],
+        });
+        const inside = await reconcileLedger(tx);
+        throw Object.assign(rolledBack, { inside });
+      })
+      .catch((e: unknown) => {
+        if (e !== rolledBack) {
+          throw e;
+        }
+        return (e as { inside: Awaited<ReturnType<typeof reconcileLedger>> }).inside;
+      });
+    expect(report.ok).toBe(false);
+    expect(report.mismatchedAccounts).toEqual([]);
+    expect(report.unbalancedCurrencies).toEqual([]);
+    expect(
+      report.ruleBreaks.map(({ accountId: _id, ...rest }) => ({
+        ...rest,
+        balance: new MoneyDecimal(rest.balance).toFixed(),
+      })),
+    ).toEqual([
+      { systemCode: "c2c_escrow:77", book: "real", currency: "USDT", balance: "-50", rule: "not_negative" },
+      { systemCode: "c2c_supply", book: "real", currency: "ETH", balance: "3", rule: "not_positive" },
+    ]);
+    // Rolled back: the ledger as it is keeps its rules and reconciles.
+    const now = await reconcileLedger(db);
+    expect(now.ruleBreaks).toEqual([]);
+    expect(now.ok).toBe(true);
+  });
 });
 
 describe("ledger properties", () => {

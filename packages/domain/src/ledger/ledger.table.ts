@@ -10,6 +10,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { SYSTEM_RULE_CONSTRAINT, SYSTEM_RULE_SQL } from "./system-accounts.ts";
 
 export const BOOKS = ["real", "demo"] as const;
 export const WALLETS = ["exchange", "contract", "option", "futures", "earn", "loan"] as const;
@@ -21,7 +22,8 @@ export type Bucket = (typeof BUCKETS)[number];
 /**
  * A ledger account. A user's is keyed by (user, book, wallet, currency, bucket); a system account
  * (fees, house, clearing per channel, demo faucet, market maker…) by (system code, book, currency).
- * User balances can never go negative (CHECK); system accounts hold the other side and may.
+ * User balances can never go negative (CHECK); a system account keeps the sign rule of its code
+ * (`SYSTEM_ACCOUNT_RULES`, a second CHECK built from that table).
  */
 export const ledgerAccounts = pgTable(
   "ledger_accounts",
@@ -45,6 +47,9 @@ export const ledgerAccounts = pgTable(
       .where(sql`${t.systemCode} is not null`),
     check("ledger_accounts_owner", sql`(${t.userId} is null) <> (${t.systemCode} is null)`),
     check("ledger_accounts_user_not_negative", sql`${t.systemCode} is not null or ${t.balance} >= 0`),
+    // Added NOT VALID (its migration): balances written before the rule are reported by
+    // reconciliation, not refused by the migration; every new write is checked.
+    check(SYSTEM_RULE_CONSTRAINT, sql.raw(SYSTEM_RULE_SQL)),
   ],
 );
 

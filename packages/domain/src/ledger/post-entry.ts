@@ -3,31 +3,7 @@ import { sql } from "drizzle-orm";
 import { type DbOrTx, executePrepared, perHandle, type Tx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { Book, Bucket, Wallet } from "./ledger.table.ts";
-
-/** System accounts hold the other side of user balances; clearing accounts are per channel. */
-export type SystemCode =
-  | "fees"
-  | "house"
-  | "yield_expense"
-  | "loan_principal"
-  | "demo_faucet"
-  | "market_maker"
-  | "options_house"
-  | `deposit_clearing:${string}`
-  | `withdrawal_clearing:${string}`
-  | "earn_custody"
-  | "earn_yield"
-  | "launchpad_issuer"
-  | "loans_pool"
-  | "loan_interest"
-  | "loan_late_fees"
-  | `c2c_escrow:${string}`
-  | `c2c_reserved:${string}`
-  | "c2c_supply"
-  | "contracts_house"
-  | "contracts_insurance"
-  | "marketing_budget"
-  | "marketing_funding";
+import { SYSTEM_RULE_CONSTRAINT, type SystemCode } from "./system-accounts.ts";
 
 export type AccountRef =
   | { userId: number; book: Book; wallet: Wallet; currency: string; bucket?: Bucket }
@@ -209,7 +185,8 @@ async function accountIds(
  * and updates balances, in the caller's transaction (a savepoint when one is open), so the entry
  * commits with the business row it belongs to. Returns `applied: false` when the idempotency key
  * was already used: nothing changes the second time. A user balance that would go negative refuses
- * the whole entry with INSUFFICIENT_BALANCE.
+ * the whole entry with INSUFFICIENT_BALANCE; a system account that would break its sign rule
+ * (`SYSTEM_ACCOUNT_RULES`) with SYSTEM_ACCOUNT_RULE.
  */
 export async function postEntry(
   db: DbOrTx,
@@ -263,7 +240,14 @@ async function refusals<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    const pg = (error as { cause?: { code?: string } }).cause ?? (error as { code?: string });
+    const pg =
+      (error as { cause?: { code?: string; constraint?: string } }).cause ??
+      (error as { code?: string; constraint?: string });
+    // A system account would break its sign rule (system-accounts.ts): the platform's side cannot
+    // give what it does not hold, whoever asked.
+    if (pg.code === CHECK_VIOLATION && pg.constraint === SYSTEM_RULE_CONSTRAINT) {
+      throw new AppError("SYSTEM_ACCOUNT_RULE");
+    }
     if (pg.code === CHECK_VIOLATION) {
       throw new AppError("INSUFFICIENT_BALANCE");
     }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
+import { SYSTEM_RULE_SQL, type SystemAccountSign, systemAccountRule } from "./system-accounts.ts";
 
 export interface ReconciliationReport {
   ok: boolean;
@@ -9,13 +10,25 @@ export interface ReconciliationReport {
   unbalancedCurrencies: { book: string; currency: string; sum: string }[];
   /** Entries whose postings do not sum to zero in some currency. */
   unbalancedEntries: { entryId: number; currency: string; sum: string }[];
+  /**
+   * System accounts whose balance breaks their sign rule (`SYSTEM_ACCOUNT_RULES`): written before the
+   * rule existed, or past a constraint someone removed. Posting refuses new ones.
+   */
+  ruleBreaks: {
+    accountId: number;
+    systemCode: string;
+    book: string;
+    currency: string;
+    balance: string;
+    rule: SystemAccountSign;
+  }[];
   /** Users' total (available + held) per book and currency, for the operator's printout. */
   totals: { book: string; currency: string; users: string; system: string }[];
 }
 
 /**
- * Recomputes every balance from the postings and checks that each currency sums to zero in each
- * book. Runs in one repeatable-read snapshot when given a transaction, so concurrent writes cannot
+ * Recomputes every balance from the postings, checks that each currency sums to zero in each
+ * book and that every system account keeps its sign rule. Runs in one repeatable-read snapshot when given a transaction, so concurrent writes cannot
  * produce a false alarm.
  */
 export async function reconcileLedger(db: DbOrTx): Promise<ReconciliationReport> {
@@ -33,6 +46,16 @@ export async function reconcileLedger(db: DbOrTx): Promise<ReconciliationReport>
     select entry_id, currency, sum(amount)::text as sum from postings
     group by entry_id, currency having sum(amount) <> 0
     order by entry_id, currency`);
+  const breaks = await db.execute<{
+    id: number;
+    system_code: string;
+    book: string;
+    currency: string;
+    balance: string;
+  }>(sql`
+    select id, system_code, book, currency, balance::text as balance from ledger_accounts
+    where not (${sql.raw(SYSTEM_RULE_SQL)})
+    order by system_code, book, currency, id`);
   const totals = await db.execute<{ book: string; currency: string; users: string; system: string }>(sql`
     select book, currency,
       coalesce(sum(balance) filter (where user_id is not null), 0)::text as users,
@@ -51,11 +74,20 @@ export async function reconcileLedger(db: DbOrTx): Promise<ReconciliationReport>
       currency: r.currency,
       sum: r.sum,
     })),
+    ruleBreaks: breaks.rows.map((r) => ({
+      accountId: Number(r.id),
+      systemCode: r.system_code,
+      book: r.book,
+      currency: r.currency,
+      balance: r.balance,
+      rule: systemAccountRule(r.system_code).sign,
+    })),
     totals: totals.rows,
   };
   report.ok =
     report.mismatchedAccounts.length === 0 &&
     report.unbalancedCurrencies.length === 0 &&
-    report.unbalancedEntries.length === 0;
+    report.unbalancedEntries.length === 0 &&
+    report.ruleBreaks.length === 0;
   return report;
 }

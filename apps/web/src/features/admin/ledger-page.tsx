@@ -13,11 +13,13 @@ type Total = Reconciliation["totals"][number];
 type MismatchedAccount = Reconciliation["mismatchedAccounts"][number];
 type UnbalancedCurrency = Reconciliation["unbalancedCurrencies"][number];
 type UnbalancedEntry = Reconciliation["unbalancedEntries"][number];
+type RuleBreak = Reconciliation["ruleBreaks"][number];
 
 /**
  * The reconciliation report: every balance recomputed from its postings, every currency summing to
- * zero per book. Users' totals are what the platform owes; the system side is its counterpart
- * (clearing, fees, house), so the two cancel out when the ledger is sound.
+ * zero per book, every system account keeping its sign rule. Users' totals are what the platform
+ * owes; the system side is its counterpart (clearing, fees, house), so the two cancel out when the
+ * ledger is sound.
  */
 export function LedgerPage() {
   const { t } = useTranslation();
@@ -105,6 +107,27 @@ export function LedgerPage() {
       dataIndex: "sum",
       align: "right",
       render: (v: string) => <Amount value={v} />,
+    },
+  ];
+  const ruleColumns: TableColumnsType<RuleBreak> = [
+    { title: t("admin.columns.account"), dataIndex: "accountId" },
+    { title: t("admin.columns.systemAccount"), dataIndex: "systemCode" },
+    {
+      title: t("admin.columns.book"),
+      dataIndex: "book",
+      render: (v: string) => t(`admin.book.${v}`, { defaultValue: v }),
+    },
+    { title: t("fields.currency"), dataIndex: "currency" },
+    {
+      title: t("admin.columns.storedBalance"),
+      dataIndex: "balance",
+      align: "right",
+      render: (v: string) => <Amount value={v} />,
+    },
+    {
+      title: t("admin.columns.rule"),
+      dataIndex: "rule",
+      render: (v: RuleBreak["rule"]) => t(`admin.ledger.sign.${v}`),
     },
   ];
 
@@ -204,6 +227,22 @@ export function LedgerPage() {
                   dataSource={report.data.unbalancedEntries}
                   pagination={false}
                   scroll={{ x: 360 }}
+                />
+              </Card>
+            )}
+            {report.data.ruleBreaks.length > 0 && (
+              <Card
+                title={t("admin.ledger.ruleBreaks")}
+                style={{ flex: "1 1 560px" }}
+                styles={{ body: { padding: 0 } }}
+              >
+                <Table<RuleBreak>
+                  rowKey="accountId"
+                  size="small"
+                  columns={ruleColumns}
+                  dataSource={report.data.ruleBreaks}
+                  pagination={false}
+                  scroll={{ x: 560 }}
                 />
               </Card>
             )}
