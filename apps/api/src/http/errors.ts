@@ -30,7 +30,9 @@ export function fromZodError(error: ZodError): AppError {
   const issue = error.issues[0];
   const field = issue?.path.map(String).join(".") || undefined;
   if (issue && isErrorCode(issue.message)) {
-    return new AppError(issue.message, {}, field);
+    // A refinement may carry its message's parameters (the decimals a field allows).
+    const params = issue.code === "custom" ? ((issue.params ?? {}) as Record<string, string | number>) : {};
+    return new AppError(issue.message, params, field);
   }
   return new AppError("FIELD_INVALID", {}, field?.split(".")[0]);
 }

@@ -52,6 +52,3 @@ export const ZEarnProductInputSchema = z
 export type TEarnProductInput = z.infer<typeof ZEarnProductInputSchema>;
 
 export const ZEarnPublishRateSchema = z.object({ product_id: zId, day: zDay, rate: zDailyRate });
-
-/** What a day's yield and the estimate before buying are: amount × rate, cut to 8 decimals. */
-export const EARN_YIELD_DECIMALS = 8;

@@ -10,6 +10,7 @@ import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { amountInput, useMoneyFormat } from "../assets/assets-format.ts";
 import { ConfirmModal, SummaryRows } from "../common/confirm-summary-dialog.tsx";
 import { KeyValue } from "../funding/key-value.tsx";
+import { useCurrencyDecimals } from "../funding/use-currency-decimals.ts";
 import { cycleEarnings, ratePercent, rateText } from "./earn-rules.ts";
 import type { EarnProduct } from "./earn-types.ts";
 
@@ -23,6 +24,7 @@ export function ProductCard({ product: p, available }: { product: EarnProduct; a
   const go = useAppNavigate();
   const format = useMoneyFormat();
   const policy = usePolicy();
+  const decimalsOf = useCurrencyDecimals();
   const [amount, setAmount] = useState("");
   const [confirming, setConfirming] = useState(false);
   const sending = useRef(false);
@@ -31,8 +33,9 @@ export function ProductCard({ product: p, available }: { product: EarnProduct; a
     mutationFn: withRequestKey(client.earn.buy.mutate, intent),
   });
   const money = (v: string) => `${format.exact(v, 2, 8)} ${p.currency}`;
-  const low = cycleEarnings(amount || "0", p.rateMin, p.cycleDays);
-  const high = cycleEarnings(amount || "0", p.rateMax, p.cycleDays);
+  const decimals = decimalsOf(p.currency);
+  const low = cycleEarnings(amount || "0", p.rateMin, p.cycleDays, decimals);
+  const high = cycleEarnings(amount || "0", p.rateMax, p.cycleDays, decimals);
   const estimate = low === high ? money(low) : `${money(low)} – ${money(high)}`;
   const ruleText =
     p.redemptionRule === "percent"
