@@ -1,4 +1,5 @@
 import type { TEarnFamily } from "@northstar/shared/contracts/earn";
+import { ratePercent } from "@northstar/shared/format";
 import { MoneyDecimal } from "@northstar/shared/money";
 
 /** Which family each earn route shows (SPEC section 2). */
@@ -18,10 +19,8 @@ export function familyOfPath(path: string): TEarnFamily {
   return "ai";
 }
 
-/** A daily rate share as a percentage text: "0.004" → "0.4". */
-export function ratePercent(rate: string): string {
-  return new MoneyDecimal(rate).times(100).toFixed();
-}
+/** A daily rate share as a percentage text: "0.004" → "0.4" (the shared exact formatter). */
+export { ratePercent };
 
 /** "0.3% – 0.5%" for a range, "0.4%" for a fixed rate. */
 export function rateText(min: string, max: string): string {
