@@ -18,8 +18,10 @@ export type ContractSide = "long" | "short";
 
 const d = (v: string | MoneyDecimal) => new MoneyDecimal(v);
 const up = (v: MoneyDecimal, places = CONTRACT_DECIMALS) => v.toDecimalPlaces(places, MoneyDecimal.ROUND_UP);
-const down = (v: MoneyDecimal, places = CONTRACT_DECIMALS) => v.toDecimalPlaces(places, MoneyDecimal.ROUND_DOWN);
-const floor = (v: MoneyDecimal, places = CONTRACT_DECIMALS) => v.toDecimalPlaces(places, MoneyDecimal.ROUND_FLOOR);
+const down = (v: MoneyDecimal, places = CONTRACT_DECIMALS) =>
+  v.toDecimalPlaces(places, MoneyDecimal.ROUND_DOWN);
+const floor = (v: MoneyDecimal, places = CONTRACT_DECIMALS) =>
+  v.toDecimalPlaces(places, MoneyDecimal.ROUND_FLOOR);
 const sign = (side: ContractSide) => (side === "long" ? 1 : -1);
 
 /** Price × lots × contract size: the value the position controls. */

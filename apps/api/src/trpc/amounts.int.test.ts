@@ -35,9 +35,14 @@ afterAll(async () => {
 
 type Res = Awaited<ReturnType<Harness["trpc"]>>;
 /** A code-1 refusal with `code`, naming `field`. */
-function refused(res: Res, code: "AMOUNT_INVALID" | "AMOUNT_TOO_LARGE" | "AMOUNT_TOO_PRECISE", field: string) {
+function refused(
+  res: Res,
+  code: "AMOUNT_INVALID" | "AMOUNT_TOO_LARGE" | "AMOUNT_TOO_PRECISE",
+  field: string,
+) {
   // Finer than USDT's 6 decimals: the text names the field and the decimals allowed.
-  const params = code === "AMOUNT_TOO_PRECISE" ? { field: translate("en", fieldKey(field)), decimals: 6 } : {};
+  const params =
+    code === "AMOUNT_TOO_PRECISE" ? { field: translate("en", fieldKey(field)), decimals: 6 } : {};
   expectTrpcRefusal(res, code, { params });
   expect(res.body.error?.data.field).toBe(field);
 }

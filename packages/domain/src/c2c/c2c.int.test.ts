@@ -171,7 +171,9 @@ describe("c2c orders", () => {
       ]);
       expect(await refusal(quoteC2cOrder(db, { ...input, mode, amount }))).toBe("AMOUNT_TOO_PRECISE");
     }
-    expect(await listC2cOrders(db, user.id, { scope: "all", page: 1, page_size: 20 })).toMatchObject({ total: 0 });
+    expect(await listC2cOrders(db, user.id, { scope: "all", page: 1, page_size: 20 })).toMatchObject({
+      total: 0,
+    });
     expect(await ledgerStock(db, m.id)).toEqual({ escrow: "1000", reserved: "0" });
   });
 

@@ -293,7 +293,11 @@ describe("managing a position", () => {
     const p = await open(user, { symbol: "BNBUSDT", side: "long", lots: "1", leverage: 10 });
     const wallet = await contractWallet(db, user.id);
     for (const direction of ["add", "reduce"] as const) {
-      const e = await adjustContractMargin({ db, now }, user, { id: p.id, direction, amount: "10.1234567" }).then(
+      const e = await adjustContractMargin({ db, now }, user, {
+        id: p.id,
+        direction,
+        amount: "10.1234567",
+      }).then(
         () => null,
         (error: unknown) => error as AppError,
       );
@@ -304,7 +308,8 @@ describe("managing a position", () => {
   });
 
   it("keeps margins, fees and a close's PnL in USDT's decimals: no balance holds dust", async () => {
-    const [usdt] = await db.execute<{ decimals: number }>(sql`select decimals from currencies where code = 'USDT'`)
+    const [usdt] = await db
+      .execute<{ decimals: number }>(sql`select decimals from currencies where code = 'USDT'`)
       .then((r) => r.rows);
     expect(usdt?.decimals).toBe(CONTRACT_DECIMALS);
     const user = await newContractUser(db, "10000");
