@@ -213,7 +213,7 @@ describe("buying an option", () => {
     expect([fine.code, fine.params, fine.field]).toEqual(["AMOUNT_TOO_PRECISE", { decimals: 6 }, "amount"]);
     expect(await optionBalance(user.id)).toBe("1000");
     expect(await houseBalance()).toBe(houseBefore);
-    expect((await listOptionOrders(db, user.id, { scope: "all", page: 1, pageSize: 20 })).total).toBe(0);
+    expect((await listOptionOrders(db, user.id, { scope: "open", page: 1, pageSize: 20 })).total).toBe(0);
   });
 
   it("rounds the fee up and a win's profit down to USDT's decimals: no balance holds dust", async () => {
