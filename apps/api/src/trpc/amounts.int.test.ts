@@ -41,7 +41,7 @@ function refused(
   field: string,
 ) {
   // Finer than USDT's 6 decimals: the text names the field and the decimals allowed.
-  const params =
+  const params: Record<string, string | number> =
     code === "AMOUNT_TOO_PRECISE" ? { field: translate("en", fieldKey(field)), decimals: 6 } : {};
   expectTrpcRefusal(res, code, { params });
   expect(res.body.error?.data.field).toBe(field);
