@@ -1,7 +1,5 @@
 import { MoneyDecimal } from "./money.ts";
 
-/** Coin quantities of C2C orders carry at most this many decimals. */
-export const C2C_COIN_DECIMALS = 8;
 /** Fiat amounts (what the user wires) carry at most this many decimals. */
 export const C2C_FIAT_DECIMALS = 2;
 
@@ -16,11 +14,17 @@ export interface C2cQuote {
 
 /**
  * The order's two sides at a locked price, the same on the server and in the browser. Given a fiat
- * amount, the coins are cut down to 8 decimals (the user never receives more than was paid for);
- * given a coin quantity, the fiat is rounded up to the cent (the merchant never receives less).
- * Returns null when the input has too many decimals or gives nothing.
+ * amount, the coins are cut down to the coin's decimals (`coinDecimals`, the currency's: the user
+ * never receives more than was paid for, nor a fraction the wallet cannot move); given a coin
+ * quantity, the fiat is rounded up to the cent (the merchant never receives less). Returns null when
+ * the input has too many decimals or gives nothing.
  */
-export function c2cQuote(mode: C2cQuoteMode, amount: string, price: string): C2cQuote | null {
+export function c2cQuote(
+  mode: C2cQuoteMode,
+  amount: string,
+  price: string,
+  coinDecimals: number,
+): C2cQuote | null {
   const value = new MoneyDecimal(amount);
   const p = new MoneyDecimal(price);
   if (p.lessThanOrEqualTo(0) || value.lessThanOrEqualTo(0)) {
@@ -30,10 +34,10 @@ export function c2cQuote(mode: C2cQuoteMode, amount: string, price: string): C2c
     if (value.decimalPlaces() > C2C_FIAT_DECIMALS) {
       return null;
     }
-    const coin = value.dividedBy(p).toDecimalPlaces(C2C_COIN_DECIMALS, MoneyDecimal.ROUND_DOWN);
+    const coin = value.dividedBy(p).toDecimalPlaces(coinDecimals, MoneyDecimal.ROUND_DOWN);
     return coin.isZero() ? null : { fiatAmount: value.toFixed(), coinAmount: coin.toFixed() };
   }
-  if (value.decimalPlaces() > C2C_COIN_DECIMALS) {
+  if (value.decimalPlaces() > coinDecimals) {
     return null;
   }
   const fiat = value.times(p).toDecimalPlaces(C2C_FIAT_DECIMALS, MoneyDecimal.ROUND_UP);

@@ -31,20 +31,23 @@ const long: PositionTerms = {
 const short: PositionTerms = { ...long, side: "short" };
 
 describe("contract money math", () => {
-  it("margin is notional ÷ leverage and fees notional × rate, both rounded up to 8 decimals", () => {
+  it("margin is notional ÷ leverage and fees notional × rate, both rounded up to USDT's 6 decimals", () => {
     expect(initialMargin("100", "2", "10", 10)).toBe("200");
-    expect(initialMargin("1", "1", "1", 3)).toBe("0.33333334");
+    expect(initialMargin("1", "1", "1", 3)).toBe("0.333334");
     expect(tradeFee("100", "2", "10", "0.0005")).toBe("1");
-    expect(tradeFee("1.23456789", "1", "1", "0.001")).toBe("0.00123457");
+    expect(tradeFee("1.23456789", "1", "1", "0.001")).toBe("0.001235");
+    expect(overnightCharge("1.23456789", "1", "1", "0.0001")).toBe("0.000124");
     expect(overnightCharge("100", "2", "10", "0.0001")).toBe("0.2");
     expect(maintenanceMargin("100", "2", "10", "0.005")).toBe("10");
   });
 
-  it("unrealised PnL has the direction's sign and is rounded down", () => {
+  it("unrealised PnL has the direction's sign and is rounded down (to USDT's decimals; the rule's 8 on request)", () => {
     expect(unrealisedPnl("long", "100", "110", "2", "10")).toBe("200");
     expect(unrealisedPnl("short", "100", "110", "2", "10")).toBe("-200");
     expect(unrealisedPnl("long", "1", "1.000000001", "1", "1")).toBe("0");
-    expect(unrealisedPnl("short", "1", "1.000000001", "1", "1")).toBe("-0.00000001");
+    expect(unrealisedPnl("short", "1", "1.000000001", "1", "1")).toBe("-0.000001");
+    expect(unrealisedPnl("long", "1", "1.0000019", "1", "1")).toBe("0.000001");
+    expect(unrealisedPnl("short", "1", "1.000000001", "1", "1", 8)).toBe("-0.00000001");
   });
 
   it("the liquidation price is where equity meets the maintenance margin", () => {

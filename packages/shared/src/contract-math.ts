@@ -3,16 +3,25 @@ import { MoneyDecimal } from "./money.ts";
 /**
  * The money rules of leveraged contracts (isolated margin, settled in USDT), shared by the server,
  * which enforces them, and the web, which shows them before the user confirms. Every figure is a
- * decimal string kept to USDT's 8 decimals; nothing here uses a JS number for money.
+ * decimal string; nothing here uses a JS number for money.
+ *
+ * Money that moves (margin, fees, overnight interest, a close's PnL and released margin) is kept to
+ * USDT's 6 decimals, the precision the currencies table holds it to: what the user pays is rounded
+ * up, what the user receives is rounded down, so no wallet holds a fraction it cannot move out. The
+ * liquidation rule and the liquidation price it shows work to 8 decimals (`CONTRACT_RULE_DECIMALS`):
+ * they decide and index, they move no money.
  */
-export const CONTRACT_DECIMALS = 8;
+export const CONTRACT_DECIMALS = 6;
+export const CONTRACT_RULE_DECIMALS = 8;
 
 export type ContractSide = "long" | "short";
 
 const d = (v: string | MoneyDecimal) => new MoneyDecimal(v);
-const up = (v: MoneyDecimal) => v.toDecimalPlaces(CONTRACT_DECIMALS, MoneyDecimal.ROUND_UP);
-const down = (v: MoneyDecimal) => v.toDecimalPlaces(CONTRACT_DECIMALS, MoneyDecimal.ROUND_DOWN);
-const floor = (v: MoneyDecimal) => v.toDecimalPlaces(CONTRACT_DECIMALS, MoneyDecimal.ROUND_FLOOR);
+const up = (v: MoneyDecimal, places = CONTRACT_DECIMALS) => v.toDecimalPlaces(places, MoneyDecimal.ROUND_UP);
+const down = (v: MoneyDecimal, places = CONTRACT_DECIMALS) =>
+  v.toDecimalPlaces(places, MoneyDecimal.ROUND_DOWN);
+const floor = (v: MoneyDecimal, places = CONTRACT_DECIMALS) =>
+  v.toDecimalPlaces(places, MoneyDecimal.ROUND_FLOOR);
 const sign = (side: ContractSide) => (side === "long" ? 1 : -1);
 
 /** Price × lots × contract size: the value the position controls. */
@@ -35,20 +44,24 @@ export function overnightCharge(price: string, lots: string, contractSize: strin
   return up(notional(price, lots, contractSize).times(rate)).toFixed();
 }
 
-/** Unrealised profit (negative: loss) at `price`, rounded down (a profit is never overstated). */
+/**
+ * Unrealised profit (negative: loss) at `price`, rounded down (a profit is never overstated) to
+ * `places` decimals: USDT's for what a close pays, the rule's for the liquidation rule.
+ */
 export function unrealisedPnl(
   side: ContractSide,
   entry: string,
   price: string,
   lots: string,
   contractSize: string,
+  places = CONTRACT_DECIMALS,
 ): string {
-  return floor(d(price).minus(entry).times(lots).times(contractSize).times(sign(side))).toFixed();
+  return floor(d(price).minus(entry).times(lots).times(contractSize).times(sign(side)), places).toFixed();
 }
 
-/** The margin the position must keep at `price`: notional × maintenance margin rate. */
+/** The margin the position must keep at `price`: notional × maintenance margin rate, rounded up to the rule's decimals. */
 export function maintenanceMargin(price: string, lots: string, contractSize: string, rate: string): string {
-  return up(notional(price, lots, contractSize).times(rate)).toFixed();
+  return up(notional(price, lots, contractSize).times(rate), CONTRACT_RULE_DECIMALS).toFixed();
 }
 
 export interface PositionTerms {
@@ -61,9 +74,11 @@ export interface PositionTerms {
   maintenanceRate: string;
 }
 
-/** Margin + unrealised PnL at `price`. */
+/** Margin + unrealised PnL at `price`, to the rule's decimals. */
 export function equity(p: PositionTerms, price: string): MoneyDecimal {
-  return d(p.margin).plus(unrealisedPnl(p.side, p.entryPrice, price, p.lots, p.contractSize));
+  return d(p.margin).plus(
+    unrealisedPnl(p.side, p.entryPrice, price, p.lots, p.contractSize, CONTRACT_RULE_DECIMALS),
+  );
 }
 
 /**
@@ -90,13 +105,13 @@ export function liquidationPrice(p: PositionTerms): string {
       .times(q)
       .minus(p.margin)
       .div(q.times(d("1").minus(p.maintenanceRate)));
-    return price.lte(0) ? "0" : up(price).toFixed();
+    return price.lte(0) ? "0" : up(price, CONTRACT_RULE_DECIMALS).toFixed();
   }
   const price = d(p.entryPrice)
     .times(q)
     .plus(p.margin)
     .div(q.times(d("1").plus(p.maintenanceRate)));
-  return down(price).toFixed();
+  return down(price, CONTRACT_RULE_DECIMALS).toFixed();
 }
 
 /** Equity ÷ margin at `price` (1 = no profit or loss; liquidation comes near the maintenance rate × leverage). */

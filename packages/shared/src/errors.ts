@@ -85,6 +85,7 @@ export const ERROR_CODES = {
   ADDRESS_FORMAT: ResponseCode.Refused,
   AMOUNT_INVALID: ResponseCode.Refused,
   AMOUNT_TOO_LARGE: ResponseCode.Refused,
+  AMOUNT_TOO_PRECISE: ResponseCode.Refused,
   TX_HASH_FORMAT: ResponseCode.Refused,
   WITHDRAW_CURRENCY_NOT_ALLOWED: ResponseCode.Refused,
   POLICY_VALUE_INVALID: ResponseCode.Refused,

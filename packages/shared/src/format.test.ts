@@ -5,6 +5,7 @@ import {
   formatMoney,
   naturalRate,
   numberMarks,
+  ratePercent,
   withMarks,
   withUnit,
 } from "./format.ts";
@@ -83,5 +84,19 @@ describe("formatDate", () => {
     const ms = Date.UTC(2026, 10, 25, 12);
     expect(formatDate(ms, "en")).toMatch(/11\/25\/2026/);
     expect(formatDate(ms, "zh-CN")).toMatch(/2026\/11\/25/);
+  });
+});
+
+describe("ratePercent", () => {
+  it("shows a rate as a percentage from its decimal string, never through a JS number", () => {
+    // 0.0007 × 100 in floating point reads 0.06999999999999999: the contract form's fee rate once did.
+    expect(0.0007 * 100).not.toBe(0.07);
+    expect(ratePercent("0.0007")).toBe("0.07");
+    expect(ratePercent("0.0005")).toBe("0.05");
+    expect(ratePercent("0.825")).toBe("82.5");
+    expect(ratePercent("0.005")).toBe("0.5");
+    expect(ratePercent("0.00000001")).toBe("0.000001");
+    expect(ratePercent("1")).toBe("100");
+    expect(ratePercent("0")).toBe("0");
   });
 });

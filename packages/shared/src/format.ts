@@ -72,6 +72,14 @@ export function exactDecimals(value: string, min: number, max: number): string {
   return d.toFixed(Math.max(min, Math.min(d.decimalPlaces(), max)));
 }
 
+/**
+ * A rate (a decimal string share) as a percentage, exactly, with decimal.js: "0.0007" → "0.07",
+ * "0.825" → "82.5". Never through a JS number, where 0.0007 × 100 reads 0.06999999999999999.
+ */
+export function ratePercent(rate: string): string {
+  return new MoneyDecimal(rate).times(100).toFixed();
+}
+
 const DEFAULT_MARKS: NumberMarks = { group: ",", decimal: "." };
 
 /** Significant digits a conversion rate keeps: 91,250.12 and 1.083412 both read naturally. */

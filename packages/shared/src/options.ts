@@ -17,21 +17,21 @@ export interface OptionOutcome {
   profit: string;
 }
 
-/** Amounts are kept to USDT's 8 decimals; a payout is rounded down, never in the user's disfavour by more. */
-const USDT_DECIMALS = 8;
+/**
+ * Every figure is kept to the decimals of the settlement currency (`decimals`, USDT's as the
+ * currencies table holds them): what the user pays (the fee) is rounded up, what the user receives
+ * (the win's profit) is rounded down, so no wallet is credited a fraction it cannot move.
+ */
 
-/** The fee on an amount at a rate, rounded up to USDT's decimals. */
-export function optionFee(amount: string, feeRate: string): string {
-  return new MoneyDecimal(amount)
-    .times(feeRate)
-    .toDecimalPlaces(USDT_DECIMALS, MoneyDecimal.ROUND_UP)
-    .toFixed();
+/** The fee on an amount at a rate, rounded up to the currency's decimals. */
+export function optionFee(amount: string, feeRate: string, decimals: number): string {
+  return new MoneyDecimal(amount).times(feeRate).toDecimalPlaces(decimals, MoneyDecimal.ROUND_UP).toFixed();
 }
 
-/** What a win pays back: the amount plus amount × payout rate. */
-export function optionWinPayout(amount: string, payoutRate: string): string {
+/** What a win pays back: the amount plus amount × payout rate, the profit rounded down to the currency's decimals. */
+export function optionWinPayout(amount: string, payoutRate: string, decimals: number): string {
   const amt = new MoneyDecimal(amount);
-  return amt.plus(amt.times(payoutRate).toDecimalPlaces(USDT_DECIMALS, MoneyDecimal.ROUND_DOWN)).toFixed();
+  return amt.plus(amt.times(payoutRate).toDecimalPlaces(decimals, MoneyDecimal.ROUND_DOWN)).toFixed();
 }
 
 /**
@@ -42,6 +42,7 @@ export function optionOutcome(
   terms: OptionTerms,
   purchasePrice: string,
   settlementPrice: string,
+  decimals: number,
 ): OptionOutcome {
   const cmp = new MoneyDecimal(settlementPrice).comparedTo(purchasePrice);
   let status: OptionOutcome["status"];
@@ -51,7 +52,7 @@ export function optionOutcome(
     payout = terms.tie === "refund" ? new MoneyDecimal(terms.amount).toFixed() : "0";
   } else if (cmp > 0 === (terms.direction === "up")) {
     status = "won";
-    payout = optionWinPayout(terms.amount, terms.payoutRate);
+    payout = optionWinPayout(terms.amount, terms.payoutRate, decimals);
   } else {
     status = "lost";
     payout = "0";

@@ -3,11 +3,15 @@ import { join } from "node:path";
 import { AppError } from "@northstar/domain/errors";
 import * as commonContracts from "@northstar/shared/contracts/common";
 import * as contentContracts from "@northstar/shared/contracts/content";
+import { ZEarnProductInputSchema } from "@northstar/shared/contracts/earn";
 import * as fundingContracts from "@northstar/shared/contracts/funding";
 import * as identityContracts from "@northstar/shared/contracts/identity";
+import { ZLoanRepayRequestSchema } from "@northstar/shared/contracts/loans";
 import * as marketsContracts from "@northstar/shared/contracts/markets";
 import * as spotContracts from "@northstar/shared/contracts/spot";
+import { ERROR_CODES, type ErrorCode } from "@northstar/shared/errors";
 import { hasKey, translate } from "@northstar/shared/i18n";
+import { LANGUAGES } from "@northstar/shared/languages";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { fieldKey, fromZodError, toRefusal } from "./errors.ts";
@@ -145,6 +149,61 @@ describe("toRefusal", () => {
       code: 500,
       errorCode: "REQUEST_ERROR",
       message: translate("ty", "errors.REQUEST_ERROR"),
+    });
+  });
+});
+
+describe("a refusal's text names its field", () => {
+  it("never leaves {{field}} in a message, in any language, whether the refusal names a field or not", () => {
+    for (const lang of LANGUAGES) {
+      for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
+        for (const field of [undefined, "amount"]) {
+          const { message } = toRefusal(new AppError(code, {}, field), lang);
+          expect(message, `${lang} ${code} ${field}`).not.toContain("{{field}}");
+        }
+      }
+    }
+    expect(toRefusal(new AppError("FIELD_INVALID"), "en").message).toBe("Value is not valid");
+    expect(toRefusal(new AppError("FIELD_INVALID", {}, "amount"), "en").message).toBe("Amount is not valid");
+  });
+
+  it("names the whole input when a request is not the object its schema expects", () => {
+    const error = z.object({ id: z.number() }).safeParse("x").error as z.ZodError;
+    for (const lang of LANGUAGES) {
+      expect(toRefusal(error, lang).message).toBe(
+        translate(lang, "errors.FIELD_INVALID", { field: translate(lang, "fields.value") }),
+      );
+    }
+  });
+
+  it("carries a refinement's parameters: a loan amount finer than the cent names the two decimals", () => {
+    const parsed = ZLoanRepayRequestSchema.safeParse({ loan_id: 1, amount: "1.005" });
+    expect(toRefusal(parsed.error as z.ZodError, "en")).toMatchObject({
+      errorCode: "AMOUNT_TOO_PRECISE",
+      field: "amount",
+      message: "Amount can have at most 2 decimal places",
+    });
+  });
+
+  it("names the field of a product's inconsistent bounds", () => {
+    const parsed = ZEarnProductInputSchema.safeParse({
+      family: "ai",
+      name: "AI 7",
+      currency: "USDT",
+      cycle_days: 7,
+      rate_min: "0.005",
+      rate_max: "0.004",
+      min_amount: "100",
+      max_amount: "10000",
+      user_limit: "20000",
+      user_count: 5,
+      capacity: "1000000",
+      risk_level: "balanced",
+      redemption_rule: "percent",
+    });
+    expect(toRefusal(parsed.error as z.ZodError, "en")).toMatchObject({
+      field: "rate_max",
+      message: "Maximum rate is not valid",
     });
   });
 });

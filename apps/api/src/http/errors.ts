@@ -30,7 +30,9 @@ export function fromZodError(error: ZodError): AppError {
   const issue = error.issues[0];
   const field = issue?.path.map(String).join(".") || undefined;
   if (issue && isErrorCode(issue.message)) {
-    return new AppError(issue.message, {}, field);
+    // A refinement may carry its message's parameters (the decimals a field allows).
+    const params = issue.code === "custom" ? ((issue.params ?? {}) as Record<string, string | number>) : {};
+    return new AppError(issue.message, params, field);
   }
   return new AppError("FIELD_INVALID", {}, field?.split(".")[0]);
 }
@@ -55,10 +57,12 @@ export function toRefusal(error: unknown, lang: Language): Refusal {
       message: translate(lang, "errors.REQUEST_ERROR"),
     };
   }
-  const params: Record<string, string | number> = { ...appError.params };
-  if (appError.field) {
-    params.field = translate(lang, fieldKey(appError.field));
-  }
+  // Every text with a {{field}} names one: the refusal's field, else the whole input ("Value"), as a
+  // malformed request whose input is not an object at all has no field to name.
+  const params: Record<string, string | number> = {
+    field: translate(lang, appError.field ? fieldKey(appError.field) : "fields.value"),
+    ...appError.params,
+  };
   return {
     code: appError.responseCode,
     errorCode: appError.code,

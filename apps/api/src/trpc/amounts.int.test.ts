@@ -1,4 +1,6 @@
+import { translate } from "@northstar/shared/i18n";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fieldKey } from "../http/errors.ts";
 import { expectOk, expectTrpcRefusal, query } from "../test/fixtures.ts";
 import { createHarness, type Harness } from "../test/harness.ts";
 import {
@@ -33,8 +35,15 @@ afterAll(async () => {
 
 type Res = Awaited<ReturnType<Harness["trpc"]>>;
 /** A code-1 refusal with `code`, naming `field`. */
-function refused(res: Res, code: "AMOUNT_INVALID" | "AMOUNT_TOO_LARGE", field: string) {
-  expectTrpcRefusal(res, code);
+function refused(
+  res: Res,
+  code: "AMOUNT_INVALID" | "AMOUNT_TOO_LARGE" | "AMOUNT_TOO_PRECISE",
+  field: string,
+) {
+  // Finer than USDT's 6 decimals: the text names the field and the decimals allowed.
+  const params: Record<string, string | number> =
+    code === "AMOUNT_TOO_PRECISE" ? { field: translate("en", fieldKey(field)), decimals: 6 } : {};
+  expectTrpcRefusal(res, code, { params });
   expect(res.body.error?.data.field).toBe(field);
 }
 
@@ -52,7 +61,7 @@ describe("amounts beyond NUMERIC(38,18) and finer than the currency", () => {
     const u = await funded();
     refused(await submitDeposit(h, u.token, { amount: HUGE }), "AMOUNT_TOO_LARGE", "amount");
     refused(await submitDeposit(h, u.token, { amount: "1e30" }), "AMOUNT_INVALID", "amount");
-    refused(await submitDeposit(h, u.token, { amount: "1.0000001" }), "AMOUNT_INVALID", "amount");
+    refused(await submitDeposit(h, u.token, { amount: "1.0000001" }), "AMOUNT_TOO_PRECISE", "amount");
     expect(dataOf<unknown[]>(await h.trpc("deposit.getMany", {}, u.token, "query"))).toEqual([]);
   });
 
@@ -67,11 +76,11 @@ describe("amounts beyond NUMERIC(38,18) and finer than the currency", () => {
         u.token,
       );
     refused(await withdraw(HUGE), "AMOUNT_TOO_LARGE", "amount");
-    refused(await withdraw("100.0000001"), "AMOUNT_INVALID", "amount");
+    refused(await withdraw("100.0000001"), "AMOUNT_TOO_PRECISE", "amount");
     refused(await h.trpc("withdrawal.fee", { amount: HUGE }, u.token, "query"), "AMOUNT_TOO_LARGE", "amount");
     refused(
       await h.trpc("withdrawal.fee", { amount: "1.0000001" }, u.token, "query"),
-      "AMOUNT_INVALID",
+      "AMOUNT_TOO_PRECISE",
       "amount",
     );
     expect(await balanceOf(h, u.userId)).toEqual({ available: "1000", held: "0" });
@@ -82,7 +91,7 @@ describe("amounts beyond NUMERIC(38,18) and finer than the currency", () => {
     const transfer = (amount: string) =>
       h.trpc("transfer.create", { from: "exchange", to: "contract", currency: "USDT", amount }, u.token);
     refused(await transfer(HUGE), "AMOUNT_TOO_LARGE", "amount");
-    refused(await transfer("1.0000001"), "AMOUNT_INVALID", "amount");
+    refused(await transfer("1.0000001"), "AMOUNT_TOO_PRECISE", "amount");
     expect(await balanceOf(h, u.userId)).toEqual({ available: "1000", held: "0" });
   });
 
@@ -99,7 +108,7 @@ describe("amounts beyond NUMERIC(38,18) and finer than the currency", () => {
     );
     refused(
       await h.trpc("conversion.quote", { from: "USDT", to: "BTC", amount: "1.0000001" }, u.token, "query"),
-      "AMOUNT_INVALID",
+      "AMOUNT_TOO_PRECISE",
       "amount",
     );
     expect(await balanceOf(h, u.userId, "BTC")).toEqual({ available: "1", held: "0" });
@@ -129,7 +138,7 @@ describe("amounts beyond NUMERIC(38,18) and finer than the currency", () => {
     // USDT is held to 6 decimals: a budget finer than that cannot be spent as given.
     refused(
       await place({ side: "buy", type: "market", quote_amount: "10.1234567" }),
-      "AMOUNT_INVALID",
+      "AMOUNT_TOO_PRECISE",
       "quote_amount",
     );
     expect(await balanceOf(h, u.userId)).toEqual({ available: "1000", held: "0" });

@@ -59,7 +59,8 @@ describe("conversion", () => {
     });
     expectTrpcRefusal(
       await h.trpc("conversion.quote", { from: "USDT", to: "BTC", amount: "0.00000001" }, u.token, "query"),
-      "AMOUNT_INVALID",
+      "AMOUNT_TOO_PRECISE",
+      { params: { field: "Amount", decimals: 6 } },
     );
     expectTrpcRefusal(
       await h.trpc("conversion.quote", { from: "USDT", to: "USDT", amount: "1" }, u.token, "query"),

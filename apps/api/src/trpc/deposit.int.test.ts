@@ -326,7 +326,8 @@ describe("deposit.create", () => {
         amount: "0.001000001",
         proof_upload_id: proof,
       }),
-      "AMOUNT_INVALID",
+      "AMOUNT_TOO_PRECISE",
+      { params: { field: "Amount", decimals: 8 } },
     );
     expect(dataOf<unknown[]>(await h.trpc("deposit.getMany", {}, u.token, "query"))).toEqual([]);
   });

@@ -131,8 +131,9 @@ describe("loans through tRPC and the legacy calls", () => {
       amount: "1.005",
       lang: "zh",
     });
-    expect([cents.code, cents.data]).toEqual([1, { error: "AMOUNT_INVALID", field: "amount" }]);
-    expect(cents.message).not.toMatch(/AMOUNT_INVALID|errors\./);
+    expect([cents.code, cents.data]).toEqual([1, { error: "AMOUNT_TOO_PRECISE", field: "amount" }]);
+    // The refusal names the field and the two decimals a loan amount allows, in the request's language.
+    expect(cents.message).toBe("金额最多保留2位小数");
     const garbage = await h.call("lendBack", { token: u.token, loan_id: "abc", amount: "1" });
     expect(garbage.code).toBe(1);
     const cycle = await h.trpc(

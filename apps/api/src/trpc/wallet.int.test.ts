@@ -242,7 +242,9 @@ describe("transfers between the exchange, contract, option and futures accounts"
     expectTrpcRefusal(tooMuch, "INSUFFICIENT_BALANCE");
     expect(tooMuch.body.error?.message).toBe(errorText("INSUFFICIENT_BALANCE"));
     expectTrpcRefusal(await move("contract", "exchange", "1"), "INSUFFICIENT_BALANCE");
-    expectTrpcRefusal(await move("exchange", "contract", "1.0000001"), "AMOUNT_INVALID");
+    expectTrpcRefusal(await move("exchange", "contract", "1.0000001"), "AMOUNT_TOO_PRECISE", {
+      params: { field: "Amount", decimals: 6 },
+    });
     expectTrpcRefusal(await move("exchange", "contract", "1", "NOPE"), "CURRENCY_UNSUPPORTED");
     expect(await balanceOf(h, userId)).toEqual({ available: "50", held: "0" });
     expect(await balanceOf(h, userId, "USDT", "contract")).toEqual({ available: "0", held: "0" });

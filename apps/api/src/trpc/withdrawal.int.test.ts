@@ -276,7 +276,9 @@ describe("withdrawal.create: the rules of SPEC section 9", () => {
       expectTrpcRefusal(await withdraw(u, amount), "AMOUNT_INVALID");
     }
     // USDT is held to 6 decimals: a finer amount cannot leave.
-    expectTrpcRefusal(await withdraw(u, "100.0000001"), "AMOUNT_INVALID");
+    expectTrpcRefusal(await withdraw(u, "100.0000001"), "AMOUNT_TOO_PRECISE", {
+      params: { field: "Amount", decimals: 6 },
+    });
     expect(await withdrawalCount(u.userId)).toBe(0);
   });
 });

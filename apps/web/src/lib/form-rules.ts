@@ -11,7 +11,7 @@ import type { z } from "zod";
 export function zodRule(
   schema: z.ZodType,
   t: TFunction,
-  field?: string,
+  field: string,
   params: Record<string, string | number> = {},
 ): FormRule {
   return {
@@ -20,11 +20,15 @@ export function zodRule(
       if (result.success) {
         return;
       }
-      const code = result.error.issues[0]?.message;
-      const fieldName = field ? t(`fields.${field}`) : "";
+      const issue = result.error.issues[0];
+      const code = issue?.message;
+      const fieldName = t(`fields.${field}`);
+      // A refinement may carry its message's parameters (the decimals a field allows).
+      const carried =
+        issue?.code === "custom" ? ((issue.params ?? {}) as Record<string, string | number>) : {};
       throw new Error(
         isErrorCode(code)
-          ? t(`errors.${code}`, { field: fieldName, ...params })
+          ? t(`errors.${code}`, { field: fieldName, ...carried, ...params })
           : t("errors.FIELD_INVALID", { field: fieldName }),
       );
     },

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { getUserBalances, reconcileLedger } from "../ledger/index.ts";
+import { findDustBalances, getUserBalances, reconcileLedger } from "../ledger/index.ts";
 import { seedDatabase } from "../setup/index.ts";
 import { createTestDatabase } from "../test-support/index.ts";
 import {
@@ -150,6 +150,46 @@ describe("c2c orders", () => {
     // Confirming again changes nothing.
     expect(await refusal(confirmC2cOrder(deps(), order.id, "op:finance"))).toBe("C2C_ORDER_STATE");
     expect(await coinBalance(user.id)).toBe("100");
+  });
+
+  it("refuses coins finer than the coin's decimals and fiat finer than the cent, naming the field, changing nothing", async () => {
+    const m = await merchant("1000");
+    const user = await createC2cUser(db);
+    const input = { merchant_id: m.id, coin: "USDT" } as const;
+    for (const [mode, amount, decimals] of [
+      ["coin", "10.1234567", 6],
+      ["fiat", "720.001", 2],
+    ] as const) {
+      const e = await createC2cOrder(deps(), user, { ...input, mode, amount }).then(
+        () => null,
+        (error: unknown) => error as AppError,
+      );
+      expect([e?.code, e?.params, e?.field], `${mode} ${amount}`).toEqual([
+        "AMOUNT_TOO_PRECISE",
+        { decimals },
+        "amount",
+      ]);
+      expect(await refusal(quoteC2cOrder(db, { ...input, mode, amount }))).toBe("AMOUNT_TOO_PRECISE");
+    }
+    expect(await listC2cOrders(db, user.id, { scope: "all", page: 1, page_size: 20 })).toMatchObject({
+      total: 0,
+    });
+    expect(await ledgerStock(db, m.id)).toEqual({ escrow: "1000", reserved: "0" });
+  });
+
+  it("cuts the coins a fiat amount buys to the coin's decimals, shown in the quote: no balance holds dust", async () => {
+    const m = await merchant("1000", { price: "7.3" });
+    const user = await createC2cUser(db);
+    const input = { merchant_id: m.id, coin: "USDT", mode: "fiat", amount: "1000" } as const;
+    // 1000 ÷ 7.3 = 136.98630136… → USDT holds 6 decimals: 136.986301.
+    expect(await quoteC2cOrder(db, input)).toMatchObject({ fiatAmount: "1000", coinAmount: "136.986301" });
+    const order = await createC2cOrder(deps(), user, input);
+    expect(order.coinAmount).toBe("136.986301");
+    const proof = await createProofUpload(db, user.id);
+    await submitC2cProof(deps(), user, { order_id: order.id, proof_upload_id: proof, note: "" });
+    await confirmC2cOrder(deps(), order.id, "op:finance");
+    expect(await coinBalance(user.id)).toBe("136.986301");
+    expect((await findDustBalances(db)).filter((d) => d.userId === user.id)).toEqual([]);
   });
 
   it("waits unmatched while the merchant lacks stock, and is matched when stock is funded", async () => {

@@ -3,6 +3,7 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import { type C2cMerchantStatus, c2cMerchantMachine } from "@northstar/shared/state-machines";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/index.ts";
+import { assertCurrencyAmount } from "../currencies/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { postEntry } from "../ledger/index.ts";
@@ -164,6 +165,7 @@ export async function moveMerchantStock(
       throw new AppError("C2C_MERCHANT_NOT_FOUND", {}, "merchant_id");
     }
     const amount = new MoneyDecimal(input.amount);
+    await assertCurrencyAmount(tx, m.coin, amount, "amount");
     if (kind === "withdraw" && amount.greaterThan(m.stockAvailable)) {
       throw new AppError("C2C_STOCK_INSUFFICIENT", {}, "amount");
     }

@@ -1,4 +1,4 @@
-import { c2cQuote } from "@northstar/shared/c2c";
+import { C2C_FIAT_DECIMALS, c2cQuote } from "@northstar/shared/c2c";
 import type {
   TC2cCreateOrderRequest,
   TC2cQuoteRequest,
@@ -9,6 +9,7 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import { C2C_CLOCK_STATUSES, type C2cOrderStatus, c2cOrderMachine } from "@northstar/shared/state-machines";
 import { and, asc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/index.ts";
+import { assertAmountDecimals, currencyDecimals } from "../currencies/index.ts";
 import type { Db, DbOrTx, Tx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { OnceRecorder } from "../idempotency/index.ts";
@@ -37,9 +38,9 @@ const deadline = async (db: DbOrTx, from: Date) =>
   new Date(from.getTime() + (await getPolicy(db, "c2c.orderValidityMinutes")) * MINUTE);
 
 /** The merchant a quote or order uses: the one chosen, or the cheapest active one whose range fits. */
-async function pickMerchant(db: DbOrTx, input: TC2cQuoteRequest) {
+async function pickMerchant(db: DbOrTx, input: TC2cQuoteRequest, coinDecimals: number) {
   const fits = (m: Merchant) => {
-    const quote = c2cQuote(input.mode, input.amount, m.price);
+    const quote = c2cQuote(input.mode, input.amount, m.price, coinDecimals);
     return (
       quote !== null &&
       new MoneyDecimal(quote.fiatAmount).greaterThanOrEqualTo(m.minFiat) &&
@@ -62,7 +63,7 @@ async function pickMerchant(db: DbOrTx, input: TC2cQuoteRequest) {
   // The cheapest merchant that can fill it now; else the cheapest that will once funded.
   const best =
     fitting.find((m) => {
-      const q = c2cQuote(input.mode, input.amount, m.price);
+      const q = c2cQuote(input.mode, input.amount, m.price, coinDecimals);
       return q !== null && new MoneyDecimal(m.stockAvailable).greaterThanOrEqualTo(q.coinAmount);
     }) ?? fitting[0];
   if (!best) {
@@ -73,8 +74,11 @@ async function pickMerchant(db: DbOrTx, input: TC2cQuoteRequest) {
 
 /** The quote the user confirms: merchant, locked price, fiat to wire, coins to receive, the deadline. */
 export async function quoteC2cOrder(db: DbOrTx, input: TC2cQuoteRequest) {
-  const m = await pickMerchant(db, input);
-  const quote = c2cQuote(input.mode, input.amount, m.price);
+  // The typed amount is fiat (to the cent) or coins (to the coin's decimals); finer is refused.
+  const coinDecimals = await currencyDecimals(db, input.coin, "coin");
+  assertAmountDecimals(input.amount, input.mode === "fiat" ? C2C_FIAT_DECIMALS : coinDecimals, "amount");
+  const m = await pickMerchant(db, input, coinDecimals);
+  const quote = c2cQuote(input.mode, input.amount, m.price, coinDecimals);
   if (!quote) {
     throw new AppError("AMOUNT_INVALID", {}, "amount");
   }

@@ -1,3 +1,4 @@
+import { CONTRACT_DECIMALS } from "@northstar/shared/contract-math";
 import { ZOpenContractRequestSchema } from "@northstar/shared/contracts/contracts";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { policyDefaults } from "@northstar/shared/policy";
@@ -5,7 +6,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { reconcileLedger } from "../ledger/index.ts";
+import { findDustBalances, reconcileLedger } from "../ledger/index.ts";
 import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
 import { createTestDatabase } from "../test-support/index.ts";
@@ -283,6 +284,46 @@ describe("managing a position", () => {
     ).toMatchObject({
       code: "CONTRACT_TAKE_PROFIT_INVALID",
     });
+    await reconciled();
+  });
+
+  it("refuses margin finer than USDT's 6 decimals, naming the field and the decimals, and changes nothing", async () => {
+    const user = await newContractUser(db, "10000");
+    await tick("BNBUSDT", "1000");
+    const p = await open(user, { symbol: "BNBUSDT", side: "long", lots: "1", leverage: 10 });
+    const wallet = await contractWallet(db, user.id);
+    for (const direction of ["add", "reduce"] as const) {
+      const e = await adjustContractMargin({ db, now }, user, {
+        id: p.id,
+        direction,
+        amount: "10.1234567",
+      }).then(
+        () => null,
+        (error: unknown) => error as AppError,
+      );
+      expect([e?.code, e?.params, e?.field]).toEqual(["AMOUNT_TOO_PRECISE", { decimals: 6 }, "amount"]);
+    }
+    expect(await contractWallet(db, user.id)).toEqual(wallet);
+    expect((await getContractPosition(db, user, p.id)).position.margin).toBe(p.margin);
+  });
+
+  it("keeps margins, fees and a close's PnL in USDT's decimals: no balance holds dust", async () => {
+    const [usdt] = await db
+      .execute<{ decimals: number }>(sql`select decimals from currencies where code = 'USDT'`)
+      .then((r) => r.rows);
+    expect(usdt?.decimals).toBe(CONTRACT_DECIMALS);
+    const user = await newContractUser(db, "10000");
+    await tick("ETHUSDT", "3123.456789");
+    // margin 3123.456789 × 0.3 ÷ 2 = 468.51851835 → 468.518519 held; fee × 0.0005 = 0.4685185… → 0.468519.
+    const p = await open(user, { symbol: "ETHUSDT", side: "long", lots: "0.3", leverage: 2 });
+    expect([p.margin, p.open_fee]).toEqual(["468.518519", "0.468519"]);
+    await adjustContractMargin({ db, now }, user, { id: p.id, direction: "add", amount: "1.000001" });
+    await tick("ETHUSDT", "3129.8765433");
+    await closeContractPosition({ db, now }, user, { id: p.id, lots: "0.1" });
+    await tick("ETHUSDT", "3117.1111119");
+    await closeContractPosition({ db, now }, user, { id: p.id });
+    expect((await getContractPosition(db, user, p.id)).position.status).not.toBe("holding");
+    expect((await findDustBalances(db)).filter((dust) => dust.userId === user.id)).toEqual([]);
     await reconciled();
   });
 

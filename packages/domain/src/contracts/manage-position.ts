@@ -8,6 +8,7 @@ import type {
 import { MoneyDecimal } from "@northstar/shared/money";
 import { contractPositionMachine } from "@northstar/shared/state-machines";
 import { and, asc, eq, inArray } from "drizzle-orm";
+import { assertCurrencyAmount } from "../currencies/index.ts";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { OnceRecorder } from "../idempotency/index.ts";
@@ -17,7 +18,7 @@ import { getPolicy } from "../policy/index.ts";
 import { transition } from "../state/index.ts";
 import { applyClose } from "./apply-close.ts";
 import { type ContractPositionRow, contractPositions } from "./contracts.table.ts";
-import { postCancel, postMarginChange } from "./money-moves.ts";
+import { CONTRACT_CURRENCY, postCancel, postMarginChange } from "./money-moves.ts";
 import { assertTpSl, type ContractDeps, freshTick } from "./open-position.ts";
 import { positionTerms, toPositionView } from "./position-view.ts";
 import { getContractProduct } from "./products.ts";
@@ -164,15 +165,16 @@ export async function adjustContractMargin(
       throw new AppError("CONTRACT_NOT_HOLDING");
     }
     const amount = new MoneyDecimal(input.amount);
-    if (amount.decimalPlaces() > 8) {
-      throw new AppError("AMOUNT_INVALID", {}, "amount");
-    }
+    const decimals = await assertCurrencyAmount(tx, CONTRACT_CURRENCY, amount, "amount");
     const margin = new MoneyDecimal(row.margin);
     const add = input.direction === "add";
     if (add) {
       const ratio = await getPolicy(tx, "contracts.maxExtraMarginRatio");
       const ceiling = new MoneyDecimal(row.initialMargin).times(new MoneyDecimal(1).plus(ratio));
-      const room = MoneyDecimal.max(ceiling.minus(margin), 0).toDecimalPlaces(8, MoneyDecimal.ROUND_DOWN);
+      const room = MoneyDecimal.max(ceiling.minus(margin), 0).toDecimalPlaces(
+        decimals,
+        MoneyDecimal.ROUND_DOWN,
+      );
       if (amount.gt(room)) {
         throw new AppError("CONTRACT_EXTRA_MARGIN_LIMIT", { max: room.toFixed() }, "amount");
       }

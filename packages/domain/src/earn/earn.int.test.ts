@@ -8,7 +8,7 @@ import { AppError } from "../errors.ts";
 import { runOnce } from "../idempotency/index.ts";
 import type { User } from "../identity/index.ts";
 import { submitQuestionnaire } from "../kyc/index.ts";
-import { getUserBalances, reconcileLedger } from "../ledger/index.ts";
+import { findDustBalances, getUserBalances, reconcileLedger } from "../ledger/index.ts";
 import { createFixedPriceProvider } from "../markets/index.ts";
 import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
@@ -19,6 +19,7 @@ import {
   approveRedemption,
   buyProduct,
   createProduct,
+  estimateProductEarnings,
   getUserOrder,
   publishRate,
   rejectRedemption,
@@ -263,6 +264,47 @@ describe("buying", () => {
     const [row] = await db.select().from(earnProducts).where(eq(earnProducts.id, p.id));
     expect(new MoneyDecimal(row?.sold ?? 0).toFixed()).toBe("600");
     expect(await db.select().from(earnOrders).where(eq(earnOrders.productId, p.id))).toHaveLength(2);
+    await expectReconciled();
+  });
+});
+
+describe("amounts in the currency's decimals", () => {
+  it("refuses a principal finer than USDT's 6 decimals, naming the field and the decimals, and changes nothing", async () => {
+    const p = await product();
+    const user = await fundedUser("1000");
+    const custody = await system("earn_custody");
+    const fine = await refusal(
+      buyProduct(db, prices, user, { product_id: p.id, amount: "100.0000001" }, at(D0)),
+    );
+    expect([fine.code, fine.params, fine.field]).toEqual(["AMOUNT_TOO_PRECISE", { decimals: 6 }, "amount"]);
+    expect(translate("en", `errors.${fine.code}`, { ...fine.params, field: "Amount" })).toBe(
+      "Amount can have at most 6 decimal places",
+    );
+    const estimate = await refusal(estimateProductEarnings(db, p.id, "100.0000001"));
+    expect([estimate.code, estimate.field]).toEqual(["AMOUNT_TOO_PRECISE", "amount"]);
+    expect(await available(user.id)).toBe("1000");
+    expect(await system("earn_custody")).toBe(custody);
+    expect(await db.select().from(earnOrders).where(eq(earnOrders.productId, p.id))).toHaveLength(0);
+  });
+
+  it("cuts each day's yield and the estimate to USDT's decimals and rounds a penalty up: no balance holds dust", async () => {
+    const p = await product({ rate_min: "0.0013", rate_max: "0.0013", min_amount: "1", cycle_days: 7 });
+    const user = await fundedUser("1000");
+    // 100.123457 × 0.0013 = 0.1301604941 a day → 0.13016 paid, the rest stays with the yield account.
+    expect(await estimateProductEarnings(db, p.id, "100.123457")).toEqual({
+      low: "0.91112",
+      high: "0.91112",
+    });
+    const o = await buyProduct(db, prices, user, { product_id: p.id, amount: "100.123457" }, at(D0));
+    await runDailyYield(db, at("2026-03-03T00:05:00Z"));
+    expect((await order(o.id)).paidDays).toBe(2);
+    expect(await available(user.id)).toBe("900.136863");
+    // Redeemed with 5 days left at 5%: 5.00617285 → the user pays 5.006173.
+    const quote = (await getUserOrder(db, user.id, o.id, at("2026-03-03T01:00:00Z"))).quote;
+    expect(quote).toMatchObject({ penalty: "5.006173", returned: "95.117284" });
+    await requestRedemption(db, user, o.id, at("2026-03-03T01:00:00Z"));
+    expect(await available(user.id)).toBe("995.254147");
+    expect((await findDustBalances(db)).filter((d) => d.userId === user.id)).toEqual([]);
     await expectReconciled();
   });
 });

@@ -1,7 +1,8 @@
-import { EARN_YIELD_DECIMALS, type TEarnBuyRequest } from "@northstar/shared/contracts/earn";
+import type { TEarnBuyRequest } from "@northstar/shared/contracts/earn";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { EARN_CUSTODY_STATUSES, type EarnOrderStatus } from "@northstar/shared/state-machines";
 import { and, count, desc, eq, inArray, sql, sum } from "drizzle-orm";
+import { assertCurrencyAmount, currencyDecimals } from "../currencies/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { OnceRecorder } from "../idempotency/index.ts";
@@ -12,23 +13,37 @@ import { type PriceProvider, valueInUsdt } from "../markets/index.ts";
 import { getPolicy } from "../policy/index.ts";
 import { addDays, daysDue, utcDay } from "./days.ts";
 import { earnOrders, earnProducts, earnYieldDays } from "./earn.table.ts";
+import { getProduct } from "./products.ts";
 
 export type EarnOrder = typeof earnOrders.$inferSelect;
 
-/** One day's yield on a principal: amount × rate, cut (never rounded up) to 8 decimals. */
-export function dayYield(amount: string, rate: string): string {
-  return new MoneyDecimal(amount)
-    .times(rate)
-    .toDecimalPlaces(EARN_YIELD_DECIMALS, MoneyDecimal.ROUND_DOWN)
-    .toFixed();
+/**
+ * One day's yield on a principal: amount × rate, cut (never rounded up) to the currency's decimals,
+ * so every credit is an amount the user can move out whole; the cut stays with `earn_yield`.
+ */
+export function dayYield(amount: string, rate: string, decimals: number): string {
+  return new MoneyDecimal(amount).times(rate).toDecimalPlaces(decimals, MoneyDecimal.ROUND_DOWN).toFixed();
 }
 
-/** The earnings estimate shown before buying: the low and high end over the whole cycle. */
-export function estimateEarnings(amount: string, rateMin: string, rateMax: string, cycleDays: number) {
+/** The earnings estimate shown before buying: the low and high end over the whole cycle, as the days pay them. */
+export function estimateEarnings(
+  amount: string,
+  rateMin: string,
+  rateMax: string,
+  cycleDays: number,
+  decimals: number,
+) {
   return {
-    low: new MoneyDecimal(dayYield(amount, rateMin)).times(cycleDays).toFixed(),
-    high: new MoneyDecimal(dayYield(amount, rateMax)).times(cycleDays).toFixed(),
+    low: new MoneyDecimal(dayYield(amount, rateMin, decimals)).times(cycleDays).toFixed(),
+    high: new MoneyDecimal(dayYield(amount, rateMax, decimals)).times(cycleDays).toFixed(),
   };
+}
+
+/** The estimate of a product on sale for an amount typed by the user (refused when finer than the currency). */
+export async function estimateProductEarnings(db: DbOrTx, productId: number, amount: string) {
+  const p = await getProduct(db, productId);
+  const decimals = await assertCurrencyAmount(db, p.currency, amount, "amount");
+  return estimateEarnings(amount, p.rateMin, p.rateMax, p.cycleDays, decimals);
 }
 
 /**
@@ -42,7 +57,9 @@ export async function redemptionQuote(db: DbOrTx, order: EarnOrder, rule: string
     rule === "percent"
       ? amount.times(await getPolicy(db, "earn.redemption.percent"))
       : amount.times(order.dailyRate).times(remainingDays);
-  const penalty = MoneyDecimal.min(raw, amount).toDecimalPlaces(EARN_YIELD_DECIMALS, MoneyDecimal.ROUND_DOWN);
+  // The penalty is paid by the user: rounded up to the currency's decimals, never above the principal.
+  const decimals = await currencyDecimals(db, order.currency);
+  const penalty = MoneyDecimal.min(raw.toDecimalPlaces(decimals, MoneyDecimal.ROUND_UP), amount);
   return {
     rule,
     remainingDays,
@@ -68,9 +85,6 @@ export async function buyProduct(
     throw new AppError("REAL_ACCOUNT_REQUIRED");
   }
   const amount = new MoneyDecimal(input.amount);
-  if (amount.decimalPlaces() > EARN_YIELD_DECIMALS) {
-    throw new AppError("AMOUNT_INVALID", {}, "amount");
-  }
   return db.transaction(async (tx) => {
     const [p] = await tx
       .select()
@@ -80,6 +94,7 @@ export async function buyProduct(
     if (p?.onSale !== "on") {
       throw new AppError("EARN_PRODUCT_NOT_FOUND", {}, "product_id");
     }
+    await assertCurrencyAmount(tx, p.currency, amount, "amount");
     if (amount.lessThan(p.minAmount)) {
       throw new AppError("EARN_BELOW_MINIMUM", { min: new MoneyDecimal(p.minAmount).toFixed() }, "amount");
     }

@@ -2,6 +2,7 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import { EARN_CUSTODY_STATUSES, earnOrderMachine } from "@northstar/shared/state-machines";
 import { and, asc, between, eq, gt, inArray, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/index.ts";
+import { listCurrencyDecimals } from "../currencies/index.ts";
 import type { Db, DbOrTx, Tx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { User } from "../identity/index.ts";
@@ -56,6 +57,8 @@ async function payDueMany(
   if (owing.length > 0) {
     const productIds = [...new Set(owing.map(({ o }) => o.productId))];
     const products = await tx.select().from(earnProducts).where(inArray(earnProducts.id, productIds));
+    // Each day's yield is cut to its currency's decimals.
+    const decimalsOf = new Map((await listCurrencyDecimals(tx)).map((c) => [c.code, c.decimals]));
     const ranged = products.filter((p) => !new MoneyDecimal(p.rateMin).equals(p.rateMax)).map((p) => p.id);
     const published = new Map<string, string>();
     if (ranged.length > 0) {
@@ -82,7 +85,7 @@ async function payDueMany(
       for (let k = o.paidDays + 1; k <= due; k++) {
         const day = addDays(o.startDay, k);
         const rate = published.get(`${o.productId}|${day}`) ?? o.dailyRate;
-        const amount = dayYield(o.amount, rate);
+        const amount = dayYield(o.amount, rate, decimalsOf.get(o.currency) ?? 0);
         days.push({ order_id: o.id, product_id: o.productId, day, rate, amount });
         if (new MoneyDecimal(amount).isZero()) {
           continue;

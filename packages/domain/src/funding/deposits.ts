@@ -4,6 +4,7 @@ import { fitsNumeric, MoneyDecimal } from "@northstar/shared/money";
 import { depositMachine } from "@northstar/shared/state-machines";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { recordAudit } from "../audit/index.ts";
+import { assertCurrencyAmount } from "../currencies/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { User } from "../identity/index.ts";
@@ -14,7 +15,6 @@ import { getPolicy } from "../policy/index.ts";
 import { transition } from "../state/index.ts";
 import { uploadOwner } from "../uploads/index.ts";
 import { depositAddresses, deposits } from "./funding.table.ts";
-import { currencyDecimals } from "./transfers.ts";
 
 const UNIQUE_VIOLATION = "23505";
 
@@ -102,9 +102,7 @@ export async function submitDeposit(db: Db, user: User, input: TSubmitDepositReq
     throw new AppError("DEPOSIT_ADDRESS_MISSING", {}, "chain");
   }
   // An amount finer than the currency is held to could not be credited as claimed.
-  if (new MoneyDecimal(input.amount).decimalPlaces() > (await currencyDecimals(db, input.currency))) {
-    throw new AppError("AMOUNT_INVALID", {}, "amount");
-  }
+  await assertCurrencyAmount(db, input.currency, input.amount, "amount");
   const minimum = (await getPolicy(db, "funding.deposit.minimums"))[input.currency] ?? "0";
   if (new MoneyDecimal(input.amount).lessThan(minimum)) {
     throw new AppError("DEPOSIT_BELOW_MINIMUM", { min: minimum, currency: input.currency }, "amount");

@@ -1,6 +1,6 @@
 import type { TWalletType } from "@northstar/shared/contracts/funding";
 import { fitsNumeric, MoneyDecimal } from "@northstar/shared/money";
-import { findCurrency } from "../currencies/index.ts";
+import { assertAmountDecimals, assertCurrencyAmount, currencyDecimals } from "../currencies/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { OnceRecorder } from "../idempotency/index.ts";
@@ -10,14 +10,8 @@ import type { PriceProvider } from "../markets/index.ts";
 import { getPolicy } from "../policy/index.ts";
 import { walletTransfers } from "./funding.table.ts";
 
-/** The decimals a currency is held to; CURRENCY_UNSUPPORTED when it is unknown or disabled. */
-export async function currencyDecimals(db: DbOrTx, code: string): Promise<number> {
-  const row = await findCurrency(db, code);
-  if (!row?.enabled) {
-    throw new AppError("CURRENCY_UNSUPPORTED", {}, "currency");
-  }
-  return row.decimals;
-}
+/** The API reads a currency's decimals (the withdrawal fee preview) through funding. */
+export { currencyDecimals };
 
 /** Moves funds between the user's own wallets (exchange, contract, option, futures). */
 export async function transferBetweenWallets(
@@ -29,10 +23,7 @@ export async function transferBetweenWallets(
   if (input.from === input.to) {
     throw new AppError("SAME_WALLET", {}, "to");
   }
-  const decimals = await currencyDecimals(db, input.currency);
-  if (new MoneyDecimal(input.amount).decimalPlaces() > decimals) {
-    throw new AppError("AMOUNT_INVALID", {}, "amount");
-  }
+  await assertCurrencyAmount(db, input.currency, input.amount, "amount");
   const book = bookOf(user);
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -88,9 +79,7 @@ export async function quoteConversion(
     await currencyDecimals(db, input.from),
     await currencyDecimals(db, input.to),
   ];
-  if (new MoneyDecimal(input.amount).decimalPlaces() > fromDecimals) {
-    throw new AppError("AMOUNT_INVALID", {}, "amount");
-  }
+  assertAmountDecimals(input.amount, fromDecimals, "amount");
   const [fromPrice, toPrice, spread] = await Promise.all([
     prices.priceInUsdt(input.from),
     prices.priceInUsdt(input.to),

@@ -5,6 +5,7 @@ import { withdrawalQuote } from "@northstar/shared/withdrawal-fee";
 import { isWithinWindow, zonedClock } from "@northstar/shared/zoned-clock";
 import { and, count, desc, eq, gte, isNull, ne, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/index.ts";
+import { assertAmountDecimals, assertCurrencyAmount } from "../currencies/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { OnceRecorder } from "../idempotency/index.ts";
@@ -16,7 +17,6 @@ import { getPolicy } from "../policy/index.ts";
 import { transition } from "../state/index.ts";
 import { assertRealAccount } from "./deposits.ts";
 import { bankCards, withdrawalAddresses, withdrawals } from "./funding.table.ts";
-import { currencyDecimals } from "./transfers.ts";
 import { getTurnoverProgress } from "./turnover.ts";
 
 /** Applications since the start of the user's day; a cancelled one does not count. */
@@ -68,7 +68,8 @@ export async function getWithdrawalTerms(db: DbOrTx, user: User, now = new Date(
  * decimals the currency is held to, so that what the user receives can actually be sent; an amount
  * finer than those decimals is refused, as it could not be sent either.
  */
-export function withdrawalFee(amount: string, feeRate: string, decimals = 8) {
+export function withdrawalFee(amount: string, feeRate: string, decimals: number) {
+  assertAmountDecimals(amount, decimals, "amount");
   const quote = withdrawalQuote(amount, feeRate, decimals);
   if (!quote) {
     throw new AppError("AMOUNT_INVALID", {}, "amount");
@@ -93,10 +94,7 @@ export async function applyWithdrawal(
   if (!user.tradePasswordHash) {
     throw new AppError("TRADE_PASSWORD_NOT_SET");
   }
-  const decimals = await currencyDecimals(db, input.currency);
-  if (new MoneyDecimal(input.amount).decimalPlaces() > decimals) {
-    throw new AppError("AMOUNT_INVALID", {}, "amount");
-  }
+  const decimals = await assertCurrencyAmount(db, input.currency, input.amount, "amount");
   const terms = await getWithdrawalTerms(db, user, now);
   // The policy's currency list binds every method: a currency it does not name leaves by no route.
   if (!(terms.chains[input.currency]?.length ?? 0)) {

@@ -105,9 +105,9 @@ describe("new-coin subscription", () => {
     );
     expect((await refusal(sub("5000"))).code).toBe("LAUNCHPAD_QUANTITY_RANGE");
     expect((await refusal(sub("2001"))).code).toBe("LAUNCHPAD_QUANTITY_RANGE");
-    // Finer than the coin's 8 decimals: refused as such, naming the field, whatever the range.
-    const fine = await refusal(sub("100.000000001"));
-    expect([fine.code, fine.field]).toEqual(["AMOUNT_INVALID", "quantity"]);
+    // Finer than the 8 decimals the coin is held to once listed: refused as such, naming the field.
+    const fine = await refusal(sub("100.123456789"));
+    expect([fine.code, fine.params, fine.field]).toEqual(["AMOUNT_TOO_PRECISE", { decimals: 8 }, "quantity"]);
     expect(await balance(u.id, "USDT")).toEqual({ available: "1000", held: "0" });
     await sub("100");
     expect((await refusal(sub("100"))).code).toBe("LAUNCHPAD_ALREADY_SUBSCRIBED");

@@ -1,3 +1,4 @@
+import { LAUNCHPAD_QUANTITY_DECIMALS } from "@northstar/shared/contracts/launchpad";
 import { ALWAYS_OPEN } from "@northstar/shared/markets";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { and, asc, eq, isNull, lte } from "drizzle-orm";
@@ -41,7 +42,9 @@ export async function listDueOfferings(db: Db, now = new Date()): Promise<string
   const listed: string[] = [];
   for (const o of due) {
     const symbol = `${o.coin}${o.payCurrency}`;
-    await addCurrencies(db, [{ code: o.coin, name: o.name, decimals: 8, displayDecimals: 4 }]);
+    await addCurrencies(db, [
+      { code: o.coin, name: o.name, decimals: LAUNCHPAD_QUANTITY_DECIMALS, displayDecimals: 4 },
+    ]);
     const existing = await listInstruments(db, { symbols: [symbol], includeDisabled: true });
     if (existing.total === 0) {
       const grid = gridFor(o.issuePrice);

@@ -8,7 +8,7 @@ import { fitsNumeric, MoneyDecimal } from "@northstar/shared/money";
 import { launchpadOfferingMachine, launchpadSubscriptionMachine } from "@northstar/shared/state-machines";
 import { and, asc, desc, eq, isNull, lte, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/index.ts";
-import { findCurrency } from "../currencies/index.ts";
+import { assertAmountDecimals, findCurrency } from "../currencies/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { OnceRecorder } from "../idempotency/index.ts";
@@ -145,9 +145,8 @@ export async function subscribe(
       throw new AppError("LAUNCHPAD_NOT_OPEN");
     }
     const quantity = new MoneyDecimal(input.quantity);
-    if (quantity.decimalPlaces() > LAUNCHPAD_QUANTITY_DECIMALS) {
-      throw new AppError("AMOUNT_INVALID", {}, "quantity");
-    }
+    // The coin is held to this many decimals once listed (it becomes a currency then).
+    assertAmountDecimals(quantity, LAUNCHPAD_QUANTITY_DECIMALS, "quantity");
     if (quantity.lessThan(o.minQuantity) || quantity.greaterThan(o.maxQuantity)) {
       throw new AppError(
         "LAUNCHPAD_QUANTITY_RANGE",

@@ -1,6 +1,7 @@
 import type { TBuyOptionRequest, TOptionOrderView } from "@northstar/shared/contracts/options";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { optionFee } from "@northstar/shared/options";
+import { assertCurrencyAmount } from "../currencies/index.ts";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { OnceRecorder } from "../idempotency/index.ts";
@@ -14,9 +15,8 @@ import { findOptionProduct } from "./products.ts";
 import type { SettlementScheduler } from "./settlement-queue.ts";
 import { currentTick } from "./ticks.ts";
 
-/** Options are bought and paid out in USDT, held to 8 decimals. */
+/** Options are bought and paid out in USDT, to the decimals the currencies table holds it to. */
 export const OPTION_CURRENCY = "USDT";
-const OPTION_DECIMALS = 8;
 
 export interface BuyOptionDeps {
   db: Db;
@@ -47,9 +47,7 @@ export async function buyOption(
   if (amount.lte(0)) {
     throw new AppError("INVESTMENT_NOT_POSITIVE", {}, "amount");
   }
-  if (amount.decimalPlaces() > OPTION_DECIMALS) {
-    throw new AppError("AMOUNT_INVALID", {}, "amount");
-  }
+  const decimals = await assertCurrencyAmount(db, OPTION_CURRENCY, amount, "amount");
   if (amount.lt(period.min)) {
     throw new AppError("OPTION_AMOUNT_BELOW_MINIMUM", { min: period.min }, "amount");
   }
@@ -61,7 +59,7 @@ export async function buyOption(
   if (!tick || now.getTime() - tick.time.getTime() > maxAge) {
     throw new AppError("PRICE_UNAVAILABLE");
   }
-  const fee = optionFee(amount.toFixed(), period.fee_rate);
+  const fee = optionFee(amount.toFixed(), period.fee_rate, decimals);
   const cost = amount.plus(fee).toFixed();
   const book = bookOf(user);
   const view = await db.transaction(async (tx) => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { type User, users } from "../identity/index.ts";
-import { type Book, getUserBalances, postEntry, reconcileLedger } from "../ledger/index.ts";
+import { type Book, findDustBalances, getUserBalances, postEntry, reconcileLedger } from "../ledger/index.ts";
 import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
 import { createTestDatabase } from "../test-support/index.ts";
@@ -202,6 +202,35 @@ describe("buying an option", () => {
     expect(await optionBalance(user.id)).toBe(before);
     expect(await houseBalance()).toBe(houseBefore);
     expect((await listOptionOrders(db, user.id, { scope: "open", page: 1, pageSize: 20 })).total).toBe(0);
+  });
+
+  it("refuses an amount finer than USDT's 6 decimals, naming the field and the decimals, and changes nothing", async () => {
+    const t0 = slot();
+    const user = await newUser("1000");
+    await tick("BTCUSDT", "90000", at(t0, -100));
+    const houseBefore = await houseBalance();
+    const fine = await refusal(buy(user, t0, { amount: "10.1234567" }));
+    expect([fine.code, fine.params, fine.field]).toEqual(["AMOUNT_TOO_PRECISE", { decimals: 6 }, "amount"]);
+    expect(await optionBalance(user.id)).toBe("1000");
+    expect(await houseBalance()).toBe(houseBefore);
+    expect((await listOptionOrders(db, user.id, { scope: "open", page: 1, pageSize: 20 })).total).toBe(0);
+  });
+
+  it("rounds the fee up and a win's profit down to USDT's decimals: no balance holds dust", async () => {
+    const t0 = slot();
+    const user = await newUser("1000");
+    await tick("BTCUSDT", "100", at(t0, -100));
+    // 10.123457 × 0.01 = 0.10123457 → the user pays 0.101235.
+    const order = await buy(user, t0, { amount: "10.123457" });
+    expect([order.amount, order.fee]).toEqual(["10.123457", "0.101235"]);
+    expect(await optionBalance(user.id)).toBe("989.775308");
+    const expiry = new Date(order.expires_at);
+    await tick("BTCUSDT", "101", expiry);
+    expect((await settleOption(db, order.id, at(expiry, 10))).state).toBe("settled");
+    // 10.123457 × 0.82 = 8.30123474 → the user receives 8.301234 of profit.
+    expect(await getOptionOrder(db, user.id, order.id)).toMatchObject({ status: "won", payout: "18.424691" });
+    expect(await optionBalance(user.id)).toBe("1008.199999");
+    expect((await findDustBalances(db)).filter((d) => d.userId === user.id)).toEqual([]);
   });
 
   it("refuses an amount above the user's risk level (the verification module's cap) and changes nothing", async () => {

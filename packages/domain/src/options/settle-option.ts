@@ -3,6 +3,7 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import { optionOutcome } from "@northstar/shared/options";
 import { optionOrderMachine } from "@northstar/shared/state-machines";
 import { and, asc, count, eq, lte, sql } from "drizzle-orm";
+import { currencyDecimals } from "../currencies/index.ts";
 import type { Db } from "../db/client.ts";
 import { accountIdCache, type EntryInput, postEntries, postEntry } from "../ledger/index.ts";
 import { transition, transitionMany } from "../state/index.ts";
@@ -32,7 +33,7 @@ export type SettleResult =
  * The settlement of one order on its tick: the outcome, the columns it sets, and the payout's ledger
  * entry (none when nothing is paid). The entry's key is the order's, so an order is paid once.
  */
-function settlementOf(order: OptionOrderRow, tick: RecordedTick, now: Date) {
+function settlementOf(order: OptionOrderRow, tick: RecordedTick, now: Date, decimals: number) {
   const outcome = optionOutcome(
     {
       direction: order.direction,
@@ -43,6 +44,7 @@ function settlementOf(order: OptionOrderRow, tick: RecordedTick, now: Date) {
     },
     order.purchasePrice,
     tick.price,
+    decimals,
   );
   const values = {
     settlementTickId: tick.id,
@@ -94,7 +96,8 @@ export async function settleOption(db: Db, orderId: number, now = new Date()): P
     if (!tick) {
       return { state: "waiting" };
     }
-    const { status, values, entry } = settlementOf(order, tick, now);
+    const decimals = await currencyDecimals(tx, OPTION_CURRENCY);
+    const { status, values, entry } = settlementOf(order, tick, now, decimals);
     const moved = await transition(tx, {
       machine: optionOrderMachine,
       table: optionOrders,
@@ -166,9 +169,10 @@ export async function settleDueBatch(db: Db, now: Date, limit: number): Promise<
         time: new Date(row.time),
       });
     }
+    const decimals = await currencyDecimals(tx, OPTION_CURRENCY);
     const settled = orders.flatMap((order) => {
       const tick = ticks.get(`${order.symbol}|${order.expiresAt.toISOString()}`);
-      return tick ? [{ order, ...settlementOf(order, tick, now) }] : [];
+      return tick ? [{ order, ...settlementOf(order, tick, now, decimals) }] : [];
     });
     const moved = await transitionMany(tx, {
       machine: optionOrderMachine,

@@ -1,6 +1,7 @@
 import type { TPlaceOrderRequest, TSpotOrderView } from "@northstar/shared/contracts/spot";
 import { fitsNumeric, MoneyDecimal } from "@northstar/shared/money";
 import type { Redis } from "ioredis";
+import { assertAmountDecimals } from "../currencies/index.ts";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { User } from "../identity/index.ts";
@@ -65,14 +66,11 @@ export async function placeOrder(
   const { tickSize, lotSize } = terms;
   const quantity = input.quantity;
   // Amounts finer than their currency is held to could not be settled as given.
-  if (quantity !== undefined && new MoneyDecimal(quantity).decimalPlaces() > terms.baseDecimals) {
-    throw new AppError("AMOUNT_INVALID", {}, "quantity");
+  if (quantity !== undefined) {
+    assertAmountDecimals(quantity, terms.baseDecimals, "quantity");
   }
-  if (
-    input.quote_amount !== undefined &&
-    new MoneyDecimal(input.quote_amount).decimalPlaces() > terms.quoteDecimals
-  ) {
-    throw new AppError("AMOUNT_INVALID", {}, "quote_amount");
+  if (input.quote_amount !== undefined) {
+    assertAmountDecimals(input.quote_amount, terms.quoteDecimals, "quote_amount");
   }
   if (quantity !== undefined) {
     const lots = toLots(quantity, lotSize);

@@ -47,11 +47,14 @@ export const ZEarnProductInputSchema = z
     risk_level: z.enum(EARN_RISK_LEVELS),
     redemption_rule: z.enum(EARN_REDEMPTION_RULES),
   })
-  .refine((p) => new MoneyDecimal(p.rate_min).lessThanOrEqualTo(p.rate_max), err("FIELD_INVALID"))
-  .refine((p) => new MoneyDecimal(p.min_amount).lessThanOrEqualTo(p.max_amount), err("FIELD_INVALID"));
+  .refine((p) => new MoneyDecimal(p.rate_min).lessThanOrEqualTo(p.rate_max), {
+    message: "FIELD_INVALID",
+    path: ["rate_max"],
+  })
+  .refine((p) => new MoneyDecimal(p.min_amount).lessThanOrEqualTo(p.max_amount), {
+    message: "FIELD_INVALID",
+    path: ["max_amount"],
+  });
 export type TEarnProductInput = z.infer<typeof ZEarnProductInputSchema>;
 
 export const ZEarnPublishRateSchema = z.object({ product_id: zId, day: zDay, rate: zDailyRate });
-
-/** What a day's yield and the estimate before buying are: amount × rate, cut to 8 decimals. */
-export const EARN_YIELD_DECIMALS = 8;

@@ -51,7 +51,7 @@ describe("loan money", () => {
 
   it("refuses amounts finer than a cent and an unticked agreement", () => {
     const base = { product_id: "1", amount: "100.001", cycle_days: "7", agree: "1" };
-    expect(ZLoanApplyRequestSchema.safeParse(base).error?.issues[0]?.message).toBe("AMOUNT_INVALID");
+    expect(ZLoanApplyRequestSchema.safeParse(base).error?.issues[0]?.message).toBe("AMOUNT_TOO_PRECISE");
     const unticked = ZLoanApplyRequestSchema.safeParse({ ...base, amount: "100", agree: undefined });
     expect(unticked.error?.issues[0]?.message).toBe("AGREEMENT_REQUIRED");
   });

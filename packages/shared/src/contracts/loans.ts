@@ -15,8 +15,11 @@ export type TLoanProofKind = (typeof LOAN_PROOF_KINDS)[number];
 
 const zId = z.coerce.number(err("FIELD_INVALID")).int(err("FIELD_INVALID")).positive(err("FIELD_INVALID"));
 const zUploadId = z.string(err("PROOF_REQUIRED")).trim().uuid(err("PROOF_REQUIRED"));
-/** An amount in cents: positive, at most two decimals. */
-export const zLoanAmount = zAmount.refine((v) => !/\.\d{3,}$/.test(v), err("AMOUNT_INVALID"));
+/** An amount in cents: positive, at most two decimals (AMOUNT_TOO_PRECISE naming the decimals allowed). */
+export const zLoanAmount = zAmount.refine(
+  (v) => !DECIMAL_STRING.test(v) || new MoneyDecimal(v).decimalPlaces() <= LOAN_MONEY_DECIMALS,
+  { message: "AMOUNT_TOO_PRECISE", params: { decimals: LOAN_MONEY_DECIMALS } },
+);
 /** A daily rate as a decimal share, e.g. 0.001 for 0.1% a day; below 10% a day. */
 export const zLoanRate = z
   .string(err("FIELD_INVALID"))

@@ -47,7 +47,11 @@ export function useDebouncedValue<T>(value: T, ms: number): T {
 
 /** Translated text for the first issue of a shared zod schema (zod issue messages are error codes). */
 function issueText(code: string | undefined, t: TFunction, field: string): string {
-  return isErrorCode(code) ? t(`errors.${code}`) : t("errors.FIELD_INVALID", { field: t(`fields.${field}`) });
+  // Every text that has a {{field}} names this one.
+  const name = t(`fields.${field}`);
+  return isErrorCode(code)
+    ? t(`errors.${code}`, { field: name })
+    : t("errors.FIELD_INVALID", { field: name });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { C2C_COIN_DECIMALS, C2C_FIAT_DECIMALS } from "@northstar/shared/c2c";
+import { C2C_FIAT_DECIMALS } from "@northstar/shared/c2c";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Flex, Input, Segmented, Select } from "antd";
 import { useRef, useState } from "react";
@@ -9,6 +9,7 @@ import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { amountInput, useMoneyFormat } from "../assets/assets-format.ts";
 import { ConfirmModal, SummaryRows } from "../common/confirm-summary-dialog.tsx";
 import { KeyValue } from "../funding/key-value.tsx";
+import { useCurrencyDecimals } from "../funding/use-currency-decimals.ts";
 import type { C2cMerchant } from "./c2c-types.ts";
 
 /**
@@ -24,6 +25,7 @@ export function BuyForm({ merchants, merchant }: { merchants: C2cMerchant[]; mer
   const queryClient = useQueryClient();
   const go = useAppNavigate();
   const format = useMoneyFormat();
+  const decimalsOf = useCurrencyDecimals();
   const coins = [...new Set(merchants.map((m) => m.coin))];
   const [coin, setCoin] = useState(merchant?.coin ?? coins[0] ?? "USDT");
   const [mode, setMode] = useState<"fiat" | "coin">("fiat");
@@ -43,7 +45,9 @@ export function BuyForm({ merchants, merchant }: { merchants: C2cMerchant[]; mer
   });
   const q = valid ? quote.data : undefined;
   const fiat = (v: string, cur: string) => `${format.exact(v, 2, C2C_FIAT_DECIMALS)} ${cur}`;
-  const coinText = (v: string, cur: string) => `${format.exact(v, 0, C2C_COIN_DECIMALS)} ${cur}`;
+  // The quote's coins are already cut to the coin's decimals by the server.
+  const coinDecimals = decimalsOf(coin) ?? 8;
+  const coinText = (v: string, cur: string) => `${format.exact(v, 0, coinDecimals)} ${cur}`;
 
   const confirm = () => {
     if (sending.current) {
@@ -97,7 +101,7 @@ export function BuyForm({ merchants, merchant }: { merchants: C2cMerchant[]; mer
       <Input
         value={amount}
         onChange={(e) =>
-          setAmount(amountInput(mode === "fiat" ? C2C_FIAT_DECIMALS : C2C_COIN_DECIMALS)(e.target.value))
+          setAmount(amountInput(mode === "fiat" ? C2C_FIAT_DECIMALS : coinDecimals)(e.target.value))
         }
         inputMode="decimal"
         autoComplete="off"

@@ -1,4 +1,3 @@
-import { C2C_COIN_DECIMALS } from "@northstar/shared/c2c";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Button, Divider, Flex, Typography } from "antd";
 import { useCallback } from "react";
@@ -12,6 +11,9 @@ import { useFormatDateTime } from "../funding/use-format-date-time.ts";
 import { Countdown } from "./countdown.tsx";
 import { OrderStatusTag } from "./order-status-tag.tsx";
 import { PayeeDetails } from "./payee-details.tsx";
+
+/** Coins as the order stores them (already in the coin's decimals), shown whole. */
+const STORED_DECIMALS = 18;
 
 const LIVE = new Set(["unmatched", "matched", "paid"]);
 
@@ -51,7 +53,7 @@ export function OrderDetail({ orderId }: { orderId: number }) {
         <strong data-testid="c2c-order-fiat">{`${format.exact(o.fiatAmount, 2, 2)} ${o.fiat}`}</strong>
       </KeyValue>
       <KeyValue label={t("c2c.youGet")}>
-        <span data-testid="c2c-order-coin">{`${format.exact(o.coinAmount, 0, C2C_COIN_DECIMALS)} ${o.coin}`}</span>
+        <span data-testid="c2c-order-coin">{`${format.exact(o.coinAmount, 0, STORED_DECIMALS)} ${o.coin}`}</span>
       </KeyValue>
       <KeyValue label={t("c2c.createdAt")}>{formatDateTime(o.createdAt)}</KeyValue>
       {o.status === "unmatched" && (
@@ -97,7 +99,7 @@ export function OrderDetail({ orderId }: { orderId: number }) {
           type="success"
           showIcon
           message={t("c2c.completedHint", {
-            amount: `${format.exact(o.coinAmount, 0, C2C_COIN_DECIMALS)} ${o.coin}`,
+            amount: `${format.exact(o.coinAmount, 0, STORED_DECIMALS)} ${o.coin}`,
           })}
           style={{ marginTop: 12 }}
         />

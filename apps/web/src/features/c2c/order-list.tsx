@@ -1,4 +1,3 @@
-import { C2C_COIN_DECIMALS } from "@northstar/shared/c2c";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Card, Flex, Pagination, Segmented, Typography } from "antd";
 import { useState } from "react";
@@ -9,6 +8,9 @@ import { useMoneyFormat } from "../assets/assets-format.ts";
 import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
 import { useFormatDateTime } from "../funding/use-format-date-time.ts";
 import { OrderStatusTag } from "./order-status-tag.tsx";
+
+/** Coins as the order stores them (already in the coin's decimals), shown whole. */
+const STORED_DECIMALS = 18;
 
 const PAGE_SIZE = 10;
 
@@ -61,7 +63,7 @@ export function OrderList() {
               <Flex justify="space-between" align="center" gap={8}>
                 <Typography.Text
                   strong
-                >{`${format.exact(o.coinAmount, 0, C2C_COIN_DECIMALS)} ${o.coin}`}</Typography.Text>
+                >{`${format.exact(o.coinAmount, 0, STORED_DECIMALS)} ${o.coin}`}</Typography.Text>
                 <OrderStatusTag status={o.status} />
               </Flex>
               <Flex justify="space-between" gap={8}>

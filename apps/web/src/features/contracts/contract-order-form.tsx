@@ -1,4 +1,5 @@
 import type { ContractSide } from "@northstar/shared/contract-math";
+import { ratePercent } from "@northstar/shared/format";
 import { Alert, Button, Card, Flex, Input, Radio, Segmented, Typography, theme } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -12,8 +13,6 @@ import { ConfirmModal, SummaryRows } from "../common/confirm-summary-dialog.tsx"
 import { LoginPrompt } from "../common/login-prompt.tsx";
 import { preTradeFigures } from "./contract-figures.ts";
 import { type ContractProduct, useContractBalance, useOpenContract } from "./contracts-data.ts";
-
-const percent = (rate: string) => String(Number(rate) * 100);
 
 /**
  * Long or short by market or limit, with lots, a leverage level of the product, optional TP and
@@ -150,8 +149,8 @@ export function ContractOrderForm({ product }: { product: ContractProduct }) {
         />
         <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="contract-rules">
           {t("contracts.rules", {
-            rate: percent(product.maintenance_rate),
-            fee: percent(product.fee_rate),
+            rate: ratePercent(product.maintenance_rate),
+            fee: ratePercent(product.fee_rate),
             hour: String(hour).padStart(2, "0"),
           })}
         </Typography.Text>

@@ -1,4 +1,5 @@
-import { EARN_YIELD_DECIMALS, type TEarnFamily } from "@northstar/shared/contracts/earn";
+import type { TEarnFamily } from "@northstar/shared/contracts/earn";
+import { ratePercent } from "@northstar/shared/format";
 import { MoneyDecimal } from "@northstar/shared/money";
 
 /** Which family each earn route shows (SPEC section 2). */
@@ -18,10 +19,8 @@ export function familyOfPath(path: string): TEarnFamily {
   return "ai";
 }
 
-/** A daily rate share as a percentage text: "0.004" → "0.4". */
-export function ratePercent(rate: string): string {
-  return new MoneyDecimal(rate).times(100).toFixed();
-}
+/** A daily rate share as a percentage text: "0.004" → "0.4" (the shared exact formatter). */
+export { ratePercent };
 
 /** "0.3% – 0.5%" for a range, "0.4%" for a fixed rate. */
 export function rateText(min: string, max: string): string {
@@ -30,14 +29,26 @@ export function rateText(min: string, max: string): string {
     : `${ratePercent(min)}% – ${ratePercent(max)}%`;
 }
 
-/** The earnings over a whole cycle, as the server pays them: each day cut to 8 decimals. */
-export function cycleEarnings(amount: string, rate: string, days: number): string {
-  if (!/^\d+(\.\d+)?$/.test(amount)) {
+/**
+ * The earnings over a whole cycle, as the server pays them: each day cut to the currency's decimals
+ * ("0" while they are unknown, or for an amount the server would refuse).
+ */
+export function cycleEarnings(
+  amount: string,
+  rate: string,
+  days: number,
+  decimals: number | undefined,
+): string {
+  if (
+    decimals === undefined ||
+    !/^\d+(\.\d+)?$/.test(amount) ||
+    new MoneyDecimal(amount).decimalPlaces() > decimals
+  ) {
     return "0";
   }
   return new MoneyDecimal(amount)
     .times(rate)
-    .toDecimalPlaces(EARN_YIELD_DECIMALS, MoneyDecimal.ROUND_DOWN)
+    .toDecimalPlaces(decimals, MoneyDecimal.ROUND_DOWN)
     .times(days)
     .toFixed();
 }

@@ -11,6 +11,7 @@ import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { amountInput, useMoneyFormat } from "../assets/assets-format.ts";
 import { ConfirmModal, SummaryRows } from "../common/confirm-summary-dialog.tsx";
 import { KeyValue } from "../funding/key-value.tsx";
+import { useCurrencyDecimals } from "../funding/use-currency-decimals.ts";
 import { cycleEarnings, ratePercent, rateText } from "./earn-rules.ts";
 import type { EarnProduct } from "./earn-types.ts";
 
@@ -33,6 +34,7 @@ export function ProductCard({
   const go = useAppNavigate();
   const format = useMoneyFormat();
   const policy = usePolicy();
+  const decimalsOf = useCurrencyDecimals();
   const [amount, setAmount] = useState("");
   const [confirming, setConfirming] = useState(false);
   const sending = useRef(false);
@@ -41,8 +43,9 @@ export function ProductCard({
     mutationFn: withRequestKey(client.earn.buy.mutate, intent),
   });
   const money = (v: string) => `${format.exact(v, 2, 8)} ${p.currency}`;
-  const low = cycleEarnings(amount || "0", p.rateMin, p.cycleDays);
-  const high = cycleEarnings(amount || "0", p.rateMax, p.cycleDays);
+  const decimals = decimalsOf(p.currency);
+  const low = cycleEarnings(amount || "0", p.rateMin, p.cycleDays, decimals);
+  const high = cycleEarnings(amount || "0", p.rateMax, p.cycleDays, decimals);
   const estimate = low === high ? money(low) : `${money(low)} – ${money(high)}`;
   const ruleText =
     p.redemptionRule === "percent"

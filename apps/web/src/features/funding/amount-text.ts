@@ -1,4 +1,4 @@
-import { type NumberMarks, withMarks } from "@northstar/shared/format";
+import { type NumberMarks, ratePercent, withMarks } from "@northstar/shared/format";
 import { money } from "@northstar/shared/money";
 
 /** A decimal string as it is stored, without trailing zeros ("100.500000" → "100.5"). */
@@ -34,5 +34,5 @@ export function maskCard(value: string): string {
 
 /** A rate as a percentage, exactly ("0.05" → "5", "0.002" → "0.2"). */
 export function percentOf(rate: string): string {
-  return money(rate).times(100).toFixed();
+  return ratePercent(rate);
 }

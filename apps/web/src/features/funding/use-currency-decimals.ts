@@ -4,7 +4,7 @@ import { useTRPC } from "../../lib/trpc.ts";
 
 /**
  * The decimals each currency is held to (`currencies.decimals`): the server refuses a deposit or
- * withdrawal amount finer than that (AMOUNT_INVALID) and rounds the withdrawal fee up to it.
+ * withdrawal amount finer than that (AMOUNT_TOO_PRECISE) and rounds the withdrawal fee up to it.
  * Undefined while the list is loading or for an unknown currency.
  */
 export function useCurrencyDecimals(): (currency: string) => number | undefined {

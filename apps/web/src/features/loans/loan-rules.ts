@@ -1,9 +1,8 @@
+import { ratePercent } from "@northstar/shared/format";
 import { MoneyDecimal } from "@northstar/shared/money";
 
-/** A daily rate as a percentage string: "0.001" → "0.1". */
-export function ratePercent(rate: string): string {
-  return new MoneyDecimal(rate).times(100).toFixed();
-}
+/** A daily rate as a percentage string: "0.001" → "0.1" (the shared exact formatter). */
+export { ratePercent };
 
 /** An amount the user typed that the quote can use: positive, at most two decimals. */
 export function isLoanAmount(value: string): boolean {

@@ -10,6 +10,7 @@ import { useIsLoggedIn } from "../../lib/session.ts";
 import { amountInput, NUMERIC_STYLE, useMoneyFormat } from "../assets/assets-format.ts";
 import { ConfirmModal, SummaryRows } from "../common/confirm-summary-dialog.tsx";
 import { LoginPrompt } from "../common/login-prompt.tsx";
+import { useCurrencyDecimals } from "../funding/use-currency-decimals.ts";
 import { percent, periodParts } from "./option-period.ts";
 import { type OptionProduct, useBuyOption, useOptionBalance } from "./options-data.ts";
 
@@ -26,6 +27,7 @@ export function OptionBuyForm({ product }: { product: OptionProduct }) {
   const loggedIn = useIsLoggedIn();
   const balance = useOptionBalance();
   const buy = useBuyOption();
+  const decimalsOf = useCurrencyDecimals();
   const [seconds, setSeconds] = useState(product.periods[0]?.seconds ?? 0);
   const [amount, setAmount] = useState("");
   const [pending, setPending] = useState<TOptionDirection | null>(null);
@@ -33,10 +35,16 @@ export function OptionBuyForm({ product }: { product: OptionProduct }) {
   if (!period) {
     return null;
   }
-  const valid = /^\d+(\.\d+)?$/.test(amount) && new MoneyDecimal(amount).gt(0);
-  const fee = valid ? optionFee(amount, period.fee_rate) : "0";
+  // The server rounds the fee up and a win's profit down to USDT's decimals; the preview does the same.
+  const decimals = decimalsOf("USDT");
+  const valid =
+    decimals !== undefined &&
+    /^\d+(\.\d+)?$/.test(amount) &&
+    new MoneyDecimal(amount).gt(0) &&
+    new MoneyDecimal(amount).decimalPlaces() <= decimals;
+  const fee = valid ? optionFee(amount, period.fee_rate, decimals) : "0";
   const total = valid ? new MoneyDecimal(amount).plus(fee).toFixed() : "0";
-  const winPays = valid ? optionWinPayout(amount, period.payout_rate) : "0";
+  const winPays = valid ? optionWinPayout(amount, period.payout_rate, decimals) : "0";
   const usdt = (v: string) => `${format.exact(v, 2, 8)} USDT`;
 
   const confirm = () => {

@@ -1,3 +1,5 @@
+import { ratePercent } from "@northstar/shared/format";
+
 /** How an expiry period reads: the largest whole unit ("30 s", "5 min", "1 h", "1 d"). */
 export function periodParts(seconds: number): { unit: "seconds" | "minutes" | "hours" | "days"; n: number } {
   if (seconds % 86_400 === 0) {
@@ -28,9 +30,5 @@ export function countdown(expiresAt: string, now: number, periodSeconds?: number
 
 /** A rate as a percentage without float arithmetic: "0.825" → "82.5". */
 export function percent(rate: string): string {
-  const [int = "0", frac = ""] = rate.split(".");
-  const digits = `${int}${frac.padEnd(2, "0")}`;
-  const whole = digits.slice(0, int.length + 2).replace(/^0+(?=\d)/, "");
-  const rest = digits.slice(int.length + 2).replace(/0+$/, "");
-  return rest ? `${whole}.${rest}` : whole;
+  return ratePercent(rate);
 }

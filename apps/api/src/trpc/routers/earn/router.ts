@@ -2,7 +2,7 @@ import {
   approveRedemption,
   buyProduct,
   createProduct,
-  estimateEarnings,
+  estimateProductEarnings,
   getProduct,
   getUserOrder,
   getUserTotals,
@@ -42,10 +42,7 @@ export const earnRouter = router({
   product: publicProcedure.input(zId).query(({ ctx, input }) => getProduct(ctx.deps.db, input.id)),
   estimate: publicProcedure
     .input(z.object({ id: z.coerce.number().int().positive(), amount: zAmount }))
-    .query(async ({ ctx, input }) => {
-      const p = await getProduct(ctx.deps.db, input.id);
-      return estimateEarnings(input.amount, p.rateMin, p.rateMax, p.cycleDays);
-    }),
+    .query(({ ctx, input }) => estimateProductEarnings(ctx.deps.db, input.id, input.amount)),
   buy: authedProcedure
     .input(ZEarnBuyRequestSchema)
     .mutation(({ ctx, input }) =>
