@@ -39,7 +39,7 @@ import {
 } from "@northstar/shared/contracts/funding";
 import { z } from "zod";
 import { onceByKey } from "../../idempotency.ts";
-import { authedProcedure, publicProcedure, router } from "../../init.ts";
+import { authedProcedure, moneyProcedure, publicProcedure, router } from "../../init.ts";
 
 const zId = z.object({ id: z.coerce.number().int().positive() });
 
@@ -83,7 +83,7 @@ export const withdrawalRouter = router({
       const { feeRate } = await getWithdrawalTerms(ctx.deps.db, ctx.auth.user);
       return withdrawalFee(input.amount, feeRate, await currencyDecimals(ctx.deps.db, input.currency));
     }),
-  create: authedProcedure
+  create: moneyProcedure
     .input(ZApplyWithdrawalRequestSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "withdrawal.create", input, (once) =>
@@ -124,7 +124,7 @@ export const bankCardRouter = router({
 });
 
 export const transferRouter = router({
-  create: authedProcedure
+  create: moneyProcedure
     .input(ZTransferRequestSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "transfer.create", input, (once) =>
@@ -137,7 +137,7 @@ export const conversionRouter = router({
   quote: authedProcedure
     .input(ZConvertQuoteRequestSchema)
     .query(({ ctx, input }) => quoteConversion(ctx.deps.db, ctx.deps.prices, input)),
-  create: authedProcedure
+  create: moneyProcedure
     .input(ZConvertRequestSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "conversion.create", input, (once) =>
