@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import http from "node:http";
 import path from "node:path";
@@ -74,6 +75,10 @@ function orderBody(random: () => number) {
 // and the load generator shares the two cores with the API, the worker and PostgreSQL.
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
+/** Keys unique across runs against one database (the key is kept on the order row, unique per user). */
+const KEY_SALT = randomBytes(6).toString("base64url");
+let orderSeq = 0;
+
 function place(token: string, body: string): Promise<boolean> {
   return new Promise((resolve) => {
     const request = http.request(
@@ -83,7 +88,13 @@ function place(token: string, body: string): Promise<boolean> {
         port: PORT,
         method: "POST",
         path: "/trpc/spot.place",
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), token },
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+          token,
+          // Every order is a new intent: a money action is refused without a key.
+          "idempotency-key": `b${(++orderSeq).toString(36)}${KEY_SALT}`,
+        },
       },
       (response) => {
         response.resume();

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Page } from "playwright-core";
 import type { Platform } from "./platform.ts";
 
@@ -28,7 +29,10 @@ export async function registerUser(platform: Platform, email: string, password: 
   return token;
 }
 
-/** Calls a tRPC mutation as the user. */
+/**
+ * Calls a tRPC mutation as the user, with a fresh Idempotency-Key as the web sends one with every
+ * money action (the API refuses a money action without one).
+ */
 export async function trpcMutation(
   platform: Platform,
   token: string,
@@ -37,7 +41,11 @@ export async function trpcMutation(
 ): Promise<unknown> {
   const res = await fetch(`${platform.baseUrl}/trpc/${path}`, {
     method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${token}`,
+      "idempotency-key": randomBytes(12).toString("base64url"),
+    },
     body: JSON.stringify(input),
   });
   if (!res.ok) {

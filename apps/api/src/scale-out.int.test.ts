@@ -142,6 +142,10 @@ function apiClient(baseUrl: string) {
       if (auth.operator) {
         headers["x-operator-token"] = auth.operator;
       }
+      if (kind === "mutation") {
+        // As the web sends every money action: with a fresh Idempotency-Key.
+        headers["idempotency-key"] = randomBytes(12).toString("base64url");
+      }
       const res =
         kind === "mutation"
           ? await fetch(`${baseUrl}/trpc/${path}`, {

@@ -27,6 +27,8 @@ export const PERMISSIONS = {
   "account.security": ALL,
   /** Look a user up: balances and recent ledger lines. */
   "users.read": ALL,
+  /** Freeze a user (sessions end, sign-in and money actions refused) and unfreeze, with a reason. */
+  "users.freeze": ["admin", "compliance"],
   "policy.read": ["admin", "finance", "risk"],
   "policy.write": ["admin"],
   /** Review deposits and withdrawals (list, confirm, reject). */

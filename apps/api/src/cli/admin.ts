@@ -34,6 +34,8 @@ const USAGE = `usage: pnpm admin <command>
   deposit-address:list | deposit-address:set <currency> <chain> <address> [memo]
   instruments:list [search] | instrument:save <json> | instrument:enable <symbol> | instrument:disable <symbol>
   user <uid|email|phone>              balances and recent ledger lines
+  user:freeze <uid|email|phone> <reason> | user:unfreeze <uid|email|phone> <reason>
+      freezing ends the user's sessions and refuses sign-in and money actions (audited with the reason)
   reconcile                           recompute balances from postings; exits 0 only when the ledger balances
   totp:rotate-key [--reencrypt-only]  move every Google Authenticator secret (users' and operators') to the
       current key, each set in one transaction; with the key file (no TOTP_ENCRYPTION_KEY) a new key is generated into it first
@@ -214,6 +216,13 @@ async function main(): Promise<number> {
     case "user":
       print(await admin.user({ query: args[0] ?? "" }));
       return 0;
+    case "user:freeze":
+    case "user:unfreeze": {
+      const user = await admin.user({ query: args[0] ?? "" });
+      const change = { user_id: user.id, reason: args.slice(1).join(" ") };
+      print(await (command === "user:freeze" ? admin.freezeUser(change) : admin.unfreezeUser(change)));
+      return 0;
+    }
     case "reconcile": {
       const report = await admin.reconcile();
       console.log("book  currency  users  system");

@@ -93,9 +93,23 @@ export async function createHarness(
     return response.json() as Envelope;
   }
 
-  /** Calls a tRPC procedure over HTTP, as the web app does. */
-  async function trpc(path: string, input: unknown, token?: string, kind: "query" | "mutation" = "mutation") {
+  /**
+   * Calls a tRPC procedure over HTTP, as the web app does: a mutation goes with a fresh
+   * Idempotency-Key (money actions are refused without one), or the given one, or none with `null`.
+   */
+  async function trpc(
+    path: string,
+    input: unknown,
+    token?: string,
+    kind: "query" | "mutation" = "mutation",
+    options: { idempotencyKey?: string | null } = {},
+  ) {
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    const key =
+      options.idempotencyKey === undefined ? randomBytes(12).toString("base64url") : options.idempotencyKey;
+    if (kind === "mutation" && key !== null) {
+      headers["idempotency-key"] = key;
+    }
     const response =
       kind === "mutation"
         ? await app.inject({

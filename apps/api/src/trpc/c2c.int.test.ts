@@ -93,7 +93,12 @@ describe("c2c through tRPC and the CLI", () => {
       method: "POST",
       url: "/trpc/c2c.create",
       payload: JSON.stringify({ ...input, amount: "-5" }),
-      headers: { "content-type": "application/json", authorization: `Bearer ${v.token}`, lang: "zh" },
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${v.token}`,
+        lang: "zh",
+        "idempotency-key": "c2c-bad-amount-1",
+      },
     });
     const body = bad.json() as { error: { message: string; data: { errorCode: string; field: string } } };
     expect(body.error.data).toMatchObject({ errorCode: "AMOUNT_INVALID", field: "amount" });

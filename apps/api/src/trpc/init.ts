@@ -1,6 +1,7 @@
 import { type AuthenticatedOperator, authenticateOperator } from "@northstar/domain/admin";
 import { recordAudit } from "@northstar/domain/audit";
 import { AppError } from "@northstar/domain/errors";
+import { assertIdempotencyKey } from "@northstar/domain/idempotency";
 import { type Authenticated, authenticate } from "@northstar/domain/identity";
 import { ResponseCode } from "@northstar/shared/errors";
 import { type Language, toLanguage } from "@northstar/shared/languages";
@@ -40,9 +41,13 @@ export function createContextFactory(deps: AppDeps) {
   });
 }
 
-/** A procedure's metadata: the permission an operator procedure requires (see operatorProcedure). */
+/**
+ * A procedure's metadata: the permission an operator procedure requires (see operatorProcedure), and
+ * whether a user procedure is a money action (see moneyProcedure).
+ */
 export interface ProcedureMeta {
   permission?: Permission;
+  money?: boolean;
 }
 
 const t = initTRPC
@@ -96,6 +101,23 @@ export const publicProcedure = t.procedure.use(appErrors);
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const auth: Authenticated = await authenticate(ctx.deps.db, ctx.token);
   return next({ ctx: { ...ctx, auth } });
+});
+
+/**
+ * Money actions: a mutation that opens, spends, moves or credits a balance. Each is refused without
+ * an Idempotency-Key (IDEMPOTENCY_KEY_REQUIRED) or with a malformed one, before its input is read, so
+ * a resent request can never apply twice; the procedure runs through `onceByKey` (or keeps the key on
+ * its own row, as spot orders do). `money-mutations.int.test.ts` walks the router: every user
+ * mutation is declared here or listed there as not money. A frozen account never gets this far: its
+ * sessions ended when it was frozen, and `authenticate` refuses any session of a frozen user (1000).
+ */
+export const moneyProcedure = authedProcedure.meta({ money: true }).use(async ({ ctx, next }) => {
+  const key = ctx.idempotencyKey;
+  if (key === undefined || key === "") {
+    throw new AppError("IDEMPOTENCY_KEY_REQUIRED", {}, "idempotency_key");
+  }
+  assertIdempotencyKey(key);
+  return next({ ctx: { ...ctx, idempotencyKey: key } });
 });
 
 /** Keys whose values never reach the audit log. */

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { setPolicy } from "@northstar/domain/policy";
 import { SpotMatcher } from "@northstar/domain/spot";
 import { translate } from "@northstar/shared/i18n";
@@ -98,7 +99,12 @@ describe("spot over tRPC", () => {
         price: "60000.001",
         quantity: "0.001",
       }),
-      headers: { "content-type": "application/json", authorization: `Bearer ${u.token}`, lang: "zh" },
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${u.token}`,
+        lang: "zh",
+        "idempotency-key": "off-tick-01",
+      },
     });
     const body = offTick.json() as { error: { message: string; data: { errorCode: string; field: string } } };
     expect(body.error.data).toMatchObject({ errorCode: "PRICE_OFF_TICK", field: "price" });
@@ -190,7 +196,8 @@ describe("spot over tRPC", () => {
 describe("spot.place and spot.cancel answered directly", () => {
   /**
    * The same request to the direct route (the plain URL) and to the tRPC adapter (the same call with a
-   * query string, which the direct route leaves to the adapter): status, headers and body.
+   * query string, which the direct route leaves to the adapter): status, headers and body. Each goes
+   * with a fresh Idempotency-Key of its own unless `headers` names one (an empty one: none).
    */
   async function both(path: string, payload: string, headers: Record<string, string>) {
     const send = (url: string) =>
@@ -198,7 +205,11 @@ describe("spot.place and spot.cancel answered directly", () => {
         method: "POST",
         url,
         payload,
-        headers: { "content-type": "application/json", ...headers },
+        headers: {
+          "content-type": "application/json",
+          "idempotency-key": randomBytes(12).toString("base64url"),
+          ...headers,
+        },
       });
     const [direct, adapter] = [await send(`/trpc/${path}`), await send(`/trpc/${path}?via=adapter`)];
     const answer = (r: typeof direct) => ({
@@ -230,6 +241,7 @@ describe("spot.place and spot.cancel answered directly", () => {
       ["spot.place", "", auth, 400],
       ["spot.place", "{", auth, 400],
       ["spot.place", JSON.stringify(order), { ...auth, "idempotency-key": "x".repeat(500) }, 400],
+      ["spot.place", JSON.stringify(order), { ...auth, "idempotency-key": "" }, 400],
       ["spot.cancel", JSON.stringify({ id: "one" }), auth, 400],
       ["spot.cancel", JSON.stringify({ id: 2 ** 40 }), auth, 400],
     ];

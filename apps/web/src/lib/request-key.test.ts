@@ -35,6 +35,15 @@ describe("request keys", () => {
     expect(sent[2]).not.toBe(sent[1]);
   });
 
+  it("keys a call without input (close all positions) like any other: one key until it succeeds", () => {
+    const intent = createRequestIntent();
+    const key = intent.keyFor(undefined);
+    expect(key).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(intent.keyFor(undefined)).toBe(key);
+    intent.succeeded();
+    expect(intent.keyFor(undefined)).not.toBe(key);
+  });
+
   it("puts the key of an operation's context into the Idempotency-Key header, and nothing otherwise", () => {
     expect(REQUEST_KEY_HEADER).toBe("idempotency-key");
     expect(requestKeyHeaders({ idempotencyKey: "abcdefgh12" })).toEqual({ "idempotency-key": "abcdefgh12" });

@@ -1,7 +1,8 @@
 import { useState } from "react";
 
 /**
- * Idempotency keys for money actions (withdrawal, transfer, conversion, spot order). One key stands
+ * Idempotency keys for money actions: every mutation the API declares money (its `moneyProcedure`)
+ * refuses a request without one, so each such call goes through `withRequestKey`. One key stands
  * for one user intent: sending the same request again (a retry after a lost answer, a second click)
  * reuses it, so the server applies it once and answers the first result; once a request has
  * succeeded, or the request changes, the next send gets a new key.
@@ -29,8 +30,9 @@ export function createRequestIntent(): RequestIntent {
   let last: { body: string; key: string } | null = null;
   return {
     keyFor(input) {
-      const body = JSON.stringify(input);
-      if (last?.body !== body) {
+      // A call without input (close all positions) stringifies to undefined: one body like any other.
+      const body = JSON.stringify(input) ?? "";
+      if (last === null || last.body !== body) {
         last = { body, key: newRequestKey() };
       }
       return last.key;

@@ -1,8 +1,10 @@
+import { operatorMachine } from "@northstar/shared/state-machines";
 import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
 import { auditLog, recordAudit } from "../audit/index.ts";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { hashSecret } from "../identity/index.ts";
+import { transition } from "../state/index.ts";
 import { type OperatorRole, operatorSessions, operators, operatorTotp } from "./admin.table.ts";
 import { resetOperatorTotp } from "./operator-totp.ts";
 
@@ -94,15 +96,31 @@ export async function setOperatorStatus(
 ) {
   const op = await findOperator(db, params.username);
   notSelf(params.actorId, op.id);
-  await db.update(operators).set({ status: params.status }).where(eq(operators.id, op.id));
-  const ended = params.status === "disabled" ? (await revokeAll(db, op.id)).length : 0;
-  await recordAudit(db, {
-    actor: params.actor,
-    action: params.status === "disabled" ? "operator.disable" : "operator.enable",
-    subject: op.username,
-    details: { before: { status: op.status }, after: { status: params.status }, sessionsEnded: ended },
+  return db.transaction(async (tx) => {
+    // Through the operator machine (active ↔ disabled), compare-and-set on the status read above:
+    // a change to the status it already has, or a lost race, changes and audits nothing.
+    const changed =
+      op.status !== params.status &&
+      (await transition(tx, {
+        machine: operatorMachine,
+        table: operators,
+        id: op.id,
+        from: op.status,
+        to: params.status,
+        by: "operator",
+      }));
+    if (!changed) {
+      throw new AppError("STATUS_UNCHANGED");
+    }
+    const ended = params.status === "disabled" ? (await revokeAll(tx, op.id)).length : 0;
+    await recordAudit(tx, {
+      actor: params.actor,
+      action: params.status === "disabled" ? "operator.disable" : "operator.enable",
+      subject: op.username,
+      details: { before: { status: op.status }, after: { status: params.status }, sessionsEnded: ended },
+    });
+    return { id: op.id, username: op.username, status: params.status, sessionsEnded: ended };
   });
-  return { id: op.id, username: op.username, status: params.status, sessionsEnded: ended };
 }
 
 /** An administrator ends all sessions of another operator. */

@@ -1,3 +1,4 @@
+export * from "./account-status.ts";
 export * from "./accounts.ts";
 export * from "./bind-contact.ts";
 export * from "./codes.ts";

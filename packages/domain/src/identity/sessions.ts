@@ -112,19 +112,21 @@ export async function revokeSession(db: DbOrTx, sessionId: number, reason: Revok
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
-/** Ends every live session of a user, except `keepSessionId` when given. */
+/** Ends every live session of a user, except `keepSessionId` when given; answers how many it ended. */
 export async function revokeUserSessions(
   db: DbOrTx,
   userId: number,
   reason: RevokeReason,
   keepSessionId?: number,
-): Promise<void> {
+): Promise<number> {
   const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
   if (keepSessionId !== undefined) {
     conditions.push(ne(sessions.id, keepSessionId));
   }
-  await db
+  const ended = await db
     .update(sessions)
     .set({ revokedAt: new Date(), revokeReason: reason })
-    .where(and(...conditions));
+    .where(and(...conditions))
+    .returning({ id: sessions.id });
+  return ended.length;
 }

@@ -10,13 +10,15 @@ import { AdminPage, EmptyText, QueryError, RefreshButton } from "./admin-page.ts
 import type { UserLookup } from "./admin-types.ts";
 import { DateTime } from "./date-time.tsx";
 import { useTablePagination } from "./queue-table.tsx";
+import { UserStatusControl } from "./user-status-control.tsx";
 
 type Balance = UserLookup["balances"]["real"][number];
 type LedgerLine = UserLookup["ledger"][number];
 
 /**
  * A user by uid, email or phone: profile, balances in both books and recent ledger lines.
- * Read-only by design: a balance changes only through ledger entries of business actions.
+ * Balances are read-only by design: a balance changes only through ledger entries of business
+ * actions. Roles holding `users.freeze` may freeze or unfreeze the account, with a reason.
  */
 export function UsersPage() {
   const { t } = useTranslation();
@@ -173,7 +175,7 @@ function UserDetails({ user }: { user: UserLookup }) {
 
   return (
     <Flex vertical gap={16} data-testid="admin-user-details">
-      <Card title={t("admin.users.profile")}>
+      <Card title={t("admin.users.profile")} extra={<UserStatusControl user={user} />}>
         <Descriptions
           column={{ xs: 1, md: 2, xl: 3 }}
           size="small"

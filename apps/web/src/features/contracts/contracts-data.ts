@@ -81,8 +81,13 @@ export function useAdjustMargin() {
 
 export function useCloseAllContracts() {
   const trpc = useTRPC();
+  const client = useTRPCClient();
   const refresh = useRefreshContracts();
-  return useMutation(trpc.contracts.closeAll.mutationOptions({ onSettled: refresh }));
+  const intent = useRequestIntent();
+  return useMutation({
+    ...trpc.contracts.closeAll.mutationOptions({ onSettled: refresh }),
+    mutationFn: withRequestKey(client.contracts.closeAll.mutate, intent),
+  });
 }
 
 export function useCancelContract() {

@@ -3,7 +3,8 @@ import { Alert, Button, Flex, Typography } from "antd";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
-import { useTRPC } from "../../lib/trpc.ts";
+import { useRequestIntent, withRequestKey } from "../../lib/request-key.ts";
+import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { useMoneyFormat } from "../assets/assets-format.ts";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
 import { Panel } from "../common/panel.tsx";
@@ -20,7 +21,13 @@ export function SignInCard() {
   const format = useMoneyFormat();
   const timeZone = browserTimeZone();
   const status = useQuery(trpc.rewards.signIn.queryOptions({ time_zone: timeZone }));
-  const claim = useMutation(trpc.rewards.claim.mutationOptions());
+  const client = useTRPCClient();
+  const intent = useRequestIntent();
+  // A money action (it credits the reward): sent with an Idempotency-Key, a resend answers the first claim.
+  const claim = useMutation({
+    ...trpc.rewards.claim.mutationOptions(),
+    mutationFn: withRequestKey(client.rewards.claim.mutate, intent),
+  });
   const sending = useRef(false);
   if (status.isPending) {
     return <LoadingState rows={3} />;

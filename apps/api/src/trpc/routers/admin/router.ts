@@ -28,6 +28,7 @@ import {
   rejectWithdrawal,
   upsertDepositAddress,
 } from "@northstar/domain/funding";
+import { setUserStatus } from "@northstar/domain/identity";
 import { reconcileLedger } from "@northstar/domain/ledger";
 import { listInstruments, saveInstrument, setInstrumentEnabled } from "@northstar/domain/markets";
 import { getPolicySnapshot, setPolicy } from "@northstar/domain/policy";
@@ -52,7 +53,9 @@ const security = operatorProcedure("account.security");
 const manage = operatorProcedure("operators.manage");
 const zStatus = z.enum(["pending", "success", "failed", "cancelled"]).optional();
 const zReview = z.object({ id: z.coerce.number().int().positive() });
-const zReject = zReview.extend({ reason: z.string().trim().min(1).max(200) });
+const zReason = z.string().trim().min(1).max(200);
+const zReject = zReview.extend({ reason: zReason });
+const zUserStatusChange = z.object({ user_id: z.coerce.number().int().positive(), reason: zReason });
 const actor = operatorActor;
 const zCode = z
   .string()
@@ -253,6 +256,27 @@ export const adminRouter = router({
   user: operatorProcedure("users.read")
     .input(z.object({ query: z.string().trim().min(1).max(254) }))
     .query(({ ctx, input }) => lookupUser(ctx.deps.db, input.query)),
+  /** Freezes a user: every session ends (1000), sign-in and money actions are refused; audited with the reason. */
+  freezeUser: operatorProcedure("users.freeze")
+    .input(zUserStatusChange)
+    .mutation(({ ctx, input }) =>
+      setUserStatus(ctx.deps.db, {
+        userId: input.user_id,
+        status: "frozen",
+        reason: input.reason,
+        actor: actor(ctx.operator),
+      }),
+    ),
+  unfreezeUser: operatorProcedure("users.freeze")
+    .input(zUserStatusChange)
+    .mutation(({ ctx, input }) =>
+      setUserStatus(ctx.deps.db, {
+        userId: input.user_id,
+        status: "active",
+        reason: input.reason,
+        actor: actor(ctx.operator),
+      }),
+    ),
   reconcile: operatorProcedure("ledger.read").query(({ ctx }) => reconcileLedger(ctx.deps.db)),
   audit: operatorProcedure("audit.read").query(({ ctx }) => listAuditLog(ctx.deps.db)),
   kyc: kycAdminRouter,

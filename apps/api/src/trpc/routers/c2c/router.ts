@@ -21,7 +21,7 @@ import {
 import { zCurrency } from "@northstar/shared/contracts/funding";
 import { z } from "zod";
 import { onceByKey } from "../../idempotency.ts";
-import { authedProcedure, publicProcedure, router } from "../../init.ts";
+import { authedProcedure, moneyProcedure, publicProcedure, router } from "../../init.ts";
 
 /**
  * C2C purchase by wire for users: merchants and quotes, creating an order (once per key), the
@@ -36,7 +36,7 @@ export const c2cRouter = router({
     .input(ZC2cQuoteRequestSchema)
     .query(({ ctx, input }) => quoteC2cOrder(ctx.deps.db, input)),
   /** A money action's start: sent with an Idempotency-Key, a resend answers the first order. */
-  create: authedProcedure
+  create: moneyProcedure
     .input(ZC2cCreateOrderRequestSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "c2c.create", input, (once) =>

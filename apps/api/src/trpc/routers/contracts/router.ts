@@ -25,7 +25,7 @@ import {
 } from "@northstar/shared/contracts/contracts";
 import { z } from "zod";
 import { onceByKey } from "../../idempotency.ts";
-import { authedProcedure, operatorProcedure, publicProcedure, router } from "../../init.ts";
+import { authedProcedure, moneyProcedure, operatorProcedure, publicProcedure, router } from "../../init.ts";
 
 /**
  * Contracts: the products (every rule that can charge or close a position), opening, the user's
@@ -37,27 +37,29 @@ export const contractsRouter = router({
     (await listContractProducts(ctx.deps.db)).map(toProductView),
   ),
   balance: authedProcedure.query(({ ctx }) => getContractBalance(ctx.deps.db, ctx.auth.user)),
-  open: authedProcedure
+  open: moneyProcedure
     .input(ZOpenContractRequestSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "contracts.open", input, (once) =>
         openContractPosition({ db: ctx.deps.db }, ctx.auth.user, input, once),
       ),
     ),
-  close: authedProcedure
+  close: moneyProcedure
     .input(ZCloseContractRequestSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "contracts.close", input, (once) =>
         closeContractPosition({ db: ctx.deps.db }, ctx.auth.user, input, once),
       ),
     ),
-  closeAll: authedProcedure.mutation(({ ctx }) =>
-    closeAllContractPositions({ db: ctx.deps.db }, ctx.auth.user),
+  closeAll: moneyProcedure.mutation(({ ctx }) =>
+    onceByKey(ctx, "contracts.closeAll", {}, () =>
+      closeAllContractPositions({ db: ctx.deps.db }, ctx.auth.user),
+    ),
   ),
   cancel: authedProcedure
     .input(ZContractIdRequestSchema)
     .mutation(({ ctx, input }) => cancelContractOrder({ db: ctx.deps.db }, ctx.auth.user, input.id)),
-  adjustMargin: authedProcedure
+  adjustMargin: moneyProcedure
     .input(ZAdjustMarginRequestSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "contracts.adjustMargin", input, (once) =>

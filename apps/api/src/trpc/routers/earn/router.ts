@@ -29,7 +29,7 @@ import { ZPageRequestSchema, zAmount } from "@northstar/shared/contracts/funding
 import { earnOrderMachine } from "@northstar/shared/state-machines";
 import { z } from "zod";
 import { onceByKey } from "../../idempotency.ts";
-import { authedProcedure, operatorProcedure, publicProcedure, router } from "../../init.ts";
+import { authedProcedure, moneyProcedure, operatorProcedure, publicProcedure, router } from "../../init.ts";
 
 const zId = z.object({ id: z.coerce.number().int().positive() });
 const zStatuses = z.array(z.enum(earnOrderMachine.states)).max(5).optional();
@@ -43,7 +43,7 @@ export const earnRouter = router({
   estimate: publicProcedure
     .input(z.object({ id: z.coerce.number().int().positive(), amount: zAmount }))
     .query(({ ctx, input }) => estimateProductEarnings(ctx.deps.db, input.id, input.amount)),
-  buy: authedProcedure
+  buy: moneyProcedure
     .input(ZEarnBuyRequestSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "earn.buy", input, (once) =>
@@ -59,7 +59,7 @@ export const earnRouter = router({
   order: authedProcedure
     .input(ZEarnOrderRequestSchema)
     .query(({ ctx, input }) => getUserOrder(ctx.deps.db, ctx.auth.user.id, input.order_id)),
-  redeem: authedProcedure
+  redeem: moneyProcedure
     .input(ZEarnOrderRequestSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "earn.redeem", input, () =>

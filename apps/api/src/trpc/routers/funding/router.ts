@@ -40,7 +40,7 @@ import {
 } from "@northstar/shared/contracts/funding";
 import { z } from "zod";
 import { onceByKey } from "../../idempotency.ts";
-import { authedProcedure, publicProcedure, router } from "../../init.ts";
+import { authedProcedure, moneyProcedure, publicProcedure, router } from "../../init.ts";
 
 const zId = z.object({ id: z.coerce.number().int().positive() });
 
@@ -84,7 +84,7 @@ export const withdrawalRouter = router({
       const { feeRate } = await getWithdrawalTerms(ctx.deps.db, ctx.auth.user);
       return withdrawalFee(input.amount, feeRate, await currencyDecimals(ctx.deps.db, input.currency));
     }),
-  create: authedProcedure
+  create: moneyProcedure
     .input(ZApplyWithdrawalRequestSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "withdrawal.create", input, (once) =>
@@ -125,7 +125,7 @@ export const bankCardRouter = router({
 });
 
 export const transferRouter = router({
-  create: authedProcedure
+  create: moneyProcedure
     .input(ZTransferRequestSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "transfer.create", input, (once) =>
@@ -144,7 +144,7 @@ export const conversionRouter = router({
     .mutation(({ ctx, input }) =>
       createConversionQuote({ db: ctx.deps.db, prices: ctx.deps.prices }, ctx.auth.user, input),
     ),
-  create: authedProcedure
+  create: moneyProcedure
     .input(ZConvertRequestSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "conversion.create", input, (once) =>

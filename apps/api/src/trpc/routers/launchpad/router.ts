@@ -16,12 +16,12 @@ import {
 } from "@northstar/shared/contracts/launchpad";
 import { z } from "zod";
 import { onceByKey } from "../../idempotency.ts";
-import { authedProcedure, operatorProcedure, publicProcedure, router } from "../../init.ts";
+import { authedProcedure, moneyProcedure, operatorProcedure, publicProcedure, router } from "../../init.ts";
 
 /** New-coin subscription for users: offerings, subscribing (once per key), my records. */
 export const launchpadRouter = router({
   offerings: publicProcedure.query(({ ctx }) => listOfferings(ctx.deps.db)),
-  subscribe: authedProcedure
+  subscribe: moneyProcedure
     .input(ZLaunchpadSubscribeSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "launchpad.subscribe", input, (once) =>

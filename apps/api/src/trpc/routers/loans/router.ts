@@ -37,7 +37,7 @@ import {
 import { loanMachine, loanWireRepaymentMachine } from "@northstar/shared/state-machines";
 import { z } from "zod";
 import { onceByKey } from "../../idempotency.ts";
-import { authedProcedure, operatorProcedure, publicProcedure, router } from "../../init.ts";
+import { authedProcedure, moneyProcedure, operatorProcedure, publicProcedure, router } from "../../init.ts";
 
 const zStatuses = z.array(z.enum(loanMachine.states)).max(7).optional();
 
@@ -52,7 +52,7 @@ export const loansRouter = router({
     .input(ZLoanQuoteRequestSchema)
     .query(({ ctx, input }) => quoteLoan(ctx.deps.db, input)),
   limit: authedProcedure.query(({ ctx }) => getLoanLimit(ctx.deps.db, ctx.deps.prices, ctx.auth.user.id)),
-  create: authedProcedure
+  create: moneyProcedure
     .input(ZLoanApplyRequestSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "loans.apply", input, () =>
@@ -73,14 +73,14 @@ export const loansRouter = router({
   get: authedProcedure
     .input(ZLoanIdRequestSchema)
     .query(({ ctx, input }) => getUserLoan(ctx.deps.db, ctx.auth.user.id, input.loan_id)),
-  repay: authedProcedure
+  repay: moneyProcedure
     .input(ZLoanRepayRequestSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "loans.repay", input, (once) =>
         repayFromBalance(ctx.deps.db, ctx.auth.user, input, new Date(), once),
       ),
     ),
-  repayByWire: authedProcedure
+  repayByWire: moneyProcedure
     .input(ZLoanWireRepayRequestSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "loans.repayByWire", input, (once) =>

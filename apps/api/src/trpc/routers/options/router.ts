@@ -16,14 +16,14 @@ import {
 } from "@northstar/shared/contracts/options";
 import { z } from "zod";
 import { onceByKey } from "../../idempotency.ts";
-import { authedProcedure, operatorProcedure, publicProcedure, router } from "../../init.ts";
+import { authedProcedure, moneyProcedure, operatorProcedure, publicProcedure, router } from "../../init.ts";
 
 /** Options: the products, buying, the user's open orders and delivery record; each calls one service. */
 export const optionsRouter = router({
   products: publicProcedure.query(({ ctx }) => listOptionProducts(ctx.deps.db)),
   balance: authedProcedure.query(({ ctx }) => getOptionBalance(ctx.deps.db, ctx.auth.user)),
   /** A money action: sent with an Idempotency-Key, a resend answers the first order. */
-  buy: authedProcedure
+  buy: moneyProcedure
     .input(ZBuyOptionRequestSchema)
     .mutation(({ ctx, input }) =>
       onceByKey(ctx, "options.buy", input, (once) =>

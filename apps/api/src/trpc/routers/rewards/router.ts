@@ -11,7 +11,8 @@ import {
   ZSignInClaimRequestSchema,
   ZSignInStatusRequestSchema,
 } from "@northstar/shared/contracts/rewards";
-import { authedProcedure, operatorProcedure, publicProcedure, router } from "../../init.ts";
+import { onceByKey } from "../../idempotency.ts";
+import { authedProcedure, moneyProcedure, operatorProcedure, publicProcedure, router } from "../../init.ts";
 
 /** The reward centre: its tasks and rewards (public), my sign-in cycle, claiming today's reward. */
 export const rewardsRouter = router({
@@ -20,9 +21,12 @@ export const rewardsRouter = router({
     .input(ZSignInStatusRequestSchema)
     .query(({ ctx, input }) => getSignInStatus(ctx.deps.db, ctx.auth.user.id, input.time_zone)),
   claims: authedProcedure.query(({ ctx }) => listSignInClaims(ctx.deps.db, ctx.auth.user.id)),
-  claim: authedProcedure
+  /** A money action (it credits the day's reward): sent with an Idempotency-Key, a resend answers the first claim. */
+  claim: moneyProcedure
     .input(ZSignInClaimRequestSchema)
-    .mutation(({ ctx, input }) => claimSignIn(ctx.deps.db, ctx.auth.user, input.time_zone)),
+    .mutation(({ ctx, input }) =>
+      onceByKey(ctx, "rewards.claim", input, () => claimSignIn(ctx.deps.db, ctx.auth.user, input.time_zone)),
+    ),
 });
 
 const actor = (op: { id: number }) => (op.id === 0 ? "cli" : `operator:${op.id}`);

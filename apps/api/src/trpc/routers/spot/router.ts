@@ -1,4 +1,4 @@
-import { assertIdempotencyKey, requestHash } from "@northstar/domain/idempotency";
+import { requestHash } from "@northstar/domain/idempotency";
 import {
   cancelOrder,
   getSpotBalances,
@@ -17,7 +17,7 @@ import {
 } from "@northstar/shared/contracts/spot";
 import { translate } from "@northstar/shared/i18n";
 import type { TrpcContext } from "../../init.ts";
-import { authedProcedure, publicProcedure, router } from "../../init.ts";
+import { authedProcedure, moneyProcedure, publicProcedure, router } from "../../init.ts";
 
 const spotDeps = (ctx: TrpcContext): SpotDeps => ({
   db: ctx.deps.db,
@@ -34,18 +34,12 @@ export const spotRouter = router({
     .input(ZSymbolRequestSchema)
     .query(({ ctx, input }) => getSpotBalances(ctx.deps.db, ctx.auth.user, input.symbol)),
   /** Answers like the legacy "createOrder" event: the message is shown to the user plainly. */
-  place: authedProcedure.input(ZPlaceOrderRequestSchema).mutation(async ({ ctx, input }) => {
+  place: moneyProcedure.input(ZPlaceOrderRequestSchema).mutation(async ({ ctx, input }) => {
     // A resent order is found by its key on the order row (see ../../idempotency.ts for the rest).
-    const key = ctx.idempotencyKey;
-    if (key !== undefined) {
-      assertIdempotencyKey(key);
-    }
-    const order = await placeOrder(
-      spotDeps(ctx),
-      ctx.auth.user,
-      input,
-      key === undefined ? undefined : { clientKey: key, requestHash: requestHash("spot.place", input) },
-    );
+    const order = await placeOrder(spotDeps(ctx), ctx.auth.user, input, {
+      clientKey: ctx.idempotencyKey,
+      requestHash: requestHash("spot.place", input),
+    });
     return { order, event: "createOrder" as const, message: translate(ctx.lang, "api.orderPlaced") };
   }),
   cancel: authedProcedure.input(ZCancelOrderRequestSchema).mutation(async ({ ctx, input }) => ({
