@@ -134,6 +134,16 @@ describe("toRefusal", () => {
     expect(fromZodError(error as z.ZodError)).toMatchObject({ code: "FIELD_INVALID", field: "page" });
   });
 
+  it("refuses an input that is not the shape at all (no field to name) as an unreadable request", () => {
+    for (const input of [undefined, "x", 12, [], null]) {
+      const error = z.object({ page: z.number() }).safeParse(input).error as z.ZodError;
+      expect(fromZodError(error)).toMatchObject({ code: "MALFORMED_REQUEST" });
+      const refusal = toRefusal(error, "hy");
+      expect(refusal.message).not.toMatch(/\{\{/);
+      expect(refusal.message).toBe(translate("hy", "errors.MALFORMED_REQUEST"));
+    }
+  });
+
   it("fills an AppError's parameters and hides server faults", () => {
     expect(toRefusal(new AppError("PASSWORD_LENGTH", { min: 6, max: 24 }), "en").message).toBe(
       "The password must be 6 to 24 characters",

@@ -25,14 +25,21 @@ export function fieldKey(field: string): string {
   return `fields.${wire.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())}`;
 }
 
-/** Turns the first zod issue into the domain error it names, or FIELD_INVALID for that field. */
+/**
+ * Turns the first zod issue into the domain error it names, or FIELD_INVALID for that field. An issue
+ * with no field (the input is not an object at all, or missing) is an unreadable request: there is no
+ * field to name, and "{{field}} is not valid" would show its placeholder.
+ */
 export function fromZodError(error: ZodError): AppError {
   const issue = error.issues[0];
   const field = issue?.path.map(String).join(".") || undefined;
   if (issue && isErrorCode(issue.message)) {
     return new AppError(issue.message, {}, field);
   }
-  return new AppError("FIELD_INVALID", {}, field?.split(".")[0]);
+  if (!field) {
+    return new AppError("MALFORMED_REQUEST");
+  }
+  return new AppError("FIELD_INVALID", {}, field.split(".")[0]);
 }
 
 export interface Refusal {
