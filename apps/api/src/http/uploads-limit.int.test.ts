@@ -156,7 +156,9 @@ const OVERSIZE = [
 const CHUNKS = [64 * 1024, 16 * 1024, 4096, 64 * 1024, 1000, 8192, 65_536, 32 * 1024];
 
 describe("an upload past `uploads.maxBytes` is refused whole, never stored cut", () => {
-  it("refuses 16 oversize uploads sent in parallel, through inject and over sockets, storing nothing", async () => {
+  it("refuses 16 oversize uploads sent in parallel, through inject and over sockets, storing nothing", {
+    timeout: 180_000,
+  }, async () => {
     const u = await h.registerByEmail();
     const before = await stored();
     const viaInject = await Promise.all(OVERSIZE.map((size) => injectUpload("proof", u.token, png(size))));
@@ -172,7 +174,7 @@ describe("an upload past `uploads.maxBytes` is refused whole, never stored cut",
     expect((await h.call("info", { token: u.token })).data).toMatchObject({ avatar: null });
   });
 
-  it("refuses oversize uploads sent one after another, storing nothing", async () => {
+  it("refuses oversize uploads sent one after another, storing nothing", { timeout: 180_000 }, async () => {
     const u = await h.registerByEmail();
     const before = await stored();
     for (const [i, size] of OVERSIZE.entries()) {
@@ -185,7 +187,9 @@ describe("an upload past `uploads.maxBytes` is refused whole, never stored cut",
     expect(await stored()).toEqual(before);
   });
 
-  it("stores files just below and exactly at the limit byte for byte, in parallel with oversize ones", async () => {
+  it("stores files just below and exactly at the limit byte for byte, in parallel with oversize ones", {
+    timeout: 120_000,
+  }, async () => {
     const u = await h.registerByEmail();
     const before = await stored();
     const within = [LIMIT, LIMIT - 1, LIMIT - 100, LIMIT, 1024, LIMIT - 4096, LIMIT, LIMIT - 1].map(png);
@@ -211,5 +215,28 @@ describe("an upload past `uploads.maxBytes` is refused whole, never stored cut",
     const after = await stored();
     expect(after.rows).toBe((before.rows ?? 0) + 2 * within.length);
     expect(after.files).toBe(before.files + 2 * within.length);
+  });
+
+  it("refuses a file whose part ends before its closing boundary (a cut-off body), storing nothing", async () => {
+    const u = await h.registerByEmail();
+    const before = await stored();
+    for (const size of [1024, LIMIT - 1, LIMIT]) {
+      const { contentType, head } = multipart(png(size));
+      // The body stops inside the file: no closing boundary ever comes.
+      const res = await h.app.inject({
+        method: "POST",
+        url: "/uploads/proof",
+        headers: { "content-type": contentType, authorization: `Bearer ${u.token}`, lang: "yn" },
+        payload: Buffer.concat([head, png(size).subarray(0, size - 10)]),
+      });
+      expect(res.statusCode, `size ${size}`).toBe(200);
+      // Not "too large": the file was within the limit, the request was cut.
+      expect(res.json(), `size ${size}`).toMatchObject({
+        code: 1,
+        message: errorText("MALFORMED_REQUEST", "yn"),
+        data: { error: "MALFORMED_REQUEST", field: "proof" },
+      });
+    }
+    expect(await stored()).toEqual(before);
   });
 });
