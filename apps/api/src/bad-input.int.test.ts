@@ -565,6 +565,38 @@ describe.concurrent("no tRPC procedure answers a server fault to bad input", () 
   }
 });
 
+describe("text with a NUL character (PostgreSQL cannot store it)", () => {
+  it("is refused naming the field, for a procedure that writes the text, saving nothing", async () => {
+    const token = await userToken();
+    const res = await h.trpc(
+      "c2c.savePaymentSettings",
+      // As the property test found it (FUZZ_SEED=99).
+      {
+        name: "Ann Lee",
+        bank_name: "Bank",
+        bank_number: "undefined",
+        alipay_account: "2147483648",
+        weixin_nickname: "a\u0000b",
+        weixin_account: "ann",
+      },
+      token,
+    );
+    // It was a server fault: invalid byte sequence for encoding "UTF8": 0x00.
+    expect(res.status).toBe(400);
+    expect(res.body.error?.data).toMatchObject({ errorCode: "FIELD_INVALID", field: "weixin_nickname" });
+    const rows = await query(h, "select * from c2c_payment_settings where user_id = $1", [user.id]);
+    expect(rows).toEqual([]);
+    // Deep in an object, or in a key, it is refused too; without a field the catalog names, as unreadable.
+    const nested = await h.trpc("c2c.savePaymentSettings", { name: "Ann", "x\u0000": 1 }, token);
+    expect(nested.body.error?.data).toMatchObject({ errorCode: "MALFORMED_REQUEST" });
+  });
+
+  it("is refused naming the field in a legacy call", async () => {
+    const env = await h.call("userLogin", { type: "email", account: "a\u0000b@example.com", password: "x" });
+    expect(env).toMatchObject({ code: 1, data: { error: "FIELD_INVALID", field: "account" } });
+  });
+});
+
 // ---------------------------------------------------------------------------------------------------
 // Legacy web/* calls
 

@@ -1,6 +1,6 @@
 import { AppError, isAppError } from "@northstar/domain/errors";
 import { errorMessageKey, isErrorCode, ResponseCode } from "@northstar/shared/errors";
-import { translate } from "@northstar/shared/i18n";
+import { hasKey, translate } from "@northstar/shared/i18n";
 import type { Language } from "@northstar/shared/languages";
 import { ZodError } from "zod";
 
@@ -72,4 +72,40 @@ export function toRefusal(error: unknown, lang: Language): Refusal {
     message: translate(lang, errorMessageKey(appError.code), params),
     ...(appError.field ? { field: appError.field } : {}),
   };
+}
+
+/**
+ * A NUL character in any text of an input (a value or a key, at any depth): PostgreSQL cannot store
+ * it in a text column, so it would fail as a server fault wherever the text is written. Refused at
+ * the edge for every call: FIELD_INVALID naming the top-level field when the catalog has its name,
+ * otherwise as an unreadable request. Undefined when there is none.
+ */
+export function nulByteRefusal(input: unknown): AppError | undefined {
+  const path = nulBytePath(input, 0);
+  if (!path) {
+    return undefined;
+  }
+  const field = path[0];
+  return field !== undefined && hasKey(fieldKey(field))
+    ? new AppError("FIELD_INVALID", {}, field)
+    : new AppError("MALFORMED_REQUEST");
+}
+
+function nulBytePath(value: unknown, depth: number): string[] | undefined {
+  if (typeof value === "string") {
+    return value.includes("\u0000") ? [] : undefined;
+  }
+  if (!value || typeof value !== "object" || depth > 32) {
+    return undefined;
+  }
+  for (const [key, child] of Object.entries(value)) {
+    if (key.includes("\u0000")) {
+      return [key];
+    }
+    const below = nulBytePath(child, depth + 1);
+    if (below) {
+      return [key, ...below];
+    }
+  }
+  return undefined;
 }
