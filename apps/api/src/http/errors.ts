@@ -25,6 +25,9 @@ export function fieldKey(field: string): string {
   return `fields.${wire.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())}`;
 }
 
+/** Codes whose text names a field: without one, a refusal would show its `{{field}}` placeholder. */
+const FIELD_NAMING = new Set(["FIELD_INVALID", "FIELD_REQUIRED"]);
+
 /**
  * Turns the first zod issue into the domain error it names, or FIELD_INVALID for that field. An issue
  * with no field (the input is not an object at all, or missing) is an unreadable request: there is no
@@ -33,7 +36,7 @@ export function fieldKey(field: string): string {
 export function fromZodError(error: ZodError): AppError {
   const issue = error.issues[0];
   const field = issue?.path.map(String).join(".") || undefined;
-  if (issue && isErrorCode(issue.message)) {
+  if (issue && isErrorCode(issue.message) && (field || !FIELD_NAMING.has(issue.message))) {
     return new AppError(issue.message, {}, field);
   }
   if (!field) {

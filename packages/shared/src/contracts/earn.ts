@@ -47,8 +47,15 @@ export const ZEarnProductInputSchema = z
     risk_level: z.enum(EARN_RISK_LEVELS),
     redemption_rule: z.enum(EARN_REDEMPTION_RULES),
   })
-  .refine((p) => new MoneyDecimal(p.rate_min).lessThanOrEqualTo(p.rate_max), err("FIELD_INVALID"))
-  .refine((p) => new MoneyDecimal(p.min_amount).lessThanOrEqualTo(p.max_amount), err("FIELD_INVALID"));
+  // Each names the field it refuses: without a path the refusal read "{{field}} is not valid".
+  .refine((p) => new MoneyDecimal(p.rate_min).lessThanOrEqualTo(p.rate_max), {
+    ...err("FIELD_INVALID"),
+    path: ["rate_max"],
+  })
+  .refine((p) => new MoneyDecimal(p.min_amount).lessThanOrEqualTo(p.max_amount), {
+    ...err("FIELD_INVALID"),
+    path: ["max_amount"],
+  });
 export type TEarnProductInput = z.infer<typeof ZEarnProductInputSchema>;
 
 export const ZEarnPublishRateSchema = z.object({ product_id: zId, day: zDay, rate: zDailyRate });
