@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { AppError } from "@northstar/domain/errors";
 import * as commonContracts from "@northstar/shared/contracts/common";
 import * as contentContracts from "@northstar/shared/contracts/content";
-import { ZEarnProductInputSchema } from "@northstar/shared/contracts/earn";
+import * as earnContracts from "@northstar/shared/contracts/earn";
 import * as fundingContracts from "@northstar/shared/contracts/funding";
 import * as identityContracts from "@northstar/shared/contracts/identity";
 import { ZLoanRepayRequestSchema } from "@northstar/shared/contracts/loans";
@@ -138,6 +138,43 @@ describe("toRefusal", () => {
     expect(fromZodError(error as z.ZodError)).toMatchObject({ code: "FIELD_INVALID", field: "page" });
   });
 
+  it("refuses an input that is not the shape at all (no field to name) as an unreadable request", () => {
+    for (const input of [undefined, "x", 12, [], null]) {
+      const error = z.object({ page: z.number() }).safeParse(input).error as z.ZodError;
+      expect(fromZodError(error)).toMatchObject({ code: "MALFORMED_REQUEST" });
+      const refusal = toRefusal(error, "hy");
+      expect(refusal.message).not.toMatch(/\{\{/);
+      expect(refusal.message).toBe(translate("hy", "errors.MALFORMED_REQUEST"));
+    }
+  });
+
+  it("names the field of a cross-field refusal, and never shows a placeholder without one", () => {
+    const product = earnContracts.ZEarnProductInputSchema.safeParse({
+      family: "ai",
+      name: "AI 7 days",
+      currency: "USDT",
+      cycle_days: 7,
+      rate_min: "0.005",
+      rate_max: "0.004",
+      min_amount: "100",
+      max_amount: "50",
+      user_limit: "10000",
+      user_count: 3,
+      capacity: "100000",
+      risk_level: "conservative",
+      redemption_rule: "percent",
+    });
+    expect(fromZodError(product.error as z.ZodError)).toMatchObject({
+      code: "FIELD_INVALID",
+      field: "rate_max",
+    });
+    const pathless = z
+      .object({ a: z.string() })
+      .refine(() => false, { message: "FIELD_INVALID" })
+      .safeParse({ a: "x" }).error as z.ZodError;
+    expect(toRefusal(pathless, "ft").message).not.toMatch(/\{\{/);
+  });
+
   it("fills an AppError's parameters and hides server faults", () => {
     expect(toRefusal(new AppError("PASSWORD_LENGTH", { min: 6, max: 24 }), "en").message).toBe(
       "The password must be 6 to 24 characters",
@@ -186,7 +223,7 @@ describe("a refusal's text names its field", () => {
   });
 
   it("names the field of a product's inconsistent bounds", () => {
-    const parsed = ZEarnProductInputSchema.safeParse({
+    const parsed = earnContracts.ZEarnProductInputSchema.safeParse({
       family: "ai",
       name: "AI 7",
       currency: "USDT",

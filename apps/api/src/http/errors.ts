@@ -1,6 +1,6 @@
 import { AppError, isAppError } from "@northstar/domain/errors";
 import { errorMessageKey, isErrorCode, ResponseCode } from "@northstar/shared/errors";
-import { translate } from "@northstar/shared/i18n";
+import { hasKey, translate } from "@northstar/shared/i18n";
 import type { Language } from "@northstar/shared/languages";
 import { ZodError } from "zod";
 
@@ -25,16 +25,26 @@ export function fieldKey(field: string): string {
   return `fields.${wire.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())}`;
 }
 
-/** Turns the first zod issue into the domain error it names, or FIELD_INVALID for that field. */
+/** Codes whose text names a field: without one, a refusal would show its `{{field}}` placeholder. */
+const FIELD_NAMING = new Set(["FIELD_INVALID", "FIELD_REQUIRED"]);
+
+/**
+ * Turns the first zod issue into the domain error it names, or FIELD_INVALID for that field. An issue
+ * with no field (the input is not an object at all, or missing) is an unreadable request: there is no
+ * field to name, and "{{field}} is not valid" would show its placeholder.
+ */
 export function fromZodError(error: ZodError): AppError {
   const issue = error.issues[0];
   const field = issue?.path.map(String).join(".") || undefined;
-  if (issue && isErrorCode(issue.message)) {
+  if (issue && isErrorCode(issue.message) && (field || !FIELD_NAMING.has(issue.message))) {
     // A refinement may carry its message's parameters (the decimals a field allows).
     const params = issue.code === "custom" ? ((issue.params ?? {}) as Record<string, string | number>) : {};
     return new AppError(issue.message, params, field);
   }
-  return new AppError("FIELD_INVALID", {}, field?.split(".")[0]);
+  if (!field) {
+    return new AppError("MALFORMED_REQUEST");
+  }
+  return new AppError("FIELD_INVALID", {}, field.split(".")[0]);
 }
 
 export interface Refusal {
@@ -69,4 +79,40 @@ export function toRefusal(error: unknown, lang: Language): Refusal {
     message: translate(lang, errorMessageKey(appError.code), params),
     ...(appError.field ? { field: appError.field } : {}),
   };
+}
+
+/**
+ * A NUL character in any text of an input (a value or a key, at any depth): PostgreSQL cannot store
+ * it in a text column, so it would fail as a server fault wherever the text is written. Refused at
+ * the edge for every call: FIELD_INVALID naming the top-level field when the catalog has its name,
+ * otherwise as an unreadable request. Undefined when there is none.
+ */
+export function nulByteRefusal(input: unknown): AppError | undefined {
+  const path = nulBytePath(input, 0);
+  if (!path) {
+    return undefined;
+  }
+  const field = path[0];
+  return field !== undefined && hasKey(fieldKey(field))
+    ? new AppError("FIELD_INVALID", {}, field)
+    : new AppError("MALFORMED_REQUEST");
+}
+
+function nulBytePath(value: unknown, depth: number): string[] | undefined {
+  if (typeof value === "string") {
+    return value.includes("\u0000") ? [] : undefined;
+  }
+  if (!value || typeof value !== "object" || depth > 32) {
+    return undefined;
+  }
+  for (const [key, child] of Object.entries(value)) {
+    if (key.includes("\u0000")) {
+      return [key];
+    }
+    const below = nulBytePath(child, depth + 1);
+    if (below) {
+      return [key, ...below];
+    }
+  }
+  return undefined;
 }

@@ -14,6 +14,37 @@ import { readToken } from "./request.ts";
 const now = () => Math.floor(Date.now() / 1000);
 
 /**
+ * Reads the request's one file whole, or refuses it. The parser is told one byte more than the limit,
+ * so a file past the limit always arrives longer than the limit, whatever its chunks; a file the
+ * parser cut (`truncated`, read after the stream ended, when it is final) or that ends longer than the
+ * limit is refused, and so is a part that ended early. Nothing is stored from a file not read whole.
+ */
+async function receiveWhole(request: FastifyRequest, maxBytes: number, field: string): Promise<Buffer> {
+  const tooLarge = () => new AppError("UPLOAD_TOO_LARGE", { mb: Math.floor(maxBytes / 1024 / 1024) }, field);
+  const file = await request.file({ limits: { fileSize: maxBytes + 1 }, throwFileSizeLimit: false });
+  if (!file) {
+    throw new AppError("UPLOAD_MISSING", {}, field);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of file.file) {
+      size += chunk.length;
+      // Past the limit the rest is only counted (the parser discards it), never kept.
+      if (size <= maxBytes) {
+        chunks.push(chunk);
+      }
+    }
+  } catch {
+    throw file.file.truncated || size > maxBytes ? tooLarge() : new AppError("MALFORMED_REQUEST");
+  }
+  if (file.file.truncated || size > maxBytes) {
+    throw tooLarge();
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/**
  * Uploads are private. POST /uploads/avatar sets the session user's avatar; POST /uploads/proof
  * stores a proof image (deposit, KYC) and answers its id. GET /uploads/:id serves a file only to
  * its owner or to an operator, who prove it with a header: a session token never goes in a URL,
@@ -26,17 +57,9 @@ export function registerUploadRoutes(app: FastifyInstance, deps: AppDeps): void 
       const lang = toLanguage(request.headers.lang);
       try {
         const auth = await authenticate(deps.db, readToken(request));
-        // Read at request time, so an operator's change applies at once; one byte over is enough to
-        // tell a file past the limit from one exactly at it.
+        // Read at request time, so an operator's change applies at once.
         const maxBytes = await getPolicy(deps.db, "uploads.maxBytes");
-        const file = await request.file({ limits: { fileSize: maxBytes } });
-        if (!file) {
-          throw new AppError("UPLOAD_MISSING", {}, field);
-        }
-        // Past the limit the stream is cut off; the refusal names the policy's limit.
-        const bytes = await file.toBuffer().catch(() => {
-          throw new AppError("UPLOAD_TOO_LARGE", { mb: Math.floor(maxBytes / 1024 / 1024) }, field);
-        });
+        const bytes = await receiveWhole(request, maxBytes, field);
         const id = await store(auth.user, bytes);
         return { code: 0, message: "", data: { id, url: `/uploads/${id}` }, time: now() };
       } catch (error) {

@@ -7,7 +7,7 @@ import { type Language, toLanguage } from "@northstar/shared/languages";
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from "fastify";
 import type { z } from "zod";
 import type { AppDeps } from "../http/deps.ts";
-import { toRefusal } from "../http/errors.ts";
+import { nulByteRefusal, toRefusal } from "../http/errors.ts";
 import { clientIp, readToken } from "../http/request.ts";
 
 /** The JSON envelope of every legacy answer (DESIGN.md section 5). */
@@ -78,6 +78,10 @@ export function registerLegacyCall<S extends z.ZodType>(
       ...(call.event ? { event: call.event } : {}),
     });
     try {
+      const nul = nulByteRefusal(fields);
+      if (nul) {
+        throw nul;
+      }
       if (fields.rtoken !== undefined && !RTOKEN.test(fields.rtoken)) {
         throw new AppError("FIELD_INVALID", {}, "rtoken");
       }

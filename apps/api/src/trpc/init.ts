@@ -10,7 +10,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { CreateFastifyContextOptions } from "@trpc/server/adapters/fastify";
 import { ZodError } from "zod";
 import type { AppDeps } from "../http/deps.ts";
-import { toRefusal } from "../http/errors.ts";
+import { nulByteRefusal, toRefusal } from "../http/errors.ts";
 import { clientIp, readToken } from "../http/request.ts";
 import { clientFault } from "./client-faults.ts";
 
@@ -96,7 +96,16 @@ const appErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(appErrors);
+/** Refuses text with a NUL character before any procedure reads its input (see nulByteRefusal). */
+const noNulBytes = t.middleware(async ({ next, getRawInput }) => {
+  const refusal = nulByteRefusal(await getRawInput().catch(() => undefined));
+  if (refusal) {
+    throw refusal;
+  }
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(appErrors).use(noNulBytes);
 
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const auth: Authenticated = await authenticate(ctx.deps.db, ctx.token);

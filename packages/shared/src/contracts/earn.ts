@@ -47,12 +47,13 @@ export const ZEarnProductInputSchema = z
     risk_level: z.enum(EARN_RISK_LEVELS),
     redemption_rule: z.enum(EARN_REDEMPTION_RULES),
   })
+  // Each names the field it refuses: without a path the refusal read "{{field}} is not valid".
   .refine((p) => new MoneyDecimal(p.rate_min).lessThanOrEqualTo(p.rate_max), {
-    message: "FIELD_INVALID",
+    ...err("FIELD_INVALID"),
     path: ["rate_max"],
   })
   .refine((p) => new MoneyDecimal(p.min_amount).lessThanOrEqualTo(p.max_amount), {
-    message: "FIELD_INVALID",
+    ...err("FIELD_INVALID"),
     path: ["max_amount"],
   });
 export type TEarnProductInput = z.infer<typeof ZEarnProductInputSchema>;
