@@ -18,6 +18,7 @@ describe("calendar days", () => {
       "2026-13-01",
       "2026-00-10",
       "2026-04-31",
+      "0000-01-01",
       "2026-1-1",
     ]) {
       expect(isCalendarDay(day), day).toBe(false);

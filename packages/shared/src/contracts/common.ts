@@ -15,13 +15,19 @@ export const zFormBoolean = z.preprocess(
   z.boolean(),
 );
 
-/** Whether `day` (YYYY-MM-DD) names a day of the calendar: 2026-02-30 and 2025-02-29 do not. */
+/**
+ * Whether `day` (YYYY-MM-DD) names a day of the calendar: 2026-02-30 and 2025-02-29 do not, nor does
+ * year 0000, which PostgreSQL's date type does not have.
+ */
 export function isCalendarDay(day: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
   if (!m) {
     return false;
   }
   const [year, month, date] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (year < 1) {
+    return false;
+  }
   const d = new Date(0);
   d.setUTCFullYear(year, month - 1, date);
   return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === date;
