@@ -8,6 +8,7 @@ import { seedDatabase } from "../setup/index.ts";
 import { createTestDatabase } from "../test-support/index.ts";
 import {
   type C2cDeps,
+  cancelC2cOrder,
   confirmC2cOrder,
   createC2cOrder,
   createMerchant,
@@ -341,6 +342,39 @@ describe("c2c orders", () => {
     // The paid order still completes after the deadline.
     await confirmC2cOrder(deps(), payer.id, "op:x");
     expect(await coinBalance(user.id)).toBe("100");
+  });
+
+  it("the buyer cancels before paying: matched stock is released once, 20 cancels at once apply once", async () => {
+    const m = await merchant("500");
+    const user = await createC2cUser(db);
+    const order = await createC2cOrder(deps(), user, {
+      merchant_id: m.id,
+      coin: "USDT",
+      mode: "coin",
+      amount: "100",
+    });
+    expect(order.status).toBe("matched");
+    expect(await ledgerStock(db, m.id)).toEqual({ escrow: "400", reserved: "100" });
+    // Another user's cancel reaches nothing.
+    const stranger = await createC2cUser(db);
+    expect(await refusal(cancelC2cOrder(deps(), stranger, order.id))).toBe("C2C_ORDER_NOT_FOUND");
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () => cancelC2cOrder(deps(), user, order.id)),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect((await getC2cOrder(db, user.id, order.id)).status).toBe("cancelled");
+    expect(await ledgerStock(db, m.id)).toEqual({ escrow: "500", reserved: "0" });
+    // A cancelled order takes no proof; an unmatched one cancels with nothing to release.
+    expect(await refusal(cancelC2cOrder(deps(), user, order.id))).toBe("C2C_ORDER_STATE");
+    const empty = await merchant("0");
+    const waiting = await createC2cOrder(deps(), user, {
+      merchant_id: empty.id,
+      coin: "USDT",
+      mode: "coin",
+      amount: "20",
+    });
+    expect((await cancelC2cOrder(deps(), user, waiting.id)).status).toBe("cancelled");
+    expect(await ledgerStock(db, empty.id)).toEqual({ escrow: "0", reserved: "0" });
   });
 
   it("an unmatched order expires too, with nothing to release", async () => {

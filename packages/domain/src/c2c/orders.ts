@@ -488,6 +488,42 @@ export async function rejectC2cOrder(deps: C2cDeps, orderId: number, reason: str
   });
 }
 
+/**
+ * The buyer cancels an order they have not paid (no proof sent): `cancelled`, and a matched order's
+ * reserved stock goes back to the merchant, once (the row lock and the compare-and-set make a second
+ * cancel a refusal, the entry's idempotency key a replay nothing). Another user's order is not found.
+ */
+export async function cancelC2cOrder(deps: C2cDeps, user: User, orderId: number) {
+  const now = deps.now?.() ?? new Date();
+  return deps.db.transaction(async (tx) => {
+    const [o] = await tx
+      .select()
+      .from(c2cOrders)
+      .where(and(eq(c2cOrders.id, orderId), eq(c2cOrders.userId, user.id)))
+      .for("update");
+    if (!o) {
+      throw new AppError("C2C_ORDER_NOT_FOUND", {}, "order_id");
+    }
+    if (o.status !== "unmatched" && o.status !== "matched") {
+      throw new AppError("C2C_ORDER_STATE");
+    }
+    await transition(tx, {
+      machine: c2cOrderMachine,
+      table: c2cOrders,
+      id: o.id,
+      from: o.status,
+      to: "cancelled",
+      by: "user",
+      set: { updatedAt: now },
+    });
+    if (o.status === "matched") {
+      await releaseReserved(tx, o);
+    }
+    const row = await loadView(tx, o.id);
+    return orderView(row.o, row.m);
+  });
+}
+
 export type ExpireResult =
   | { state: "expired" }
   | { state: "not_due"; expiresAt: Date }

@@ -277,10 +277,13 @@ export type LoanWireRepaymentStatus = (typeof loanWireRepaymentMachine.states)[n
  */
 export const c2cOrderMachine = defineMachine({
   name: "c2c-order",
-  states: ["unmatched", "matched", "paid", "completed", "expired", "rejected"],
+  states: ["unmatched", "matched", "paid", "completed", "expired", "rejected", "cancelled"],
   initial: "unmatched",
   transitions: [
     { from: "unmatched", to: "matched", by: ["system", "operator"] },
+    // The buyer may cancel until they say they paid; a matched order's reserved stock returns.
+    { from: "unmatched", to: "cancelled", by: ["user"] },
+    { from: "matched", to: "cancelled", by: ["user"] },
     { from: "unmatched", to: "expired", by: ["system"] },
     { from: "unmatched", to: "rejected", by: ["operator"] },
     { from: "matched", to: "paid", by: ["user"] },

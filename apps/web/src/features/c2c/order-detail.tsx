@@ -8,6 +8,7 @@ import { useMoneyFormat } from "../assets/assets-format.ts";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
 import { KeyValue } from "../funding/key-value.tsx";
 import { useFormatDateTime } from "../funding/use-format-date-time.ts";
+import { CancelOrderButton } from "./cancel-order-button.tsx";
 import { Countdown } from "./countdown.tsx";
 import { OrderStatusTag } from "./order-status-tag.tsx";
 import { PayeeDetails } from "./payee-details.tsx";
@@ -91,6 +92,7 @@ export function OrderDetail({ orderId }: { orderId: number }) {
           {t("c2c.submitProof")}
         </Button>
       )}
+      {(o.status === "unmatched" || o.status === "matched") && <CancelOrderButton orderId={o.id} />}
       {o.status === "paid" && (
         <Alert type="info" showIcon message={t("c2c.paidHint")} style={{ marginTop: 12 }} />
       )}

@@ -1,5 +1,6 @@
 import {
   c2cExpiryScheduler,
+  cancelC2cOrder,
   createC2cOrder,
   getC2cOrder,
   getC2cRules,
@@ -54,6 +55,10 @@ export const c2cRouter = router({
   order: authedProcedure
     .input(ZC2cOrderRequestSchema)
     .query(({ ctx, input }) => getC2cOrder(ctx.deps.db, ctx.auth.user.id, input.order_id)),
+  /** The buyer cancels an order not yet paid; reserved stock returns to the merchant. */
+  cancel: authedProcedure
+    .input(ZC2cOrderRequestSchema)
+    .mutation(({ ctx, input }) => cancelC2cOrder({ db: ctx.deps.db }, ctx.auth.user, input.order_id)),
   submitProof: authedProcedure
     .input(ZC2cSubmitProofRequestSchema)
     .mutation(({ ctx, input }) => submitC2cProof({ db: ctx.deps.db }, ctx.auth.user, input)),
