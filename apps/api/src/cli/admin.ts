@@ -34,7 +34,8 @@ const USAGE = `usage: pnpm admin <command>
   deposit-address:list | deposit-address:set <currency> <chain> <address> [memo]
   instruments:list [search] | instrument:save <json> | instrument:enable <symbol> | instrument:disable <symbol>
   user <uid|email|phone>              balances and recent ledger lines
-  reconcile                           recompute balances from postings; exits 0 only when the ledger balances
+  reconcile                           recompute balances from postings and check the proof of liabilities
+                                      against the ledger's user claims; exits 0 only when both hold
   totp:rotate-key [--reencrypt-only]  move every Google Authenticator secret (users' and operators') to the
       current key, each set in one transaction; with the key file (no TOTP_ENCRYPTION_KEY) a new key is generated into it first
   kyc:list [under_review|approved|rejected] [primary|advanced|address|credit]
@@ -229,7 +230,27 @@ async function main(): Promise<number> {
       for (const e of report.unbalancedEntries) {
         console.log(`UNBALANCED entry ${e.entryId} ${e.currency}: sums to ${e.sum}`);
       }
-      console.log(report.ok ? "ledger balances" : "LEDGER DOES NOT BALANCE");
+      // The proof of liabilities' checks: what users are owed equals the ledger's user claims.
+      for (const check of report.checks) {
+        for (const line of check.lines) {
+          console.log(`${check.name}  ${line}`);
+        }
+        for (const problem of check.problems) {
+          console.log(`DIFFERS ${check.name}: ${problem}`);
+        }
+      }
+      const balanced =
+        report.mismatchedAccounts.length +
+          report.unbalancedCurrencies.length +
+          report.unbalancedEntries.length ===
+        0;
+      console.log(
+        !balanced
+          ? "LEDGER DOES NOT BALANCE"
+          : report.ok
+            ? "ledger balances"
+            : "LIABILITIES DO NOT RECONCILE",
+      );
       return report.ok ? 0 : 1;
     }
     case "totp:rotate-key": {
