@@ -69,6 +69,10 @@ export async function computeLiabilities(db: DbOrTx, now: Date): Promise<Liabili
       ...custody.map((r) => r.currency),
       ...options.map((r) => r.currency),
       ...c2c.map((r) => r.currency),
+      // A claim account holding a currency no row names still shows (and fails the check below).
+      ...[...custodyAccount, ...reservedAccounts]
+        .filter((r) => !new MoneyDecimal(r.balance).isZero())
+        .map((r) => r.currency),
     ]),
   ].sort();
   const column = new Map(currencies.map((c, i) => [c, i]));
@@ -123,10 +127,12 @@ export async function computeLiabilities(db: DbOrTx, now: Date): Promise<Liabili
       }
     }
   }
+  const accountTotals = new Map<string, MoneyDecimal>();
+  for (const a of accounts) {
+    accountTotals.set(a.currency, (accountTotals.get(a.currency) ?? zero()).plus(a.balance));
+  }
   const ledger = currencies.map((currency): LedgerClaims => {
-    const userAccounts = accounts
-      .filter((a) => a.currency === currency)
-      .reduce((s, a) => s.plus(a.balance), zero());
+    const userAccounts = accountTotals.get(currency) ?? zero();
     const earnCustody = sumOf(
       custodyAccount.map((r) => ({ currency: r.currency, amount: r.balance })),
       currency,
