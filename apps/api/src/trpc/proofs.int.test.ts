@@ -34,7 +34,8 @@ const verify = (file: string) =>
     );
   });
 
-describe("proof of liabilities through the API", () => {
+// The CLI and the verifier each start node with tsx; on a busy machine that alone can take seconds.
+describe("proof of liabilities through the API", { timeout: 120_000 }, () => {
   it("publishes from the CLI; a user's own proof verifies in the standalone verifier and a changed one does not", async () => {
     const alice = await h.registerByEmail();
     const bob = await h.registerByEmail();
