@@ -62,6 +62,7 @@ const TEST_HELPERS = [
   `${SRC}spot/workload\\.ts$`,
   `${SRC}loans/test/`,
   `${SRC}contracts/testing\\.ts$`,
+  `${SRC}c2c/testing\\.ts$`,
 ];
 
 const upward = LADDER.map((name, i) => ({
@@ -131,6 +132,7 @@ module.exports = {
           `${SRC}test-support/`,
           `${SRC}spot/(testing|workload)\\.ts$`,
           `${SRC}contracts/testing\\.ts$`,
+          `${SRC}c2c/testing\\.ts$`,
         ],
       },
       to: { path: TEST_HELPERS },

@@ -39,6 +39,11 @@ describe("proof of liabilities in the browser", () => {
     await result.waitFor();
     expect(await result.getAttribute("data-ok")).toBe("true");
     expect(await user.getByTestId("proof-balance-USDT").textContent()).toBe("1,500.00");
+    // What the balance and the total are made of, by bucket: all of it free to use here.
+    expect(await user.getByTestId("proof-bucket-USDT-available").textContent()).toBe("1,500.00");
+    expect(await user.getByTestId("proof-bucket-USDT").textContent()).toContain("Available");
+    expect(await user.getByTestId("proof-total-USDT-available").first().textContent()).toBe("1,750.00");
+    expect(await user.getByTestId("proof-bucket-USDT-held").count()).toBe(0);
     const root = await user.getByTestId("proof-published").first().locator(".ns-num").first().textContent();
     expect(await user.getByTestId("proof-recomputed").textContent()).toBe(root);
   });

@@ -65,7 +65,12 @@ describe("pnpm admin", { timeout: 120_000 }, () => {
     expect(lines).toContain("real  BTC  0.250000000000000000  -0.250000000000000000");
     expect(lines).toContain("demo  USDT  10000.000000000000000000  -10000.000000000000000000");
     expect(lines.at(-1)).toBe("ledger balances");
-    expect(ok.stdout).not.toMatch(/MISMATCH|UNBALANCED/);
+    expect(ok.stdout).not.toMatch(/MISMATCH|UNBALANCED|DIFFERS/);
+    // The proof of liabilities' check: what users are owed equals the ledger's user claims.
+    expect(lines).toContain(
+      "liabilities  USDT: users' claims 1040, ledger 1040 (user accounts 1040, earn custody 0, c2c reserved 0, option stakes 0, accrued yield 0)",
+    );
+    expect(lines).toContain("latest-proof  no proof published yet");
 
     const userId = await userIdOf(h, u.token);
     const [account] = await query<{ id: string }>(
@@ -80,6 +85,30 @@ describe("pnpm admin", { timeout: 120_000 }, () => {
     );
     expect(bad.stdout).toContain("UNBALANCED real USDT: sums to 1.000000000000000000");
     expect(bad.stdout.trim().split("\n").at(-1)).toBe("LEDGER DOES NOT BALANCE");
+    await query(h, "update ledger_accounts set balance = balance - 1 where id = $1", [account?.id]);
+  });
+
+  it("reconcile: checks the latest proof and what users are owed against the ledger's user claims", async () => {
+    expect((await cli("proof:publish")).code).toBe(0);
+    const published = await cli("reconcile");
+    expect(published.code, published.stdout).toBe(0);
+    expect(published.stdout).toMatch(
+      /latest-proof {2}proof \d+ of \S+ USDT: published 1040, ledger at its snapshot 1040/,
+    );
+    const [{ id: userId } = { id: "0" }] = await query<{ id: string }>(
+      h,
+      "select user_id::text as id from ledger_accounts where user_id is not null and book = 'real' and currency = 'USDT' order by balance desc, id limit 1",
+    );
+    // A pending withdrawal whose hold is missing from the ledger: the held funds no longer cover it.
+    await query(
+      h,
+      "insert into withdrawals (user_id, method, currency, amount, fee, received) values ($1, 'bank', 'USDT', 5, 0, 5)",
+      [userId],
+    );
+    const owed = await cli("reconcile");
+    expect(owed.code).toBe(1);
+    expect(owed.stdout).toContain(`DIFFERS liabilities: user ${userId} USDT: held -5`);
+    expect(owed.stdout.trim().split("\n").at(-1)).toBe("LIABILITIES DO NOT RECONCILE");
   });
 
   it("reconcile: exits 1 listing a system account that breaks its sign rule, though every sum balances", async () => {
@@ -111,6 +140,6 @@ describe("pnpm admin", { timeout: 120_000 }, () => {
       `RULE BROKEN account ${escrow?.id} c2c_escrow:4242 real USDT: balance -50.000000000000000000, rule not_negative`,
     );
     expect(bad.stdout).not.toMatch(/MISMATCH|UNBALANCED/);
-    expect(bad.stdout.trim().split("\n").at(-1)).toBe("LEDGER DOES NOT BALANCE");
+    expect(bad.stdout.trim().split("\n").at(-1)).toBe("SYSTEM ACCOUNT RULE BROKEN");
   });
 });

@@ -36,7 +36,8 @@ const USAGE = `usage: pnpm admin <command>
   user <uid|email|phone>              balances and recent ledger lines
   user:freeze <uid|email|phone> <reason> | user:unfreeze <uid|email|phone> <reason>
       freezing ends the user's sessions and refuses sign-in and money actions (audited with the reason)
-  reconcile                           recompute balances from postings; exits 0 only when the ledger balances
+  reconcile                           recompute balances from postings and check the proof of liabilities
+                                      against the ledger's user claims; exits 0 only when both hold
   totp:rotate-key [--reencrypt-only]  move every Google Authenticator secret (users' and operators') to the
       current key, each set in one transaction; with the key file (no TOTP_ENCRYPTION_KEY) a new key is generated into it first
   kyc:list [under_review|approved|rejected] [primary|advanced|address|credit]
@@ -243,7 +244,29 @@ async function main(): Promise<number> {
           `RULE BROKEN account ${r.accountId} ${r.systemCode} ${r.book} ${r.currency}: balance ${r.balance}, rule ${r.rule}`,
         );
       }
-      console.log(report.ok ? "ledger balances" : "LEDGER DOES NOT BALANCE");
+      // The proof of liabilities' checks: what users are owed equals the ledger's user claims.
+      for (const check of report.checks) {
+        for (const line of check.lines) {
+          console.log(`${check.name}  ${line}`);
+        }
+        for (const problem of check.problems) {
+          console.log(`DIFFERS ${check.name}: ${problem}`);
+        }
+      }
+      const balanced =
+        report.mismatchedAccounts.length +
+          report.unbalancedCurrencies.length +
+          report.unbalancedEntries.length ===
+        0;
+      console.log(
+        !balanced
+          ? "LEDGER DOES NOT BALANCE"
+          : report.ruleBreaks.length > 0
+            ? "SYSTEM ACCOUNT RULE BROKEN"
+            : report.ok
+              ? "ledger balances"
+              : "LIABILITIES DO NOT RECONCILE",
+      );
       return report.ok ? 0 : 1;
     }
     case "totp:rotate-key": {

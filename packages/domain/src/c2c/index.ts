@@ -1,4 +1,5 @@
 export * from "./c2c.table.ts";
+export * from "./claims.ts";
 export * from "./expiry-queue.ts";
 export * from "./list-orders.ts";
 export * from "./merchants.ts";

@@ -55,37 +55,14 @@ async function payDueMany(
   // accounts are locked in one statement, in one order, and held only to the commit.
   const entries: EntryInput[] = [];
   if (owing.length > 0) {
-    const productIds = [...new Set(owing.map(({ o }) => o.productId))];
-    const products = await tx.select().from(earnProducts).where(inArray(earnProducts.id, productIds));
+    const published = await publishedRates(tx, owing);
     // Each day's yield is cut to its currency's decimals.
     const decimalsOf = new Map((await listCurrencyDecimals(tx)).map((c) => [c.code, c.decimals]));
-    const ranged = products.filter((p) => !new MoneyDecimal(p.rateMin).equals(p.rateMax)).map((p) => p.id);
-    const published = new Map<string, string>();
-    if (ranged.length > 0) {
-      const firsts = owing.map(({ o }) => addDays(o.startDay, o.paidDays + 1)).sort();
-      const lasts = owing.map(({ o, due }) => addDays(o.startDay, due)).sort();
-      const rows = await tx
-        .select({ productId: earnDailyRates.productId, day: earnDailyRates.day, rate: earnDailyRates.rate })
-        .from(earnDailyRates)
-        .where(
-          and(
-            inArray(earnDailyRates.productId, ranged),
-            between(earnDailyRates.day, firsts[0] as string, lasts.at(-1) as string),
-          ),
-        )
-        .orderBy(asc(earnDailyRates.productId), asc(earnDailyRates.day), asc(earnDailyRates.id));
-      for (const r of rows) {
-        published.set(`${r.productId}|${r.day}`, r.rate);
-      }
-    }
     const days: { order_id: number; product_id: number; day: string; rate: string; amount: string }[] = [];
     const updates: { id: number; paid_days: number; profit: string }[] = [];
     for (const { o, due } of owing) {
       let profit = new MoneyDecimal(0);
-      for (let k = o.paidDays + 1; k <= due; k++) {
-        const day = addDays(o.startDay, k);
-        const rate = published.get(`${o.productId}|${day}`) ?? o.dailyRate;
-        const amount = dayYield(o.amount, rate, decimalsOf.get(o.currency) ?? 0);
+      for (const { day, rate, amount } of yieldDays(o, due, published, decimalsOf.get(o.currency) ?? 0)) {
         days.push({ order_id: o.id, product_id: o.productId, day, rate, amount });
         if (new MoneyDecimal(amount).isZero()) {
           continue;
@@ -151,6 +128,112 @@ async function payDueMany(
   }
   await postEntries(tx, entries, cache);
   return paidDays;
+}
+
+/**
+ * The published rates of the range products among `owing`, keyed `<product>|<day>`, over the days
+ * they owe (a fixed-rate product pays its order's rate, so it needs none).
+ */
+async function publishedRates(
+  tx: DbOrTx,
+  owing: { o: EarnOrder; due: number }[],
+): Promise<Map<string, string>> {
+  const published = new Map<string, string>();
+  if (owing.length === 0) {
+    return published;
+  }
+  const productIds = [...new Set(owing.map(({ o }) => o.productId))];
+  const products = await tx.select().from(earnProducts).where(inArray(earnProducts.id, productIds));
+  const ranged = products.filter((p) => !new MoneyDecimal(p.rateMin).equals(p.rateMax)).map((p) => p.id);
+  if (ranged.length > 0) {
+    const firsts = owing.map(({ o }) => addDays(o.startDay, o.paidDays + 1)).sort();
+    const lasts = owing.map(({ o, due }) => addDays(o.startDay, due)).sort();
+    const rows = await tx
+      .select({ productId: earnDailyRates.productId, day: earnDailyRates.day, rate: earnDailyRates.rate })
+      .from(earnDailyRates)
+      .where(
+        and(
+          inArray(earnDailyRates.productId, ranged),
+          between(earnDailyRates.day, firsts[0] as string, lasts.at(-1) as string),
+        ),
+      )
+      .orderBy(asc(earnDailyRates.productId), asc(earnDailyRates.day), asc(earnDailyRates.id));
+    for (const r of rows) {
+      published.set(`${r.productId}|${r.day}`, r.rate);
+    }
+  }
+  return published;
+}
+
+/**
+ * The yield days an order is owed after its paid ones up to `due`: each day's rate and amount, the
+ * amount cut to the currency's `decimals`.
+ */
+function yieldDays(o: EarnOrder, due: number, published: Map<string, string>, decimals: number) {
+  const days: { day: string; rate: string; amount: string }[] = [];
+  for (let k = o.paidDays + 1; k <= due; k++) {
+    const day = addDays(o.startDay, k);
+    const rate = published.get(`${o.productId}|${day}`) ?? o.dailyRate;
+    days.push({ day, rate, amount: dayYield(o.amount, rate, decimals) });
+  }
+  return days;
+}
+
+/**
+ * What custody owes each user at `now`, per currency, for the proof of liabilities: the principal
+ * of every order in custody (held in the `earn_custody` account) and the yield accrued and not yet
+ * paid (days due by `now` that the daily job has not paid: the same days, rates and amounts it will
+ * pay). By user, then currency.
+ */
+export async function custodyClaims(
+  db: DbOrTx,
+  now = new Date(),
+): Promise<{ userId: number; currency: string; principal: string; accruedYield: string }[]> {
+  const principal = await db.execute<{ user_id: string; currency: string; principal: string }>(sql`
+    select user_id, currency, sum(amount)::text as principal from earn_orders
+    where status in ${IN_CUSTODY}
+    group by user_id, currency
+    order by user_id, currency`);
+  const today = utcDay(now);
+  const due = await db
+    .select()
+    .from(earnOrders)
+    .where(
+      and(
+        sql`${earnOrders.status} in ${IN_CUSTODY}`,
+        sql`(${earnOrders.paidDays} < least(${earnOrders.cycleDays}, ${today}::date - ${earnOrders.startDay}))`,
+      ),
+    )
+    .orderBy(asc(earnOrders.id));
+  const owing = due.map((o) => ({ o, due: daysDue(o.startDay, o.cycleDays, now) }));
+  const published = await publishedRates(db, owing);
+  const decimalsOf = new Map((await listCurrencyDecimals(db)).map((c) => [c.code, c.decimals]));
+  const claims = new Map<
+    string,
+    { userId: number; currency: string; principal: string; accruedYield: string }
+  >();
+  for (const r of principal.rows) {
+    const userId = Number(r.user_id);
+    claims.set(`${userId}|${r.currency}`, {
+      userId,
+      currency: r.currency,
+      principal: r.principal,
+      accruedYield: "0",
+    });
+  }
+  for (const { o, due: d } of owing) {
+    const claim = claims.get(`${o.userId}|${o.currency}`);
+    if (!claim) {
+      continue;
+    }
+    const accrued = yieldDays(o, d, published, decimalsOf.get(o.currency) ?? 0).reduce(
+      (sum, y) => sum.plus(y.amount),
+      new MoneyDecimal(claim.accruedYield),
+    );
+    claim.accruedYield = accrued.toFixed();
+  }
+  // In the principal query's order: by user, then currency.
+  return [...claims.values()];
 }
 
 /** Yield-day rows per insert statement. */

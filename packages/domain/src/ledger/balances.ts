@@ -48,3 +48,50 @@ export async function userLiabilities(
     order by user_id, currency`);
   return rows.rows.map((r) => ({ userId: Number(r.user_id), currency: r.currency, total: r.total }));
 }
+
+/**
+ * Every user account of a book with a balance, by user, currency, wallet and bucket: the proof of
+ * liabilities breaks each user's claim down from these. Call it in a repeatable-read transaction.
+ */
+export async function userAccountBalances(
+  db: DbOrTx,
+  book: Book,
+): Promise<
+  { userId: number; wallet: Wallet; bucket: "available" | "held"; currency: string; balance: string }[]
+> {
+  const rows = await db.execute<{
+    user_id: string;
+    wallet: Wallet;
+    bucket: "available" | "held";
+    currency: string;
+    balance: string;
+  }>(sql`
+    select user_id, wallet, bucket, currency, balance::text as balance from ledger_accounts
+    where user_id is not null and book = ${book}
+    order by user_id, currency, wallet, bucket`);
+  return rows.rows.map((r) => ({
+    userId: Number(r.user_id),
+    wallet: r.wallet,
+    bucket: r.bucket,
+    currency: r.currency,
+    balance: r.balance,
+  }));
+}
+
+/**
+ * The balance per currency of a book's system accounts whose code is `code` or, with `prefix`,
+ * starts with it (`c2c_reserved:` sums every merchant's), by currency.
+ */
+export async function systemBalance(
+  db: DbOrTx,
+  book: Book,
+  code: string,
+  prefix = false,
+): Promise<{ currency: string; balance: string }[]> {
+  const rows = await db.execute<{ currency: string; balance: string }>(sql`
+    select currency, sum(balance)::text as balance from ledger_accounts
+    where book = ${book} and ${prefix ? sql`starts_with(system_code, ${code})` : sql`system_code = ${code}`}
+    group by currency
+    order by currency`);
+  return rows.rows;
+}

@@ -24,6 +24,29 @@ export interface ReconciliationReport {
   }[];
   /** Users' total (available + held) per book and currency, for the operator's printout. */
   totals: { book: string; currency: string; users: string; system: string }[];
+  /** What the checks registered by modules above the ledger found (the proof of liabilities'). */
+  checks: ReconcileCheckResult[];
+}
+
+export interface ReconcileCheckResult {
+  /** What was checked, e.g. `liabilities` or `latest-proof`. */
+  name: string;
+  ok: boolean;
+  /** The figures compared, one line each, for the operator's printout. */
+  lines: string[];
+  /** What does not hold, one line each (empty when ok). */
+  problems: string[];
+}
+
+type ReconcileCheck = (db: DbOrTx) => Promise<ReconcileCheckResult[]>;
+const reconcileChecks = new Set<ReconcileCheck>();
+
+/**
+ * Lets a module above the ledger add a check to every reconciliation (the proofs module checks that
+ * what it publishes equals the ledger's user claims) without the ledger reading its tables.
+ */
+export function addReconcileCheck(check: ReconcileCheck): void {
+  reconcileChecks.add(check);
 }
 
 /**
@@ -83,12 +106,17 @@ export async function reconcileLedger(db: DbOrTx): Promise<ReconciliationReport>
       rule: systemAccountRule(r.system_code).sign,
     })),
     totals: totals.rows,
+    checks: [],
   };
+  for (const check of reconcileChecks) {
+    report.checks.push(...(await check(db)));
+  }
   report.ok =
     report.mismatchedAccounts.length === 0 &&
     report.unbalancedCurrencies.length === 0 &&
     report.unbalancedEntries.length === 0 &&
-    report.ruleBreaks.length === 0;
+    report.ruleBreaks.length === 0 &&
+    report.checks.every((c) => c.ok);
   return report;
 }
 

@@ -1,5 +1,6 @@
 export * from "./back-office.ts";
 export * from "./buy-option.ts";
+export * from "./claims.ts";
 export * from "./list-orders.ts";
 export * from "./option-balance.ts";
 export * from "./options.table.ts";

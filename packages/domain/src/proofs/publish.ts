@@ -1,11 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { MoneyDecimal } from "@northstar/shared/money";
-import { buildSumTree, type LiabilityLeaf, type LiabilityProof } from "@northstar/shared/proofs";
+import {
+  buildSumTree,
+  type LiabilityLeaf,
+  type LiabilityProof,
+  PROOF_BUCKETS,
+  PROOF_VERSION,
+} from "@northstar/shared/proofs";
 import { and, asc, desc, eq, gte, lt, or, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { userLiabilities } from "../ledger/index.ts";
+import { computeLiabilities } from "./liabilities.ts";
 import { liabilityProofLeaves, liabilityProofNodes, liabilityProofs } from "./proofs.table.ts";
 
 /** Rows per insert statement (as JSON, one parameter whatever their number). */
@@ -16,8 +22,13 @@ export interface ProofSummary {
   snapshotAt: string;
   rootHash: string;
   leafCount: number;
-  /** The published totals: what the platform owes its users, per currency. */
-  totals: { currency: string; total: string }[];
+  /** The leaf format (2: each claim broken down by bucket). */
+  version: number;
+  /**
+   * The published totals: what the platform owes its users, per currency, and (version 2) how they
+   * break down by bucket (the leaves' breakdowns summed).
+   */
+  totals: { currency: string; total: string; buckets: { bucket: string; amount: string }[] }[];
 }
 
 const summary = (p: typeof liabilityProofs.$inferSelect): ProofSummary => ({
@@ -25,36 +36,55 @@ const summary = (p: typeof liabilityProofs.$inferSelect): ProofSummary => ({
   snapshotAt: p.snapshotAt.toISOString(),
   rootHash: p.rootHash,
   leafCount: p.leafCount,
-  totals: p.currencies.map((currency, i) => ({ currency, total: p.rootSums[i] ?? "0" })),
+  version: p.version,
+  totals: p.currencies.map((currency, i) => ({
+    currency,
+    total: p.rootSums[i] ?? "0",
+    buckets: (p.buckets ?? []).map((bucket, b) => ({ bucket, amount: p.bucketTotals?.[b]?.[i] ?? "0" })),
+  })),
 });
 
 /**
- * Takes a consistent snapshot of every real-book user's balances (available + held, all wallets) per
- * currency, in one repeatable-read transaction so transfers running meanwhile are counted once or not
- * yet, never twice; builds the Merkle sum tree (leaves in a random order, each salted) and stores it
- * with its root and totals. Demo balances are never included. Publishing runs one at a time.
+ * Takes a consistent snapshot of every real-book user's claims (every wallet's available and held
+ * funds, and what the platform owes them in system accounts: earn custody principal and accrued
+ * yield, open option stakes, C2C reservations), broken down by bucket, in one repeatable-read
+ * transaction so transfers running meanwhile are counted once or not yet, never twice; refuses to
+ * publish when the modules' rows and the ledger disagree; builds the Merkle sum tree (leaves in a
+ * random order, each salted) and stores it with its root, totals and the ledger's figures. Demo
+ * balances are never included. Publishing runs one at a time.
  */
 export async function publishProof(db: Db, actor: string, now = new Date()): Promise<ProofSummary> {
   return db.transaction(
     async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext('liability-proof'))`);
-      const rows = await userLiabilities(tx, "real");
-      const currencies = [...new Set(rows.map((r) => r.currency))].sort();
-      const byUser = new Map<number, string[]>();
-      for (const r of rows) {
-        const balances = byUser.get(r.userId) ?? currencies.map(() => "0");
-        balances[currencies.indexOf(r.currency)] = new MoneyDecimal(r.total).toFixed();
-        byUser.set(r.userId, balances);
+      const liabilities = await computeLiabilities(tx, now);
+      if (liabilities.problems.length > 0) {
+        throw new Error(`liabilities do not reconcile: ${liabilities.problems.join("; ")}`);
       }
+      const { currencies } = liabilities;
+      const format = { version: PROOF_VERSION, buckets: PROOF_BUCKETS };
       // A random order, so a sibling in a path is nobody in particular (not the next registration).
-      const leaves: LiabilityLeaf[] = [...byUser.entries()]
-        .map(([userId, balances]) => ({ userId, salt: randomBytes(16).toString("hex"), balances }))
+      const leaves: LiabilityLeaf[] = liabilities.users
+        .map((u) => {
+          const breakdown = u.breakdown.map((row) => row.map((a) => a.toFixed()));
+          const balances = currencies.map((_, i) =>
+            u.breakdown.reduce((sum, row) => sum.plus(row[i] ?? 0), new MoneyDecimal(0)).toFixed(),
+          );
+          return { userId: u.userId, salt: randomBytes(16).toString("hex"), balances, breakdown };
+        })
         .sort((a, b) => (a.salt < b.salt ? -1 : 1));
-      const levels = buildSumTree(currencies, leaves);
+      const levels = buildSumTree(currencies, leaves, format);
       const root = levels.at(-1)?.[0];
       if (!root) {
         throw new Error("empty tree");
       }
+      const bucketTotals = PROOF_BUCKETS.map((_, b) =>
+        currencies.map((_, i) =>
+          liabilities.users
+            .reduce((sum, u) => sum.plus(u.breakdown[b]?.[i] ?? 0), new MoneyDecimal(0))
+            .toFixed(),
+        ),
+      );
       const [proof] = await tx
         .insert(liabilityProofs)
         .values({
@@ -63,6 +93,10 @@ export async function publishProof(db: Db, actor: string, now = new Date()): Pro
           rootHash: root.hash,
           rootSums: root.sums,
           leafCount: leaves.length,
+          version: PROOF_VERSION,
+          buckets: [...PROOF_BUCKETS],
+          bucketTotals,
+          ledgerClaims: liabilities.ledger,
           publishedBy: actor,
         })
         .returning();
@@ -75,13 +109,14 @@ export async function publishProof(db: Db, actor: string, now = new Date()): Pro
         leaf_index: i,
         salt: l.salt,
         balances: l.balances,
+        breakdown: l.breakdown,
       }));
       for (let i = 0; i < leafRows.length; i += CHUNK) {
         await tx.execute(sql`
-          insert into liability_proof_leaves (proof_id, user_id, leaf_index, salt, balances)
-          select proof_id, user_id, leaf_index, salt, balances
+          insert into liability_proof_leaves (proof_id, user_id, leaf_index, salt, balances, breakdown)
+          select proof_id, user_id, leaf_index, salt, balances, breakdown
           from jsonb_to_recordset(${JSON.stringify(leafRows.slice(i, i + CHUNK))}::jsonb)
-            as v(proof_id bigint, user_id bigint, leaf_index int, salt text, balances jsonb)`);
+            as v(proof_id bigint, user_id bigint, leaf_index int, salt text, balances jsonb, breakdown jsonb)`);
       }
       const nodeRows = levels.flatMap((level, l) =>
         level.map((n, idx) => ({ proof_id: proof.id, level: l, idx, hash: n.hash, sums: n.sums })),
@@ -140,8 +175,9 @@ export async function listProofs(db: DbOrTx, limit = 30): Promise<ProofSummary[]
 }
 
 /**
- * A user's own proof (the latest one by default): their leaf with its salt, the siblings up to the
- * root and the published root, everything needed to recompute it. PROOF_NOT_FOUND when the user
+ * A user's own proof (the latest one by default): their leaf with its salt (and, from version 2, its
+ * breakdown by bucket), the siblings up to the root and the published root, everything needed to
+ * recompute it. PROOF_NOT_FOUND when the user
  * held nothing at that snapshot (or asks for a proof that does not exist).
  */
 export async function getMyProof(db: DbOrTx, userId: number, proofId?: number): Promise<LiabilityProof> {
@@ -203,10 +239,17 @@ export async function getMyProof(db: DbOrTx, userId: number, proofId?: number): 
     return step;
   });
   return {
+    version: proof.version,
+    ...(proof.version === 1 ? {} : { buckets: proof.buckets ?? [] }),
     proofId: proof.id,
     snapshotAt: proof.snapshotAt.toISOString(),
     currencies: proof.currencies,
-    leaf: { userId, salt: leaf.salt, balances: leaf.balances },
+    leaf: {
+      userId,
+      salt: leaf.salt,
+      balances: leaf.balances,
+      ...(proof.version === 1 ? {} : { breakdown: leaf.breakdown ?? [] }),
+    },
     path,
     root: { hash: proof.rootHash, sums: proof.rootSums },
   };

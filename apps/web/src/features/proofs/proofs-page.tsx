@@ -9,11 +9,12 @@ import { Page } from "../common/page.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx";
 import { Panel } from "../common/panel.tsx";
 import { useFormatDateTime } from "../funding/use-format-date-time.ts";
+import { BucketBreakdown } from "./bucket-breakdown.tsx";
 import { VerifyBalance } from "./verify-balance.tsx";
 
 /**
  * /proofOfLiabilities: the published proofs (snapshot time, root hash, what the platform owed its
- * users per currency) for anyone, and for a signed-in user "verify my balance", checked here in the
+ * users per currency and what each total is made of by bucket) for anyone, and for a signed-in user "verify my balance", checked here in the
  * browser against the latest root.
  */
 export function ProofsPage() {
@@ -59,6 +60,7 @@ export function ProofsPage() {
                     <Typography.Text className="ns-num" data-testid={`proof-total-${x.currency}`}>
                       {format.exact(x.total, 2, 8)}
                     </Typography.Text>
+                    <BucketBreakdown buckets={x.buckets} testId={`proof-total-${x.currency}`} />
                   </Flex>
                 ))}
               </Flex>

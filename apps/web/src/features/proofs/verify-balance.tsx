@@ -8,10 +8,11 @@ import { useMoneyFormat } from "../assets/assets-format.ts";
 import { LoadingState } from "../common/page-states.tsx";
 import { Panel } from "../common/panel.tsx";
 import { KeyValue } from "../funding/key-value.tsx";
+import { BucketBreakdown } from "./bucket-breakdown.tsx";
 
 /**
- * "Verify my balance": the user's leaf of the latest proof (their balances and salt), the path up
- * to the root, and the root recomputed here in the browser from those alone, compared with the
+ * "Verify my balance": the user's leaf of the latest proof (their balances, what each is made of by
+ * bucket, and the salt), the path up to the root, and the root recomputed here in the browser from those alone, compared with the
  * published one. The proof can be downloaded for `pnpm verify-proof`.
  */
 export function VerifyBalance() {
@@ -44,17 +45,34 @@ export function VerifyBalance() {
           <Alert
             type={check?.ok ? "success" : "error"}
             showIcon
-            title={check?.ok ? t("proofs.verified") : t("proofs.failed")}
+            title={t(
+              check?.ok
+                ? "proofs.verified"
+                : check?.reason === "breakdown_mismatch"
+                  ? "proofs.failedBreakdown"
+                  : check?.reason === "negative"
+                    ? "proofs.failedNegative"
+                    : "proofs.failed",
+            )}
             data-testid="proof-verify-result"
             data-ok={check?.ok ? "true" : "false"}
           />
           <KeyValue label={t("proofs.proof")}>#{mine.data.proofId}</KeyValue>
           {mine.data.currencies.map((c, i) => (
-            <KeyValue key={c} label={t("proofs.yourBalance", { currency: c })}>
-              <span className="ns-num" data-testid={`proof-balance-${c}`}>
-                {format.exact(mine.data.leaf.balances[i] ?? "0", 2, 8)}
-              </span>
-            </KeyValue>
+            <Flex key={c} vertical gap={2}>
+              <KeyValue label={t("proofs.yourBalance", { currency: c })}>
+                <span className="ns-num" data-testid={`proof-balance-${c}`}>
+                  {format.exact(mine.data.leaf.balances[i] ?? "0", 2, 8)}
+                </span>
+              </KeyValue>
+              <BucketBreakdown
+                buckets={(mine.data.buckets ?? []).map((bucket, b) => ({
+                  bucket,
+                  amount: mine.data.leaf.breakdown?.[b]?.[i] ?? "0",
+                }))}
+                testId={`proof-bucket-${c}`}
+              />
+            </Flex>
           ))}
           <KeyValue label={t("proofs.pathLength")}>{mine.data.path.length}</KeyValue>
           <Typography.Text type="secondary">{t("proofs.recomputed")}</Typography.Text>
