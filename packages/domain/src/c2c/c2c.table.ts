@@ -81,7 +81,7 @@ export const c2cOrders = pgTable(
     mode: text({ enum: ["fiat", "coin"] }).notNull(),
     fiatAmount: money().notNull(),
     coinAmount: money().notNull(),
-    status: text({ enum: ["unmatched", "matched", "paid", "completed", "expired", "rejected"] })
+    status: text({ enum: ["unmatched", "matched", "paid", "completed", "expired", "rejected", "cancelled"] })
       .notNull()
       .default("unmatched"),
     expiresAt: timestamp({ withTimezone: true }).notNull(),

@@ -9,7 +9,7 @@ import { QueryError } from "./admin-page.tsx";
 import { ConfirmActionDialog } from "./confirm-action-dialog.tsx";
 import { ProofImage } from "./proof-image.tsx";
 
-type Status = "unmatched" | "matched" | "paid" | "completed" | "expired" | "rejected";
+type Status = "unmatched" | "matched" | "paid" | "completed" | "expired" | "rejected" | "cancelled";
 type Acting = { order: C2cAdminOrder; kind: "confirm" | "reject" | "match" };
 
 /** Orders with the payment proof; a paid one is confirmed (coins to the user) or rejected with a reason. */
