@@ -4,7 +4,7 @@ import type { PolicyKey } from "@northstar/shared/policy";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { getPolicy } from "../policy/index.ts";
+import { getPolicies } from "../policy/index.ts";
 import { secretAttempts } from "./identity.table.ts";
 
 /**
@@ -77,12 +77,6 @@ export type Failure = { failures: number; maxFailures: number; locksNow: boolean
  * longer than a check takes, hash queue included; not a limit anyone tunes.
  */
 const SLOT_SECONDS = 120;
-
-async function limits(db: Db, kind: SecretKind): Promise<{ max: number; lock: number }> {
-  const keys = LIMITS[kind];
-  const [max, lock] = await Promise.all([getPolicy(db, keys.maxFailures), getPolicy(db, keys.lockMinutes)]);
-  return { max: Number(max), lock: Number(lock) };
-}
 
 /**
  * Attempts of this process waiting for a slot, first come first served: each slot this process gives
@@ -188,10 +182,14 @@ async function peek(db: Db, target: SecretTarget, max: number): Promise<"free" |
  * other processes), and after `security.secretAttempts.waitSeconds` refuses as busy, uncounted.
  */
 export async function reserveAttempt(db: Db, target: SecretTarget): Promise<Attempt> {
-  const [{ max, lock }, waitSeconds] = await Promise.all([
-    limits(db, target.kind),
-    getPolicy(db, "security.secretAttempts.waitSeconds"),
-  ]);
+  const keys = LIMITS[target.kind];
+  const [maxValue, lockValue, waitSeconds] = await getPolicies(db, [
+    keys.maxFailures,
+    keys.lockMinutes,
+    "security.secretAttempts.waitSeconds",
+  ] as const);
+  const max = Number(maxValue);
+  const lock = Number(lockValue);
   const slot = randomBytes(9).toString("base64url");
   const deadline = Date.now() + waitSeconds * 1000;
   let result = await tryReserve(db, target, max, slot);
