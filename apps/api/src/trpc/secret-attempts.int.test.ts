@@ -259,7 +259,7 @@ describe("Google Authenticator codes", () => {
   });
 });
 
-describe("operator login attempts", () => {
+describe("operator login attempts", { timeout: 180_000 }, () => {
   const login = (username: string, password: string, address = "10.0.0.1") =>
     h.app
       .inject({

@@ -5,6 +5,7 @@ import { recordAudit } from "../audit/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import {
+  assertHashCapacity,
   clearAttemptsByPrefix,
   type Failure,
   hashSecret,
@@ -97,6 +98,8 @@ export async function loginOperator(
       subject: params.username,
       details: { address: params.address, ...details },
     });
+  // Refused as busy before any database work while the hash queue is full (a flood of sign-ins).
+  assertHashCapacity("anonymous");
   const held: Reservation[] = [];
   const settleAll = (outcome: "right" | "void") =>
     Promise.all(held.map((r) => settleAttempt(db, r, outcome)));

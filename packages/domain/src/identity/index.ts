@@ -9,6 +9,7 @@ export * from "./register-user.ts";
 export * from "./request-code.ts";
 export * from "./secret-attempts.ts";
 export {
+  assertHashCapacity,
   configureSecretHashing,
   type HashPriority,
   hashSecret,

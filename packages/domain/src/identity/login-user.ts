@@ -4,7 +4,7 @@ import { AppError } from "../errors.ts";
 import { codeTarget, findUserByAccount, parseAccountRef } from "./accounts.ts";
 import { lockedLogin, loginTarget, wrongLogin } from "./login-password.ts";
 import { reserveAttempt, settleWith } from "./secret-attempts.ts";
-import { verifySecret } from "./secrets.ts";
+import { assertHashCapacity, verifySecret } from "./secrets.ts";
 import { createSession } from "./sessions.ts";
 import { refuseUnknownAccount } from "./unknown-account.ts";
 
@@ -19,6 +19,8 @@ export async function loginUser(
   params: { input: TLoginRequest; ip?: string; userAgent?: string },
 ): Promise<{ token: string; userId: number }> {
   const ref = parseAccountRef(params.input);
+  // Refused as busy before any database work while the hash queue is full (a flood of sign-ins).
+  assertHashCapacity("anonymous");
   const user = await findUserByAccount(db, ref);
   // Demo accounts enter through web/tempLogin only; to this call they are unknown like any other.
   if (user?.kind !== "real") {

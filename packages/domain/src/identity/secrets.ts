@@ -51,15 +51,30 @@ export function secretHashingLoad() {
   return { running, signedIn: queued["signed-in"].length, anonymous: queued.anonymous.length };
 }
 
+function queueFull(priority: HashPriority): boolean {
+  const waiting = queued["signed-in"].length + queued.anonymous.length;
+  return (
+    waiting >= hashing.queue ||
+    (priority === "anonymous" && queued.anonymous.length >= Math.ceil(hashing.queue / 2))
+  );
+}
+
+/**
+ * Refuses as busy at once when hash work of `priority` would be refused now: anonymous sign-ins call
+ * it first, so a flood costs no database work (no attempt reserved) for the requests it refuses.
+ */
+export function assertHashCapacity(priority: HashPriority): void {
+  if (queueFull(priority)) {
+    throw new AppError("SERVER_BUSY");
+  }
+}
+
 async function withHashSlot<T>(priority: HashPriority, work: () => Promise<T>): Promise<T> {
   const waiting = queued["signed-in"].length + queued.anonymous.length;
   if (running < hashing.concurrency && waiting === 0) {
     running += 1;
   } else {
-    const full =
-      waiting >= hashing.queue ||
-      (priority === "anonymous" && queued.anonymous.length >= Math.ceil(hashing.queue / 2));
-    if (full) {
+    if (queueFull(priority)) {
       throw new AppError("SERVER_BUSY");
     }
     // The slot is handed over by the work that ends (running stays counted).
