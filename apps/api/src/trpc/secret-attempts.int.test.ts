@@ -316,7 +316,9 @@ describe("operator login attempts", { timeout: 180_000 }, () => {
     for (let i = 0; i < 8; i++) {
       await login(op.username, "wrong-password", "10.5.0.1");
     }
-    expectTrpcRefusal(await login(op.username, op.password, "10.5.0.1"), "OPERATOR_LOCKED");
+    expectTrpcRefusal(await login(op.username, op.password, "10.5.0.1"), "OPERATOR_LOCKED", {
+      params: LOCKED,
+    });
     expectOk(await login(op.username, op.password, "10.5.0.2"));
   });
 
