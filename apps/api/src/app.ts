@@ -5,6 +5,7 @@ import { toLanguage } from "@northstar/shared/languages";
 import { UPLOAD_BYTES_CEILING } from "@northstar/shared/policy";
 import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance } from "fastify";
+import { registerBusyRefusal } from "./http/address-limit.ts";
 import type { AppDeps } from "./http/deps.ts";
 import { isLegacyPath, sendLegacyRefusal } from "./http/edge.ts";
 import { type LogStream, loggerOptions } from "./http/logger.ts";
@@ -33,6 +34,7 @@ export async function buildApp(
   });
 
   await registerSecurityHeaders(app);
+  registerBusyRefusal(app);
   await app.register(formbody);
   // A ceiling only: each upload is read with the limit policy sets at the time (http/uploads.ts).
   await app.register(multipart, { limits: { fileSize: UPLOAD_BYTES_CEILING, files: 1 } });

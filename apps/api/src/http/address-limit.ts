@@ -1,6 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { AppError } from "@northstar/domain/errors";
+import { hasHashCapacity } from "@northstar/domain/identity";
+import { toLanguage } from "@northstar/shared/languages";
+import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "./deps.ts";
+import { sendLegacyRefusal } from "./edge.ts";
+import { toRefusal } from "./errors.ts";
 
 /**
  * Per-address limits on the calls strangers can repeat (login, code sending, registration, password
@@ -40,4 +45,38 @@ export async function takeAddressBudget(deps: AppDeps, call: string, address: st
   if (Number(accepted) !== 1) {
     throw new AppError("RATE_LIMITED");
   }
+}
+
+/**
+ * Sign-in calls that hash a password for anyone who asks. While this process's hash queue has no
+ * room for anonymous work they are refused as busy on arrival (`SERVER_BUSY`, translated), before
+ * their body is read: under a flood, what is refused must cost next to nothing, or the refusals
+ * alone would take the event loop from signed-in users.
+ */
+const HASHING_SIGN_INS = ["/trpc/admin.login", "/web/userLogin"];
+
+export function registerBusyRefusal(app: FastifyInstance): void {
+  app.addHook("onRequest", async (request, reply) => {
+    const path = request.url.split("?")[0] ?? "";
+    if (!HASHING_SIGN_INS.includes(path) || hasHashCapacity("anonymous")) {
+      return;
+    }
+    if (path.startsWith("/web/")) {
+      return sendLegacyRefusal(request, reply, "SERVER_BUSY");
+    }
+    const refusal = toRefusal(new AppError("SERVER_BUSY"), toLanguage(request.headers.lang));
+    return reply.status(400).send({
+      error: {
+        message: refusal.message,
+        code: -32600,
+        data: {
+          code: "BAD_REQUEST",
+          httpStatus: 400,
+          responseCode: refusal.code,
+          errorCode: refusal.errorCode,
+          field: null,
+        },
+      },
+    });
+  });
 }

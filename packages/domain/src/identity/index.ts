@@ -12,6 +12,7 @@ export {
   assertHashCapacity,
   configureSecretHashing,
   type HashPriority,
+  hasHashCapacity,
   hashSecret,
   newToken,
   SECRET_VERIFY_CHANNEL,

@@ -69,6 +69,11 @@ export function assertHashCapacity(priority: HashPriority): void {
   }
 }
 
+/** Whether hash work of `priority` would be queued or run now (the API refuses early without it). */
+export function hasHashCapacity(priority: HashPriority): boolean {
+  return !queueFull(priority);
+}
+
 async function withHashSlot<T>(priority: HashPriority, work: () => Promise<T>): Promise<T> {
   const waiting = queued["signed-in"].length + queued.anonymous.length;
   if (running < hashing.concurrency && waiting === 0) {
