@@ -18,6 +18,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<BenchResult>
   "options-settlement": () => import("./options-settlement.ts"),
   "custody-yield": () => import("./custody-yield.ts"),
   "contracts-risk": () => import("./contracts-risk.ts"),
+  "login-flood": () => import("./login-flood.ts"),
 };
 
 const smoke = process.argv.includes("--smoke");

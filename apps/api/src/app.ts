@@ -1,11 +1,11 @@
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
-import rateLimit from "@fastify/rate-limit";
 import { translate } from "@northstar/shared/i18n";
 import { toLanguage } from "@northstar/shared/languages";
 import { UPLOAD_BYTES_CEILING } from "@northstar/shared/policy";
 import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance } from "fastify";
+import { registerBusyRefusal } from "./http/address-limit.ts";
 import type { AppDeps } from "./http/deps.ts";
 import { isLegacyPath, sendLegacyRefusal } from "./http/edge.ts";
 import { type LogStream, loggerOptions } from "./http/logger.ts";
@@ -38,17 +38,10 @@ export async function buildApp(
   });
 
   await registerSecurityHeaders(app);
+  registerBusyRefusal(app);
   await app.register(formbody);
   // A ceiling only: each upload is read with the limit policy sets at the time (http/uploads.ts).
   await app.register(multipart, { limits: { fileSize: UPLOAD_BYTES_CEILING, files: 1 } });
-  await app.register(rateLimit, {
-    global: false,
-    redis: deps.redis,
-    nameSpace: `${deps.config.redisPrefix}:rl:`,
-    // After body parsing, so the refusal can answer in the `lang` of a form-encoded body.
-    hook: "preHandler",
-    errorResponseBuilder: () => ({ statusCode: 429, code: "RATE_LIMITED", message: "RATE_LIMITED" }),
-  });
 
   // Set before any route: a route keeps the error handler in force when it was added.
   app.setErrorHandler((error: Error & { statusCode?: number; code?: unknown }, request, reply) => {

@@ -16,8 +16,18 @@ export const env = () => {
         .enum(["true", "false"])
         .default("false")
         .transform((v) => v === "true"),
-      /** Per-IP requests per minute on login, code sending and registration. */
+      /**
+       * Per-IP requests of each call in any 60 seconds on login, code sending, registration, password
+       * reset, demo accounts, operator and wallet sign-in (a sliding window).
+       */
       RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+      /**
+       * Password hashes (scrypt, tens of ms of a core each) computed at once per process; unset: one
+       * fewer than the cores, at least one, so a login flood cannot take the event loop's core.
+       */
+      SECRET_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
+      /** Hashes that may wait for one of those; beyond it (or half of it for anonymous work) SERVER_BUSY. */
+      SECRET_HASH_QUEUE: z.coerce.number().int().min(1).max(10000).default(64),
       /**
        * Child processes the market socket's connections are spread over (0: served in this
        * process). Each socket write costs the kernel several µs, so tens of thousands of clients

@@ -1,4 +1,9 @@
-import { loadTotpKeyring, reencryptTotpSecrets, useTotpKeyring } from "@northstar/domain/identity";
+import {
+  configureSecretHashing,
+  loadTotpKeyring,
+  reencryptTotpSecrets,
+  useTotpKeyring,
+} from "@northstar/domain/identity";
 import { runMigrations } from "@northstar/domain/migrate";
 import { buildApp } from "./app.ts";
 import { env as loadEnv } from "./env.ts";
@@ -8,6 +13,11 @@ import { createDeps } from "./http/create-deps.ts";
 const env = loadEnv();
 await runMigrations(env.DATABASE_URL);
 const deps = createDeps(env);
+// Password hashing in flight per process, and how many may wait (see identity/secrets.ts).
+configureSecretHashing({
+  ...(env.SECRET_HASH_CONCURRENCY ? { concurrency: env.SECRET_HASH_CONCURRENCY } : {}),
+  queue: env.SECRET_HASH_QUEUE,
+});
 const totpKeys = loadTotpKeyring({
   key: env.TOTP_ENCRYPTION_KEY,
   previousKeys: env.TOTP_ENCRYPTION_PREVIOUS_KEYS,

@@ -59,6 +59,7 @@ export const ERROR_CODES = {
   NETWORK_ERROR: ResponseCode.Refused,
   NOT_FOUND: ResponseCode.Refused,
   RATE_LIMITED: ResponseCode.Refused,
+  SERVER_BUSY: ResponseCode.Refused,
   LOGIN_REQUIRED: ResponseCode.NotLoggedIn,
   SESSION_ENDED: ResponseCode.SessionEnded,
   FORBIDDEN: ResponseCode.Refused,

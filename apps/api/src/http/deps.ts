@@ -9,6 +9,8 @@ export interface AppDeps {
   redis: Redis;
   notifier: Notifier;
   prices: PriceProvider;
+  /** Milliseconds since the epoch for the per-address limits; a test clock in tests, else Date.now. */
+  clock?: () => number;
   config: {
     uploadDir: string;
     publicUrl: string;

@@ -1,4 +1,6 @@
+import { AppError } from "@northstar/domain/errors";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { takeAddressBudget } from "../http/address-limit.ts";
 import type { AppDeps } from "../http/deps.ts";
 import { getLogo, getTextsList } from "./content.ts";
 import { registerLegacyCall } from "./define.ts";
@@ -49,27 +51,25 @@ export function registerLegacyApi(app: FastifyInstance, deps: AppDeps): void {
       app,
       deps,
       call as Parameters<typeof registerLegacyCall>[2],
-      RATE_LIMITED_CALLS.has(call.name) ? { preHandler: perAddressLimit(app, deps, call.name) } : {},
+      RATE_LIMITED_CALLS.has(call.name) ? { preHandler: perAddressLimit(deps, call.name) } : {},
     );
   }
 }
 
 /**
- * One budget per client address and call, whatever the HTTP method: a limit set per route would
- * count GET and POST of the same call apart (the plugin keys its routes by method and path), and
- * alternating them would double it. Runs after body parsing, so the refusal answers in a form
- * body's `lang`.
+ * One budget per client address and call, whatever the HTTP method (GET and POST of a call share it),
+ * in any 60 seconds (http/address-limit.ts). Runs after body parsing, so the refusal answers in a form
+ * body's `lang`, and before the call does any work.
  */
-function perAddressLimit(app: FastifyInstance, deps: AppDeps, name: string) {
-  const limit = app.createRateLimit({
-    max: deps.config.authRatePerMinute,
-    timeWindow: "1 minute",
-    keyGenerator: (request) => `web/${name}:${request.ip}`,
-  });
+function perAddressLimit(deps: AppDeps, name: string) {
   return async (request: FastifyRequest) => {
-    const result = await limit(request);
-    if (!result.isAllowed && result.isExceeded) {
-      throw Object.assign(new Error("RATE_LIMITED"), { statusCode: 429, code: "RATE_LIMITED" });
+    try {
+      await takeAddressBudget(deps, `web/${name}`, request.ip);
+    } catch (error) {
+      if (error instanceof AppError && error.code === "RATE_LIMITED") {
+        throw Object.assign(new Error("RATE_LIMITED"), { statusCode: 429, code: "RATE_LIMITED" });
+      }
+      throw error;
     }
   };
 }

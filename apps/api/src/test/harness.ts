@@ -30,6 +30,8 @@ export async function createHarness(
     logStream?: LogStream;
     /** A built web app to serve; none by default. */
     webDist?: string;
+    /** The clock of the per-address limits (ms since the epoch); Date.now by default. */
+    clock?: () => number;
   } = {},
 ) {
   const database = await createTestDatabase();
@@ -59,6 +61,7 @@ export async function createHarness(
     redis,
     notifier,
     prices: createFixedPriceProvider(),
+    clock: options.clock,
     config: {
       uploadDir,
       publicUrl: "http://localhost:3000",

@@ -9,6 +9,7 @@ import { can, type Permission } from "@northstar/shared/operators";
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { CreateFastifyContextOptions } from "@trpc/server/adapters/fastify";
 import { ZodError } from "zod";
+import { takeAddressBudget } from "../http/address-limit.ts";
 import type { AppDeps } from "../http/deps.ts";
 import { nulByteRefusal, toRefusal } from "../http/errors.ts";
 import { clientIp, readToken } from "../http/request.ts";
@@ -106,6 +107,16 @@ const noNulBytes = t.middleware(async ({ next, getRawInput }) => {
 });
 
 export const publicProcedure = t.procedure.use(appErrors).use(noNulBytes);
+
+/**
+ * A public procedure strangers could repeat to make the server work (operator sign-in, wallet sign-in):
+ * per-address budget first (http/address-limit.ts), before any hashing or attempt counting.
+ */
+export const addressLimitedProcedure = (call: string) =>
+  publicProcedure.use(async ({ ctx, next }) => {
+    await takeAddressBudget(ctx.deps, `trpc/${call}`, ctx.ip);
+    return next();
+  });
 
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const auth: Authenticated = await authenticate(ctx.deps.db, ctx.token);

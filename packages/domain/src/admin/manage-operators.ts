@@ -5,12 +5,16 @@ import { recordAudit } from "../audit/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import {
-  clearAttempts,
+  assertHashCapacity,
+  clearAttemptsByPrefix,
+  type Failure,
   hashSecret,
   newToken,
+  type Reservation,
+  reserveAttempt,
   type SecretTarget,
+  settleAttempt,
   sha256,
-  takeAttempt,
   verifySecret,
 } from "../identity/index.ts";
 import { type OperatorRole, operatorSessions, operators, operatorTotp } from "./admin.table.ts";
@@ -40,8 +44,9 @@ export async function upsertOperator(
       .set({ revokedAt: new Date() })
       .where(and(eq(operatorSessions.operatorId, existing.id), isNull(operatorSessions.revokedAt)));
     await recordAudit(db, { actor: params.actor, action: "operator.password", subject: params.username });
-    // A new password set by an administrator also lifts a lock from wrong guesses.
-    await clearAttempts(db, { kind: "operator_password", subject: `operator:${params.username}` });
+    // A new password set by an administrator also lifts the locks from wrong guesses, at every address.
+    await clearAttemptsByPrefix(db, "operator_password", operatorSubject(params.username));
+    await clearAttemptsByPrefix(db, "operator_global", operatorSubject(params.username));
     return { created: false, id: existing.id };
   }
   const [row] = await db
@@ -60,20 +65,32 @@ export async function upsertOperator(
   return { created: true, id: row.id };
 }
 
+const operatorSubject = (username: string) => `operator:${username}`;
+
+// Hashed once per process: an unknown name costs the hash work a known one does.
+let dummyHash: Promise<string> | undefined;
+
 /**
- * Operator sign-in. Failures count per name (known or not, so the answers reveal no names) and per
- * address (across names); either limit refuses further tries for a while, even with the right
- * password. An operator with two-factor sign-in must then give a code from the authenticator: wrong
- * codes count under their own limit (so the password's right answer does not clear them), and a code
- * is accepted once. An operator whose role requires two factors but who has not enrolled gets a
- * session that can only enrol. Each failure, refusal and lockout is written to the audit log.
+ * Operator sign-in. Failures count per name and address (`security.operatorLogin.maxFailures`), so
+ * wrong guesses from one address lock the name there only and never lock the operator out at another;
+ * per address across names (`addressMaxFailures`, a throttle); and per name across all addresses
+ * (`globalMaxFailures`, much higher: a bound on guessing spread over many addresses). Unknown names
+ * count as known ones do, so the answers reveal no names. Any of these refuses further tries for a
+ * while, even with the right password. An operator with two-factor sign-in must then give a code from
+ * the authenticator: wrong codes count under their own limit (so the password's right answer does not
+ * clear them), and a code is accepted once. An operator whose role requires two factors but who has
+ * not enrolled gets a session that can only enrol. Each failure, refusal and lockout is audited.
  */
 export async function loginOperator(
   db: Db,
   params: { username: string; password: string; code?: string; address: string; userAgent?: string },
 ) {
-  const byName: SecretTarget = { kind: "operator_password", subject: `operator:${params.username}` };
   const byAddress: SecretTarget = { kind: "operator_address", subject: `address:${params.address}` };
+  const everywhere: SecretTarget = { kind: "operator_global", subject: operatorSubject(params.username) };
+  const fromHere: SecretTarget = {
+    kind: "operator_password",
+    subject: `${operatorSubject(params.username)}|address:${params.address}`,
+  };
   const audit = (action: string, details: Record<string, unknown>) =>
     recordAudit(db, {
       actor: "system",
@@ -81,30 +98,58 @@ export async function loginOperator(
       subject: params.username,
       details: { address: params.address, ...details },
     });
-  const fromAddress = await takeAttempt(db, byAddress);
-  if (!fromAddress.allowed) {
-    await audit("operator.login_throttled", { minutes: fromAddress.minutes });
-    throw new AppError("OPERATOR_LOGIN_THROTTLED", { minutes: fromAddress.minutes });
-  }
-  const forName = await takeAttempt(db, byName);
-  if (!forName.allowed) {
-    await audit("operator.login_refused", { minutes: forName.minutes });
-    throw new AppError("OPERATOR_LOCKED", { minutes: forName.minutes });
-  }
-  const [op] = await db.select().from(operators).where(eq(operators.username, params.username));
-  // Verify against a dummy hash when the name is unknown, so timing does not reveal which names exist.
-  const ok = await verifySecret(params.password, op?.passwordHash ?? (await hashSecret("x")));
-  if (!op || !ok || op.status !== "active") {
-    await audit("operator.login_failed", { failures: forName.failures });
-    if (forName.locksNow) {
-      await audit("operator.login_locked", { minutes: forName.lockMinutes });
+  // Refused as busy before any database work while the hash queue is full (a flood of sign-ins).
+  assertHashCapacity("anonymous");
+  const held: Reservation[] = [];
+  const settleAll = (outcome: "right" | "void") =>
+    Promise.all(held.map((r) => settleAttempt(db, r, outcome)));
+  const reserve = async (target: SecretTarget, refuse: (minutes: number) => Promise<AppError>) => {
+    let attempt: Awaited<ReturnType<typeof reserveAttempt>>;
+    try {
+      attempt = await reserveAttempt(db, target);
+    } catch (error) {
+      await settleAll("void");
+      throw error;
     }
-    if (fromAddress.locksNow) {
-      await audit("operator.address_throttled", { minutes: fromAddress.lockMinutes });
+    if (!attempt.allowed) {
+      await settleAll("void");
+      throw await refuse(attempt.minutes);
     }
+    held.push(attempt.reservation);
+    return attempt.reservation;
+  };
+  const address = await reserve(byAddress, async (minutes) => {
+    await audit("operator.login_throttled", { minutes });
+    return new AppError("OPERATOR_LOGIN_THROTTLED", { minutes });
+  });
+  const locked = async (minutes: number, scope: "address" | "everywhere") => {
+    await audit("operator.login_refused", { minutes, scope });
+    return new AppError("OPERATOR_LOCKED", { minutes });
+  };
+  const global = await reserve(everywhere, (minutes) => locked(minutes, "everywhere"));
+  const pair = await reserve(fromHere, (minutes) => locked(minutes, "address"));
+  let ok = false;
+  let op: typeof operators.$inferSelect | undefined;
+  try {
+    [op] = await db.select().from(operators).where(eq(operators.username, params.username));
+    // Verify against a dummy hash when the name is unknown, so timing does not reveal which names exist.
+    dummyHash ??= hashSecret(`unknown-operator:${Math.random()}`, "anonymous");
+    const hash = op?.passwordHash ?? (await dummyHash);
+    ok = (await verifySecret(params.password, hash, "anonymous")) && op?.status === "active";
+  } catch (error) {
+    await settleAll("void");
+    throw error;
+  }
+  if (!op || !ok) {
+    const [here, all, fromAddress] = await Promise.all([
+      settleAttempt(db, pair, "wrong"),
+      settleAttempt(db, global, "wrong"),
+      settleAttempt(db, address, "wrong"),
+    ]);
+    await auditFailure(audit, here, all, fromAddress);
     throw new AppError("OPERATOR_LOGIN_WRONG", {}, "password");
   }
-  await Promise.all([clearAttempts(db, byName), clearAttempts(db, byAddress)]);
+  await settleAll("right");
   const enrolled = await isOperatorTotpEnrolled(db, op.id);
   if (enrolled) {
     if (!params.code) {
@@ -137,6 +182,24 @@ export async function loginOperator(
     operator: { id: op.id, username: op.username, role: op.role },
     enrolmentRequired: !enrolled && totpRequiredFor(op.role),
   };
+}
+
+async function auditFailure(
+  audit: (action: string, details: Record<string, unknown>) => Promise<unknown>,
+  here: Failure,
+  all: Failure,
+  fromAddress: Failure,
+) {
+  await audit("operator.login_failed", { failures: here.failures, failuresEverywhere: all.failures });
+  if (here.locksNow) {
+    await audit("operator.login_locked", { minutes: here.lockMinutes, scope: "address" });
+  }
+  if (all.locksNow) {
+    await audit("operator.login_locked", { minutes: all.lockMinutes, scope: "everywhere" });
+  }
+  if (fromAddress.locksNow) {
+    await audit("operator.address_throttled", { minutes: fromAddress.lockMinutes });
+  }
 }
 
 export type AuthenticatedOperator = {

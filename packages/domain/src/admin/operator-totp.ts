@@ -118,7 +118,8 @@ type TotpRow = typeof operatorTotp.$inferSelect;
 /**
  * A code is checked under the operator's code attempt limit (the operator sign-in policy), and is
  * accepted only for a step newer than the last accepted one, claimed in one compare-and-set: of two
- * requests with the same code, one wins. A reused code counts as a wrong attempt.
+ * requests with the same code, one wins. A reused code (a right code already accepted, as a resent
+ * request carries) is refused as used and gives its attempt back uncounted: resending never locks.
  */
 async function useCode(db: Db, row: TotpRow, code: string, enrol: boolean): Promise<void> {
   await checkSecretLimited(

@@ -182,9 +182,10 @@ describe("the withdrawal window, 12:00 to 24:00 Hong Kong time (UTC+8)", () => {
 
 // 50 scrypt checks of the trade password at once: allow for a busy machine.
 describe("concurrent applications", { timeout: 90_000 }, () => {
-  // These tests race applications on the balance and the daily count, so every one of them must
-  // reach those checks: the trade password's attempt limit (which lets at most that many checks run
-  // at once, see identity/secret-attempts.ts) is raised to its highest allowed value here.
+  // These tests race applications on the balance and the daily count, so as many as possible must
+  // reach those checks at once: the trade password's attempt limit (at most that many checks run at
+  // once and the others wait their turn, see identity/secret-attempts.ts) is raised to its highest
+  // allowed value here.
   beforeEach(async () => {
     await setPolicy(db, "security.tradePassword.maxFailures", 50, "test");
   });

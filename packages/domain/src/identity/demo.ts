@@ -24,7 +24,7 @@ export async function createDemoAccount(
     throw new AppError("AMOUNT_INVALID", {}, "amount");
   }
   // Nobody logs in to a demo account with a password; this one is random and never shown.
-  const passwordHash = await hashSecret(randomBytes(24).toString("base64url"));
+  const passwordHash = await hashSecret(randomBytes(24).toString("base64url"), "anonymous");
   return db.transaction(async (tx) => {
     const uid = String(randomInt(10_000_000, 100_000_000));
     const [user] = await tx

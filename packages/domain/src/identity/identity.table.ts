@@ -3,6 +3,7 @@ import {
   bigserial,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   smallint,
@@ -110,8 +111,13 @@ export const secretAttempts = pgTable(
     /** `user:<id>`, `operator:<username>` or `address:<ip>`. */
     subject: text().notNull(),
     kind: text().notNull(),
-    /** Attempts counted since the last right answer or the end of the last lock. */
+    /** Confirmed wrong answers since the last right answer or the end of the last lock. */
     failures: integer().notNull().default(0),
+    /**
+     * Attempts in flight, each holding one of the limit's slots until its answer is known: a random
+     * token mapped to when the slot lapses (epoch seconds), so a slot of a crashed process frees itself.
+     */
+    pending: jsonb().$type<Record<string, number>>().notNull().default({}),
     lockedUntil: timestamp({ withTimezone: true }),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

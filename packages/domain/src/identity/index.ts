@@ -9,7 +9,18 @@ export * from "./profile.ts";
 export * from "./register-user.ts";
 export * from "./request-code.ts";
 export * from "./secret-attempts.ts";
-export { hashSecret, newToken, SECRET_VERIFY_CHANNEL, sha256, verifySecret } from "./secrets.ts";
+export {
+  assertHashCapacity,
+  configureSecretHashing,
+  type HashPriority,
+  hasHashCapacity,
+  hashSecret,
+  newToken,
+  SECRET_VERIFY_CHANNEL,
+  secretHashingLoad,
+  sha256,
+  verifySecret,
+} from "./secrets.ts";
 export * from "./security-questions.ts";
 export * from "./session-info.ts";
 export * from "./sessions.ts";

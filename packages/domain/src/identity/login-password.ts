@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { type Attempt, checkSecretLimited, type SecretTarget, userSubject } from "./secret-attempts.ts";
+import { checkSecretLimited, type Failure, type SecretTarget, userSubject } from "./secret-attempts.ts";
 import { verifySecret } from "./secrets.ts";
 
 /**
@@ -29,16 +29,16 @@ export function checkLoginPassword(
 }
 
 /**
- * The refusal of a login whose attempt was taken and whose password was wrong: the attempts left,
- * or the lock when this attempt set it (no answer tells of tries left once locked).
+ * The refusal of a login whose password was wrong: the attempts left after this confirmed failure,
+ * or the lock when this failure set it (no answer tells of tries left once locked).
  */
-export function wrongLogin(attempt: Extract<Attempt, { allowed: true }>): AppError {
-  return attempt.locksNow
-    ? new AppError("ACCOUNT_LOCKED", { minutes: attempt.lockMinutes })
-    : new AppError("WRONG_CREDENTIALS", { remaining: attempt.maxFailures - attempt.failures }, "password");
+export function wrongLogin(failure: Failure): AppError {
+  return failure.locksNow || failure.failures >= failure.maxFailures
+    ? new AppError("ACCOUNT_LOCKED", { minutes: failure.lockMinutes })
+    : new AppError("WRONG_CREDENTIALS", { remaining: failure.maxFailures - failure.failures }, "password");
 }
 
 /** The refusal of a login attempted while locked. */
-export function lockedLogin(attempt: Extract<Attempt, { allowed: false }>): AppError {
+export function lockedLogin(attempt: { minutes: number }): AppError {
   return new AppError("ACCOUNT_LOCKED", { minutes: attempt.minutes });
 }

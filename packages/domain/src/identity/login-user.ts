@@ -3,8 +3,8 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { codeTarget, findUserByAccount, parseAccountRef } from "./accounts.ts";
 import { lockedLogin, loginTarget, wrongLogin } from "./login-password.ts";
-import { clearAttempts, takeAttempt } from "./secret-attempts.ts";
-import { verifySecret } from "./secrets.ts";
+import { reserveAttempt, settleWith } from "./secret-attempts.ts";
+import { assertHashCapacity, verifySecret } from "./secrets.ts";
 import { createSession } from "./sessions.ts";
 import { refuseUnknownAccount } from "./unknown-account.ts";
 
@@ -19,21 +19,24 @@ export async function loginUser(
   params: { input: TLoginRequest; ip?: string; userAgent?: string },
 ): Promise<{ token: string; userId: number }> {
   const ref = parseAccountRef(params.input);
+  // Refused as busy before any database work while the hash queue is full (a flood of sign-ins).
+  assertHashCapacity("anonymous");
   const user = await findUserByAccount(db, ref);
   // Demo accounts enter through web/tempLogin only; to this call they are unknown like any other.
   if (user?.kind !== "real") {
     return refuseUnknownAccount(db, codeTarget(ref).target, params.input.password);
   }
-  // The attempt is taken before the hash is compared: parallel guesses never compare more than the limit.
-  const target = loginTarget(user.id);
-  const attempt = await takeAttempt(db, target);
+  // A slot is reserved before the hash is compared: parallel guesses never compare more than the limit.
+  const attempt = await reserveAttempt(db, loginTarget(user.id));
   if (!attempt.allowed) {
     throw lockedLogin(attempt);
   }
-  if (!(await verifySecret(params.input.password, user.passwordHash))) {
-    throw wrongLogin(attempt);
+  const verdict = await settleWith(db, attempt.reservation, () =>
+    verifySecret(params.input.password, user.passwordHash, "anonymous"),
+  );
+  if (verdict !== true) {
+    throw wrongLogin(verdict);
   }
-  await clearAttempts(db, target);
   if (user.status === "frozen") {
     throw new AppError("ACCOUNT_FROZEN");
   }

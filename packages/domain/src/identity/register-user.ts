@@ -56,7 +56,7 @@ export async function registerUser(
   }
   const { target } = codeTarget(ref);
   await consumeCode(db, { target, purpose: "register", code: input.code });
-  const passwordHash = await hashSecret(input.password);
+  const passwordHash = await hashSecret(input.password, "anonymous");
 
   // uid and invite code are random; a collision is retried rather than checked first.
   for (let attempt = 0; attempt < 5; attempt++) {

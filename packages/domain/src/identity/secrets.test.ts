@@ -1,7 +1,18 @@
-import { describe, expect, it } from "vitest";
-import { hashSecret, newCode, newInviteCode, newToken, sha256, verifySecret } from "./secrets.ts";
+import { availableParallelism } from "node:os";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  configureSecretHashing,
+  hashSecret,
+  newCode,
+  newInviteCode,
+  newToken,
+  secretHashingLoad,
+  sha256,
+  verifySecret,
+} from "./secrets.ts";
 
-describe("hashSecret and verifySecret", () => {
+// Hashes run one or a few at a time (the hash queue): allow for a busy machine.
+describe("hashSecret and verifySecret", { timeout: 60_000 }, () => {
   it("verifies the secret it hashed, and nothing else", async () => {
     const stored = await hashSecret("secret123");
     expect(stored).toMatch(/^scrypt\$32768\$8\$1\$[\w-]+\$[\w-]+$/);
@@ -28,6 +39,39 @@ describe("hashSecret and verifySecret", () => {
     for (const stored of ["", "plain", "bcrypt$1$2$3$4$5", "scrypt$32768$8$1$salt"]) {
       expect(await verifySecret("secret123", stored)).toBe(false);
     }
+  });
+});
+
+describe("the hash queue", { timeout: 60_000 }, () => {
+  afterEach(() => {
+    configureSecretHashing({ concurrency: Math.max(1, availableParallelism() - 1), queue: 64 });
+  });
+
+  it("runs hash work one at a time here, signed-in work before anonymous, and refuses beyond the queue as busy", async () => {
+    configureSecretHashing({ concurrency: 1, queue: 2 });
+    const stored = await hashSecret("secret123");
+    const done: string[] = [];
+    const track = (name: string, work: Promise<boolean>) =>
+      work.then(
+        () => done.push(name),
+        (error: { code?: string }) => done.push(`${name}:${error.code}`),
+      );
+    const running = track("first", verifySecret("secret123", stored, "anonymous"));
+    const anonymous = track("anonymous", verifySecret("secret123", stored, "anonymous"));
+    const signedIn = track("signed-in", verifySecret("secret123", stored, "signed-in"));
+    expect(secretHashingLoad()).toEqual({ running: 1, signedIn: 1, anonymous: 1 });
+    // Anonymous work may fill half the queue; any work, the whole of it.
+    const anonymousRefused = track("anonymous-2", verifySecret("secret123", stored, "anonymous"));
+    const signedInRefused = track("signed-in-2", verifySecret("secret123", stored, "signed-in"));
+    await Promise.all([running, anonymous, signedIn, anonymousRefused, signedInRefused]);
+    expect(done).toEqual([
+      "anonymous-2:SERVER_BUSY",
+      "signed-in-2:SERVER_BUSY",
+      "first",
+      "signed-in",
+      "anonymous",
+    ]);
+    expect(secretHashingLoad()).toEqual({ running: 0, signedIn: 0, anonymous: 0 });
   });
 });
 

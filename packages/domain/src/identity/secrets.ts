@@ -1,6 +1,8 @@
 import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from "node:crypto";
 import { channel } from "node:diagnostics_channel";
+import { availableParallelism } from "node:os";
 import { promisify } from "node:util";
+import { AppError } from "../errors.ts";
 
 const scryptAsync = promisify(scrypt) as (
   password: string,
@@ -21,10 +23,86 @@ const KEY_LENGTH = 32;
 export const SECRET_VERIFY_CHANNEL = "northstar:secret-verify";
 const verifications = channel(SECRET_VERIFY_CHANNEL);
 
+/**
+ * Who asks for hash work. Each hash costs tens of milliseconds of a core, so a flood of anonymous
+ * logins could take every core from signed-in users: hash work runs at most `concurrency` at a time
+ * per process, signed-in users' checks (trade password, changing a password) go before anonymous
+ * work (logins, sign-ups, operator sign-in) in the queue, and anonymous work finding half the queue
+ * full of anonymous work, or any work finding it full, is refused as busy (`SERVER_BUSY`) at once.
+ */
+export type HashPriority = "signed-in" | "anonymous";
+
+export type SecretHashingLimits = { concurrency: number; queue: number };
+let hashing: SecretHashingLimits = {
+  // One core stays free for the event loop (and the database) on a small machine.
+  concurrency: Math.max(1, availableParallelism() - 1),
+  queue: 64,
+};
+let running = 0;
+const queued: Record<HashPriority, Array<() => void>> = { "signed-in": [], anonymous: [] };
+
+/** Sets this process's hash work limits (the API sets them from its environment at boot). */
+export function configureSecretHashing(limits: Partial<SecretHashingLimits>): void {
+  hashing = { ...hashing, ...limits };
+}
+
+/** The hash work running and waiting in this process (for tests and metrics). */
+export function secretHashingLoad() {
+  return { running, signedIn: queued["signed-in"].length, anonymous: queued.anonymous.length };
+}
+
+function queueFull(priority: HashPriority): boolean {
+  const waiting = queued["signed-in"].length + queued.anonymous.length;
+  return (
+    waiting >= hashing.queue ||
+    (priority === "anonymous" && queued.anonymous.length >= Math.ceil(hashing.queue / 2))
+  );
+}
+
+/**
+ * Refuses as busy at once when hash work of `priority` would be refused now: anonymous sign-ins call
+ * it first, so a flood costs no database work (no attempt reserved) for the requests it refuses.
+ */
+export function assertHashCapacity(priority: HashPriority): void {
+  if (queueFull(priority)) {
+    throw new AppError("SERVER_BUSY");
+  }
+}
+
+/** Whether hash work of `priority` would be queued or run now (the API refuses early without it). */
+export function hasHashCapacity(priority: HashPriority): boolean {
+  return !queueFull(priority);
+}
+
+async function withHashSlot<T>(priority: HashPriority, work: () => Promise<T>): Promise<T> {
+  const waiting = queued["signed-in"].length + queued.anonymous.length;
+  if (running < hashing.concurrency && waiting === 0) {
+    running += 1;
+  } else {
+    if (queueFull(priority)) {
+      throw new AppError("SERVER_BUSY");
+    }
+    // The slot is handed over by the work that ends (running stays counted).
+    await new Promise<void>((resolve) => queued[priority].push(resolve));
+  }
+  try {
+    return await work();
+  } finally {
+    const next = queued["signed-in"].shift() ?? queued.anonymous.shift();
+    if (next) {
+      next();
+    } else {
+      running -= 1;
+    }
+  }
+}
+
 /** Hashes a password or trade password as `scrypt$N$r$p$salt$hash` (base64url parts). */
-export async function hashSecret(secret: string): Promise<string> {
+export async function hashSecret(secret: string, priority: HashPriority = "signed-in"): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scryptAsync(secret.normalize("NFKC"), salt, KEY_LENGTH, PARAMS);
+  const hash = await withHashSlot(priority, () =>
+    scryptAsync(secret.normalize("NFKC"), salt, KEY_LENGTH, PARAMS),
+  );
   return [
     "scrypt",
     PARAMS.N,
@@ -35,24 +113,25 @@ export async function hashSecret(secret: string): Promise<string> {
   ].join("$");
 }
 
-export async function verifySecret(secret: string, stored: string): Promise<boolean> {
+export async function verifySecret(
+  secret: string,
+  stored: string,
+  priority: HashPriority = "signed-in",
+): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split("$");
   if (scheme !== "scrypt" || !n || !r || !p || !salt || !hash) {
     return false;
   }
   const expected = Buffer.from(hash, "base64url");
-  verifications.publish({ N: Number(n), r: Number(r), p: Number(p), keyLength: expected.length });
-  const actual = await scryptAsync(
-    secret.normalize("NFKC"),
-    Buffer.from(salt, "base64url"),
-    expected.length,
-    {
+  const actual = await withHashSlot(priority, () => {
+    verifications.publish({ N: Number(n), r: Number(r), p: Number(p), keyLength: expected.length });
+    return scryptAsync(secret.normalize("NFKC"), Buffer.from(salt, "base64url"), expected.length, {
       N: Number(n),
       r: Number(r),
       p: Number(p),
       maxmem: PARAMS.maxmem,
-    },
-  );
+    });
+  });
   return timingSafeEqual(actual, expected);
 }
 

@@ -65,7 +65,8 @@ type TotpRow = typeof userTotp.$inferSelect;
 /**
  * A code is checked under the user's one Google-code attempt limit, and is accepted only for a
  * time step newer than the last accepted one, claimed in one compare-and-set: of two requests with
- * the same code, one wins. A reused code counts as a wrong attempt.
+ * the same code, one wins. A reused code (a right code already accepted, as a resent request carries)
+ * is refused as used and gives its attempt back uncounted: resending a right code never locks.
  */
 async function useCode(
   db: Db,

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { lockedLogin, wrongLogin } from "./login-password.ts";
-import { takeAttempt } from "./secret-attempts.ts";
+import { reserveAttempt, settleWith } from "./secret-attempts.ts";
 import { hashSecret, verifySecret } from "./secrets.ts";
 
 // Hashed once per process: checking a password against it costs what checking a real one does.
@@ -14,11 +14,18 @@ let dummyHash: Promise<string> | undefined;
  * user's count is kept per user.
  */
 export async function refuseUnknownAccount(db: Db, target: string, password: string): Promise<never> {
-  const attempt = await takeAttempt(db, { kind: "unknown_account_login", subject: `account:${target}` });
+  const attempt = await reserveAttempt(db, { kind: "unknown_account_login", subject: `account:${target}` });
   if (!attempt.allowed) {
     throw lockedLogin(attempt);
   }
   dummyHash ??= hashSecret(`unknown-account:${Math.random()}`);
-  await verifySecret(password, await dummyHash);
-  throw wrongLogin(attempt);
+  const hash = await dummyHash;
+  const failure = await settleWith(db, attempt.reservation, async () => {
+    await verifySecret(password, hash, "anonymous");
+    return false;
+  });
+  if (failure === true) {
+    throw new Error("unreachable: an unknown account has no right password");
+  }
+  throw wrongLogin(failure);
 }

@@ -12,7 +12,7 @@ import { AppError } from "../errors.ts";
 import { getPolicy } from "../policy/index.ts";
 import type { User } from "./accounts.ts";
 import { users } from "./identity.table.ts";
-import { clearAttempts, type SecretTarget, takeAttempt } from "./secret-attempts.ts";
+import { reserveAttempt, type SecretTarget, settleAttempt } from "./secret-attempts.ts";
 import { newInviteCode } from "./secrets.ts";
 import { createSession } from "./sessions.ts";
 import { walletLinks, walletNonces } from "./wallets.table.ts";
@@ -140,14 +140,33 @@ async function acceptSignedMessage(
   // Counted per IP address, not per wallet: a signature cannot be guessed, and a count per wallet
   // would let anyone lock a wallet's owner out by sending bad messages naming it.
   const target: SecretTarget = { kind: "wallet_signin", subject: `address:${params.ip}` };
-  const attempt = await takeAttempt(db, target);
+  const attempt = await reserveAttempt(db, target);
   if (!attempt.allowed) {
     throw new AppError("WALLET_LOCKED", { minutes: attempt.minutes });
   }
+  try {
+    const checked = await checkSignedMessage(db, params, parsed, address);
+    await settleAttempt(db, attempt.reservation, "right");
+    return checked;
+  } catch (error) {
+    // Every refusal of the message counts as a failure; a fault of ours (no answer) does not.
+    await settleAttempt(db, attempt.reservation, error instanceof AppError ? "wrong" : "void");
+    throw error;
+  }
+}
+
+async function checkSignedMessage(
+  db: Db,
+  params: Parameters<typeof acceptSignedMessage>[1],
+  parsed: ReturnType<typeof parseSiweMessage>,
+  address: `0x${string}`,
+): Promise<{ address: `0x${string}`; chainId: number }> {
+  const chainId = parsed.chainId as number;
+  const nonce = parsed.nonce as string;
   const expected = site(params.site.publicUrl);
   let uriOrigin: string | null = null;
   try {
-    uriOrigin = new URL(parsed.uri).origin;
+    uriOrigin = new URL(parsed.uri ?? "").origin;
   } catch {
     uriOrigin = null;
   }
@@ -157,7 +176,7 @@ async function acceptSignedMessage(
   if (parsed.scheme && parsed.scheme !== expected.scheme) {
     throw new AppError("WALLET_DOMAIN_MISMATCH");
   }
-  await assertChain(db, parsed.chainId);
+  await assertChain(db, chainId);
   // expirationTime and notBefore, against the (test) clock.
   if (!validateSiweMessage({ message: parsed, domain: expected.domain, address, time: params.now })) {
     throw new AppError("WALLET_NONCE_INVALID");
@@ -181,10 +200,10 @@ async function acceptSignedMessage(
     .set({ usedAt: params.now })
     .where(
       and(
-        eq(walletNonces.nonce, parsed.nonce),
+        eq(walletNonces.nonce, nonce),
         eq(walletNonces.purpose, params.purpose),
         eq(walletNonces.address, address),
-        eq(walletNonces.chainId, parsed.chainId),
+        eq(walletNonces.chainId, chainId),
         params.userId === undefined ? isNull(walletNonces.userId) : eq(walletNonces.userId, params.userId),
         isNull(walletNonces.usedAt),
         gt(walletNonces.expiresAt, params.now),
@@ -194,8 +213,7 @@ async function acceptSignedMessage(
   if (used.length === 0) {
     throw new AppError("WALLET_NONCE_INVALID");
   }
-  await clearAttempts(db, target);
-  return { address, chainId: parsed.chainId };
+  return { address, chainId };
 }
 
 async function ownerOf(db: Db, address: string): Promise<User | undefined> {

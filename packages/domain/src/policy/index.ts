@@ -7,7 +7,7 @@ import {
   policyConflict,
   policyDefaults,
 } from "@northstar/shared/policy";
-import { asc, eq, type SQL, sql } from "drizzle-orm";
+import { asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/index.ts";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -42,6 +42,19 @@ export async function getPolicy<K extends PolicyKey>(db: DbOrTx, key: K): Promis
     }
   }
   return POLICY[key].default as PolicyValue<K>;
+}
+
+/** Several values in one read (as `getPolicy` reads each): for paths that run on every request. */
+export async function getPolicies<const K extends readonly PolicyKey[]>(
+  db: DbOrTx,
+  keys: K,
+): Promise<{ [I in keyof K]: PolicyValue<K[I]> }> {
+  const rows = await readOverrides(db, inArray(policyOverrides.key, [...keys]));
+  return keys.map((key) => {
+    const row = rows.find((r) => r.key === key);
+    const parsed = row ? POLICY[key].schema.safeParse(row.value) : undefined;
+    return parsed?.success ? parsed.data : POLICY[key].default;
+  }) as { [I in keyof K]: PolicyValue<K[I]> };
 }
 
 export async function getPolicySnapshot(db: DbOrTx): Promise<PolicySnapshot> {

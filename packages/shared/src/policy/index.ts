@@ -88,7 +88,22 @@ export const POLICY = {
     default: 15,
     public: true,
   },
-  /** Operator sign-in: failures lock the name; failures from one address (any name) throttle it. */
+  /**
+   * How long a check of a secret waits for a free attempt slot when as many attempts as the limit
+   * allows are already in flight (each holds a slot until its answer is known); after this it is
+   * refused as busy, never as locked and never counted.
+   */
+  "security.secretAttempts.waitSeconds": {
+    schema: z.number().int().min(1).max(60),
+    default: 30,
+    public: false,
+  },
+  /**
+   * Operator sign-in: failures lock the name from the address they came from (`maxFailures`), so
+   * guesses from one address cannot lock the operator out at another; failures from one address (any
+   * name) throttle that address; and failures from all addresses together lock the name everywhere
+   * at the much higher `globalMaxFailures`, a bound on guessing spread over many addresses.
+   */
   "security.operatorLogin.maxFailures": {
     schema: z.number().int().min(1).max(50),
     default: 5,
@@ -105,6 +120,16 @@ export const POLICY = {
     public: false,
   },
   "security.operatorLogin.addressLockMinutes": {
+    schema: z.number().int().min(1).max(1440),
+    default: 15,
+    public: false,
+  },
+  "security.operatorLogin.globalMaxFailures": {
+    schema: z.number().int().min(5).max(10000),
+    default: 100,
+    public: false,
+  },
+  "security.operatorLogin.globalLockMinutes": {
     schema: z.number().int().min(1).max(1440),
     default: 15,
     public: false,

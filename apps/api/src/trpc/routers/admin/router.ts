@@ -41,7 +41,7 @@ import {
 import { OPERATOR_ROLES, OPERATOR_USERNAME } from "@northstar/shared/operators";
 import { isPolicyKey } from "@northstar/shared/policy";
 import { z } from "zod";
-import { operatorActor, operatorProcedure, publicProcedure, router } from "../../init.ts";
+import { addressLimitedProcedure, operatorActor, operatorProcedure, router } from "../../init.ts";
 import { kycAdminRouter } from "../kyc/admin-router.ts";
 import { supportAdminRouter } from "../support/router.ts";
 
@@ -146,7 +146,7 @@ const operatorsRouter = router({
 
 /** The back office. Every procedure checks the operator's role; every change is audited. */
 export const adminRouter = router({
-  login: publicProcedure
+  login: addressLimitedProcedure("admin.login")
     .input(
       z.object({
         username: z.string().min(1).max(64),

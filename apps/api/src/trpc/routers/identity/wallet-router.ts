@@ -10,7 +10,7 @@ import {
   ZWalletSignInRequestSchema,
   ZWalletUnlinkRequestSchema,
 } from "@northstar/shared/contracts/wallet-login";
-import { authedProcedure, publicProcedure, router } from "../../init.ts";
+import { addressLimitedProcedure, authedProcedure, publicProcedure, router } from "../../init.ts";
 
 /**
  * Sign-In with Ethereum: the server writes the message to sign (its nonce single-use and
@@ -25,16 +25,18 @@ export const walletLoginRouter = router({
       site: { publicUrl: ctx.deps.config.publicUrl },
     }),
   ),
-  signIn: publicProcedure.input(ZWalletSignInRequestSchema).mutation(async ({ ctx, input }) => {
-    const { token, created } = await walletLogin(ctx.deps.db, {
-      input,
-      ip: ctx.ip,
-      userAgent: ctx.userAgent,
-      language: ctx.lang,
-      site: { publicUrl: ctx.deps.config.publicUrl },
-    });
-    return { token, created };
-  }),
+  signIn: addressLimitedProcedure("walletLogin.signIn")
+    .input(ZWalletSignInRequestSchema)
+    .mutation(async ({ ctx, input }) => {
+      const { token, created } = await walletLogin(ctx.deps.db, {
+        input,
+        ip: ctx.ip,
+        userAgent: ctx.userAgent,
+        language: ctx.lang,
+        site: { publicUrl: ctx.deps.config.publicUrl },
+      });
+      return { token, created };
+    }),
   list: authedProcedure.query(({ ctx }) => listWallets(ctx.deps.db, ctx.auth.user.id)),
   linkNonce: authedProcedure.input(ZWalletNonceRequestSchema).mutation(({ ctx, input }) =>
     issueWalletNonce(ctx.deps.db, {

@@ -1,0 +1,1 @@
+ALTER TABLE "secret_attempts" ADD COLUMN "pending" jsonb DEFAULT '{}'::jsonb NOT NULL;
