@@ -45,8 +45,10 @@ const NOT_MONEY: Record<string, string> = {
   "walletLogin.link": "a sign-in method",
   "walletLogin.unlink": "a sign-in method",
   "deposit.create": "a claim an operator reviews; no balance moves until the operator confirms it",
-  "c2c.cancel": "ends the buyer's unpaid order, compare-and-set on its row: a repeat is refused; the buyer's balance never moved",
-  "conversion.createQuote": "a firm quote: fixes the amounts conversion.create (money) will move, moves nothing",
+  "c2c.cancel":
+    "ends the buyer's unpaid order, compare-and-set on its row: a repeat is refused; the buyer's balance never moved",
+  "conversion.createQuote":
+    "a firm quote: fixes the amounts conversion.create (money) will move, moves nothing",
   "withdrawal.cancel":
     "returns the hold to its owner, compare-and-set on the withdrawal: a repeat is refused",
   "withdrawalAddress.create": "address book",

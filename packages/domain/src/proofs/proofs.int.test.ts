@@ -21,7 +21,7 @@ import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
 import { createTrader } from "../spot/testing.ts";
 import { createTestDatabase } from "../test-support/index.ts";
-import { getMyProof, listProofs, liabilityProofLeaves, publishDailyProof, publishProof } from "./index.ts";
+import { getMyProof, liabilityProofLeaves, listProofs, publishDailyProof, publishProof } from "./index.ts";
 
 /** The proof of liabilities against a real database, with transfers running while it snapshots. */
 let db: Db;
@@ -206,7 +206,12 @@ describe("proof of liabilities", () => {
     const option = await buyOption(
       { db, now: () => t0 },
       user,
-      ZBuyOptionRequestSchema.parse({ symbol: "BTCUSDT", direction: "up", amount: "100", period_seconds: 60 }),
+      ZBuyOptionRequestSchema.parse({
+        symbol: "BTCUSDT",
+        direction: "up",
+        amount: "100",
+        period_seconds: 60,
+      }),
     );
     expect(option.amount).toBe("100");
 
@@ -313,7 +318,8 @@ describe("proof of liabilities", () => {
     expect(mine.buckets).toEqual([...PROOF_BUCKETS]);
     const amount = (bucket: string, currency = "USDT") =>
       new MoneyDecimal(
-        mine.leaf.breakdown?.[mine.buckets?.indexOf(bucket) ?? -1]?.[mine.currencies.indexOf(currency)] ?? "x",
+        mine.leaf.breakdown?.[mine.buckets?.indexOf(bucket) ?? -1]?.[mine.currencies.indexOf(currency)] ??
+          "x",
       ).toFixed();
     const available = new MoneyDecimal("1281.5").plus("1095.5").plus(optionLeft).toFixed();
     expect({
@@ -341,7 +347,16 @@ describe("proof of liabilities", () => {
     expect(amount("available", "BTC")).toBe("0.25");
     const usdt = mine.currencies.indexOf("USDT");
     expect(mine.leaf.balances[usdt]).toBe(
-      new MoneyDecimal(available).plus("20.5").plus(900).plus(500).plus(4).plus(100).plus(50).plus(100).plus(100).toFixed(),
+      new MoneyDecimal(available)
+        .plus("20.5")
+        .plus(900)
+        .plus(500)
+        .plus(4)
+        .plus(100)
+        .plus(50)
+        .plus(100)
+        .plus(100)
+        .toFixed(),
     );
 
     // The tree's totals are the ledger's user claims: every user account, the claims held in system
@@ -356,7 +371,9 @@ describe("proof of liabilities", () => {
         )::text as total`);
       return new MoneyDecimal(r.rows[0]?.total ?? "x");
     };
-    expect(proof.totals.find((t) => t.currency === "USDT")?.total).toBe((await ledgerClaims("USDT")).plus(4).toFixed());
+    expect(proof.totals.find((t) => t.currency === "USDT")?.total).toBe(
+      (await ledgerClaims("USDT")).plus(4).toFixed(),
+    );
     expect(proof.totals.find((t) => t.currency === coin)?.total).toBe((await ledgerClaims(coin)).toFixed());
     expect(proof.totals.find((t) => t.currency === "BTC")?.total).toBe((await ledgerClaims("BTC")).toFixed());
     const byBucket = proof.totals.find((t) => t.currency === "USDT")?.buckets ?? [];
@@ -383,14 +400,18 @@ describe("proof of liabilities", () => {
     const [leafRow] = await db
       .select()
       .from(liabilityProofLeaves)
-      .where(sql`${liabilityProofLeaves.proofId} = ${latest.id} and ${liabilityProofLeaves.userId} = ${user.id}`);
+      .where(
+        sql`${liabilityProofLeaves.proofId} = ${latest.id} and ${liabilityProofLeaves.userId} = ${user.id}`,
+      );
     const moved = (leafRow?.breakdown ?? []).map((r) => [...r]);
     (moved[0] as string[])[usdt] = new MoneyDecimal(moved[0]?.[usdt] ?? "0").plus(500).toFixed();
     (moved[3] as string[])[usdt] = "0";
     await db
       .update(liabilityProofLeaves)
       .set({ breakdown: moved })
-      .where(sql`${liabilityProofLeaves.proofId} = ${latest.id} and ${liabilityProofLeaves.userId} = ${user.id}`);
+      .where(
+        sql`${liabilityProofLeaves.proofId} = ${latest.id} and ${liabilityProofLeaves.userId} = ${user.id}`,
+      );
     const tampered = await reconcileLedger(db);
     expect(tampered.checks.map((c) => [c.name, c.ok])).toEqual([
       ["liabilities", true],
@@ -400,7 +421,9 @@ describe("proof of liabilities", () => {
     await db
       .update(liabilityProofLeaves)
       .set({ breakdown: leafRow?.breakdown ?? null })
-      .where(sql`${liabilityProofLeaves.proofId} = ${latest.id} and ${liabilityProofLeaves.userId} = ${user.id}`);
+      .where(
+        sql`${liabilityProofLeaves.proofId} = ${latest.id} and ${liabilityProofLeaves.userId} = ${user.id}`,
+      );
     expect((await reconcileLedger(db)).ok).toBe(true);
   });
 });
