@@ -9,6 +9,8 @@ const ALLOWED: Record<string, Actor[]> = {
   "matched>paid": ["user"],
   "matched>expired": ["system"],
   "matched>rejected": ["operator"],
+  "unmatched>cancelled": ["user"],
+  "matched>cancelled": ["user"],
   "paid>completed": ["operator"],
   "paid>rejected": ["operator"],
 };

@@ -60,6 +60,7 @@ const SecurityQuestions = page(
 const Profile = page(
   () => import("../features/account/profile-page.tsx"),
   (m) => m.ProfilePage,
+  ["referral"],
 );
 const Settings = page(
   () => import("../features/account/settings-page.tsx"),
