@@ -152,6 +152,7 @@ export const ERROR_CODES = {
   OPTION_NOT_AVAILABLE: ResponseCode.Refused,
   OPTION_AMOUNT_BELOW_MINIMUM: ResponseCode.Refused,
   OPTION_AMOUNT_ABOVE_MAXIMUM: ResponseCode.Refused,
+  OPTION_EXPIRY_MARKET_CLOSED: ResponseCode.Refused,
   LOAN_PRODUCT_NOT_FOUND: ResponseCode.Refused,
   LOAN_NOT_FOUND: ResponseCode.Refused,
   LOAN_AMOUNT_BELOW_MINIMUM: ResponseCode.Refused,

@@ -43,6 +43,10 @@ export async function buyOption(
   if (!product.open) {
     throw new AppError("MARKET_CLOSED");
   }
+  // An expiry while the market is closed has no feed price to settle on: not sold.
+  if (!period.expiry_open) {
+    throw new AppError("OPTION_EXPIRY_MARKET_CLOSED", {}, "period_seconds");
+  }
   const amount = new MoneyDecimal(input.amount);
   if (amount.lte(0)) {
     throw new AppError("INVESTMENT_NOT_POSITIVE", {}, "amount");

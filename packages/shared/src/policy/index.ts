@@ -361,6 +361,16 @@ export const POLICY = {
   /** A purchase takes the latest recorded tick; one older than this means the feed is stale: refused. */
   "options.maxTickAgeMs": { schema: z.number().int().min(500).max(60_000), default: 5000, public: true },
   /**
+   * An order settles on the first recorded tick at or after its expiry only if that tick comes within
+   * this many seconds; with none in that window (the feed stopped, the market closed) the order is
+   * void and its amount and fee are refunded in full. Never a later or an earlier price.
+   */
+  "options.settlement.maxGapSeconds": {
+    schema: z.number().int().min(1).max(3600),
+    default: 10,
+    public: true,
+  },
+  /**
    * Recorded ticks are kept this long; older ones are deleted unless an order names them (its
    * purchase or settlement tick) or an open order may still settle on them.
    */

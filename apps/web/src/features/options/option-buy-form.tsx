@@ -132,6 +132,14 @@ export function OptionBuyForm({ product }: { product: OptionProduct }) {
           </Typography.Text>
         </div>
         {!product.open && <Alert type="warning" showIcon title={t("options.marketClosed")} />}
+        {product.open && !period.expiry_open && (
+          <Alert
+            type="warning"
+            showIcon
+            title={t("errors.OPTION_EXPIRY_MARKET_CLOSED")}
+            data-testid="option-expiry-closed"
+          />
+        )}
         {loggedIn ? (
           <Flex gap={12}>
             {(["up", "down"] as const).map((direction) => (
@@ -140,7 +148,7 @@ export function OptionBuyForm({ product }: { product: OptionProduct }) {
                 type="primary"
                 size="large"
                 block
-                disabled={!valid || !product.open}
+                disabled={!valid || !product.open || !period.expiry_open}
                 onClick={() => setPending(direction)}
                 data-testid={`option-buy-${direction}`}
                 style={{ background: direction === "up" ? token.colorSuccess : token.colorError }}
