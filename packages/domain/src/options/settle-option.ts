@@ -221,7 +221,8 @@ export async function settleDueBatch(db: Db, now: Date, limit: number): Promise<
         time: new Date(row.time),
       });
     }
-    const settled = orders.flatMap((order) => {
+    type Ending = { order: OptionOrderRow } & (ReturnType<typeof settlementOf> | ReturnType<typeof voidOf>);
+    const settled = orders.flatMap((order): Ending[] => {
       const tick = ticks.get(`${order.symbol}|${order.expiresAt.toISOString()}`);
       if (tick) {
         return [{ order, ...settlementOf(order, tick, now) }];
