@@ -90,6 +90,7 @@ export const ERROR_CODES = {
   POLICY_MIN_ABOVE_MAX: ResponseCode.Refused,
   CURRENCY_UNSUPPORTED: ResponseCode.Refused,
   PRICE_UNAVAILABLE: ResponseCode.Refused,
+  MARKET_PRICE_STALE: ResponseCode.Refused,
   PRICE_CHANGED: ResponseCode.Refused,
   SAME_WALLET: ResponseCode.Refused,
   IDEMPOTENCY_KEY_REUSED: ResponseCode.Refused,

@@ -62,8 +62,12 @@ export async function buyOption(
   }
   const maxAge = await getPolicy(db, "options.maxTickAgeMs");
   const tick = await currentTick(db, product.symbol, now);
-  if (!tick || now.getTime() - tick.time.getTime() > maxAge) {
+  if (!tick) {
     throw new AppError("PRICE_UNAVAILABLE");
+  }
+  if (now.getTime() - tick.time.getTime() > maxAge) {
+    // The feed has gone quiet: no new option on a price that may no longer be the market's.
+    throw new AppError("MARKET_PRICE_STALE", { seconds: maxAge / 1000 });
   }
   const fee = optionFee(amount.toFixed(), period.fee_rate);
   const cost = amount.plus(fee).toFixed();

@@ -179,8 +179,9 @@ describe("buying an option", () => {
     expect((await refusal(buy(user, saturday, { symbol: "EURUSD", amount: "10" }))).code).toBe(
       "MARKET_CLOSED",
     );
-    // The latest recorded tick is 6 s old (the policy allows 5 s): no price, not an invented one.
-    expect((await refusal(buy(user, at(t0, 6000), { amount: "10" }))).code).toBe("PRICE_UNAVAILABLE");
+    // The latest recorded tick is 6 s old (the policy allows 5 s): the market is paused, and says why.
+    const stale = await refusal(buy(user, at(t0, 6000), { amount: "10" }));
+    expect([stale.code, stale.params]).toEqual(["MARKET_PRICE_STALE", { seconds: 5 }]);
     for (const amount of ["0", "0.000", "-5"]) {
       const parsed = ZBuyOptionRequestSchema.safeParse({
         symbol: "BTCUSDT",

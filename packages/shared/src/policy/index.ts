@@ -193,6 +193,11 @@ export const POLICY = {
   "spot.tradePassword.required": { schema: z.boolean(), default: false, public: true },
   /** A market buy by quantity pays at most this share above the best ask; the rest is cancelled. */
   "spot.marketProtection": { schema: zRate, default: "0.05", public: true },
+  /**
+   * A market order trades at the book's prices, which the market maker quotes around the feed's: when
+   * the feed's latest price of the market is older than this, the market takes no market order.
+   */
+  "spot.maxTickAgeMs": { schema: z.number().int().min(500).max(60_000), default: 5000, public: true },
   /** Open orders one user may have in one market. */
   "spot.maxOpenOrders": { schema: z.number().int().min(1).max(10_000), default: 200, public: true },
   /**
