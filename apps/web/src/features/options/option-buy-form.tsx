@@ -6,6 +6,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
 import { AppLink } from "../../lib/navigation.tsx";
+import { usePolicy } from "../../lib/policy.ts";
 import { useIsLoggedIn } from "../../lib/session.ts";
 import { amountInput, NUMERIC_STYLE, useMoneyFormat } from "../assets/assets-format.ts";
 import { ConfirmModal, SummaryRows } from "../common/confirm-summary-dialog.tsx";
@@ -21,6 +22,7 @@ const PRESETS = ["10", "50", "100", "500"];
  */
 export function OptionBuyForm({ product }: { product: OptionProduct }) {
   const { t } = useTranslation();
+  const policy = usePolicy();
   const { token } = theme.useToken();
   const format = useMoneyFormat();
   const loggedIn = useIsLoggedIn();
@@ -190,6 +192,11 @@ export function OptionBuyForm({ product }: { product: OptionProduct }) {
               key: "tie",
               label: t("options.ifTie"),
               value: t(product.tie === "refund" ? "options.tieRefund" : "options.tieLoss"),
+            },
+            {
+              key: "noPrice",
+              label: t("options.ifNoPrice"),
+              value: t("options.noPriceRefund", { seconds: policy["options.settlement.maxGapSeconds"] }),
             },
           ]}
         />
