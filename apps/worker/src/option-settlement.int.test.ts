@@ -125,6 +125,43 @@ describe("the option-settlement worker", () => {
     }
   });
 
+  it("voids and refunds once an order whose feed stops at its expiry, with its settlement job delivered twice", async () => {
+    const worker = startOptionSettlement({ db, connection, prefix, now, sweepIntervalMs: 3_600_000 });
+    await worker.started;
+    try {
+      const user = await newUser("1000");
+      await tick("SOLUSDT", "150", at(-100));
+      const order = await buyOption({ db, now }, user, {
+        symbol: "SOLUSDT",
+        direction: "up",
+        amount: "100",
+        period_seconds: 30,
+      });
+      // The feed's last tick comes before the expiry; nothing after it.
+      await tick("SOLUSDT", "151", at(29_000));
+      clock.now = at(30_000 + 11_000);
+      const dueAt = new Date(order.expires_at).getTime();
+      const jobs = await Promise.all(
+        ["a", "b"].map((copy) =>
+          queue.add(JOBS.settleOptionsDue, { dueAt }, { jobId: `void-${order.id}-${copy}` }),
+        ),
+      );
+      const results = await Promise.all(jobs.map((job) => job.waitUntilFinished(events, 30_000)));
+      expect(results.sort()).toEqual([0, 1]);
+      expect(await getOptionOrder(db, user.id, order.id)).toMatchObject({
+        status: "void",
+        settlement_price: null,
+        payout: "101",
+        profit: "0",
+      });
+      expect(await optionBalance(user.id)).toBe("1000");
+      expect(await settleEntries(order.id)).toBe(1);
+      expect((await reconcileLedger(db)).ok).toBe(true);
+    } finally {
+      await worker.close();
+    }
+  });
+
   it("settles on start, with the first tick at or after expiry, the orders that expired while it was stopped", async () => {
     // No worker runs: orders are bought and their jobs scheduled; the feed's ticks keep being recorded.
     const scheduler = createSettlementScheduler(connection, prefix);

@@ -197,6 +197,30 @@ export function limitCrossed(side: ContractSide, limit: string, price: string): 
   return side === "long" ? d(price).lte(limit) : d(price).gte(limit);
 }
 
+/**
+ * The price a limit order fills at on a tick that crosses it: the better of its limit and the tick
+ * for the user (long: the lower, short: the higher). A long limit placed far above the market fills
+ * at the market, never at a worse price than the feed offered.
+ */
+export function limitFillPrice(side: ContractSide, limit: string, price: string): string {
+  const better = side === "long" ? d(price).lt(limit) : d(price).gt(limit);
+  return (better ? d(price) : d(limit)).toFixed();
+}
+
+/**
+ * The fee a limit order pays when it fills at `fillPrice`: the fee at that price, but never more than
+ * the fee held (the one the user confirmed at the limit price). The rest of the held fee is released.
+ */
+export function limitFillFee(
+  fillPrice: string,
+  lots: string,
+  contractSize: string,
+  feeRate: string,
+  heldFee: string,
+): string {
+  return MoneyDecimal.min(tradeFee(fillPrice, lots, contractSize, feeRate), heldFee).toFixed();
+}
+
 /** Whether a tick at `price` reaches the take-profit (long: at or above; short: at or below). */
 export function takeProfitHit(side: ContractSide, tp: string, price: string): boolean {
   return side === "long" ? d(price).gte(tp) : d(price).lte(tp);

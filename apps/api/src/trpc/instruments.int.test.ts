@@ -1,4 +1,4 @@
-import { loadCatalogue } from "@northstar/domain/markets";
+import { loadCatalogue, recordRunningFeed } from "@northstar/domain/markets";
 import { type ErrorCode, ResponseCode } from "@northstar/shared/errors";
 import { translate } from "@northstar/shared/i18n";
 import type { Language } from "@northstar/shared/languages";
@@ -367,6 +367,26 @@ describe("operators edit the catalogue", () => {
     );
     expect(await fingerprint()).toBe(unchanged);
     expect(symbolsOf(await marketList({ search: "BTCUSDT" }))).toEqual(["BTCUSDT"]);
+  });
+});
+
+describe("market.feed", () => {
+  it("tells anyone whether the prices are simulated: until a live feed runs they are", async () => {
+    // Exactly these two fields: nothing of the simulator's seed is told.
+    expect(dataOf(await h.trpc("market.feed", undefined, undefined, "query"))).toEqual({
+      kind: null,
+      simulated: true,
+    });
+    await recordRunningFeed(h.db, "simulator", true);
+    expect(dataOf(await h.trpc("market.feed", undefined, undefined, "query"))).toEqual({
+      kind: "simulator",
+      simulated: true,
+    });
+    await recordRunningFeed(h.db, "ccxt", false);
+    expect(dataOf(await h.trpc("market.feed", undefined, undefined, "query"))).toEqual({
+      kind: "ccxt",
+      simulated: false,
+    });
   });
 });
 

@@ -1,6 +1,7 @@
 import { LogoutOutlined, SafetyOutlined, UserOutlined } from "@ant-design/icons";
 import { headerName } from "@northstar/shared/display";
 import { CONTENT_PAGE } from "@northstar/shared/routes";
+import { useQuery } from "@tanstack/react-query";
 import { Avatar, Button, Flex, Space, theme } from "antd";
 import { lazy, type ReactNode, Suspense } from "react";
 import { useTranslation } from "react-i18next";
@@ -12,6 +13,7 @@ import { AppLink, useAppNavigate } from "../lib/navigation.tsx";
 import { useAvatarSrc } from "../lib/private-file.ts";
 import { useLogout, useSession, useSiteSettings } from "../lib/queries.ts";
 import { useIsLoggedIn } from "../lib/session.ts";
+import { useTRPC } from "../lib/trpc.ts";
 import { NAV, navKeyOf } from "./nav-items.ts";
 import { TabBar } from "./tab-bar.tsx";
 
@@ -82,6 +84,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
         <div className="ns-header-spacer" />
         <HeaderTools />
       </header>
+      <SimulatedPricesBanner />
       {session.data?.account_kind === "demo" ? (
         <Suspense fallback={null}>
           <DemoBanner />
@@ -101,6 +104,37 @@ export function AppLayout({ children }: { children: ReactNode }) {
         </Paragraph>
       </footer>
       <TabBar />
+    </div>
+  );
+}
+
+/**
+ * A slim line under the header on every page while the platform's prices are not a live market's
+ * (the simulator, a replay): a sandbox says so, whoever is looking.
+ */
+function SimulatedPricesBanner() {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const trpc = useTRPC();
+  const feed = useQuery(trpc.market.feed.queryOptions(undefined, { staleTime: 60_000 }));
+  if (!feed.data?.simulated) {
+    return null;
+  }
+  return (
+    <div
+      role="note"
+      data-testid="simulated-prices"
+      style={{
+        textAlign: "center",
+        fontSize: 12,
+        lineHeight: "22px",
+        paddingInline: 16,
+        color: token.colorWarningText,
+        background: token.colorWarningBg,
+        borderBottom: `1px solid ${token.colorWarningBorder}`,
+      }}
+    >
+      {t("common.simulatedPrices")}
     </div>
   );
 }

@@ -26,7 +26,7 @@ import { ContractRiskEngine } from "./risk-engine.ts";
 import { contractWallet, newContractUser } from "./testing.ts";
 import { pruneContractTicks } from "./tick-retention.ts";
 import { recordContractTicks } from "./ticks.ts";
-import { triggerAt } from "./trigger.ts";
+import { applyTick, triggerAt } from "./trigger.ts";
 
 /**
  * Contracts against a real database. The clock is a test clock that only moves forward; every price
@@ -565,6 +565,59 @@ describe("the risk engine's search", () => {
     expect(closes[0]?.tick_id).toBe(crossing?.id);
     const [row] = await db.select().from(contractPositions).where(eq(contractPositions.id, p.id));
     expect(row?.openTickId).toBe(fill?.id);
+    await reconciled();
+  });
+
+  it("fills a limit order at the better of its limit and the triggering tick, never worse than the market", async () => {
+    const engine = new ContractRiskEngine(db, { name: "better-fill" });
+    await engine.start();
+    const user = await newContractUser(db, "1000");
+    await tick("ATOMUSDT", "2");
+    // A long limit far above the market: margin 3 × 100 ÷ 20 = 15, fee 300 × 0.0005 = 0.15 held.
+    const long = await open(user, {
+      symbol: "ATOMUSDT",
+      side: "long",
+      order_type: "limit",
+      price: "3",
+      lots: "100",
+      leverage: 20,
+    });
+    expect(await contractWallet(db, user.id)).toEqual({ available: "984.85", held: "15.15" });
+    const fill = await tick("ATOMUSDT", "2");
+    await tick("ATOMUSDT", "2");
+    await engine.drain();
+    const { position, closes } = await getContractPosition(db, user, long.id);
+    // Filled at its limit (3) the next tick would liquidate it (liquidation near 2.864); at the tick it holds.
+    expect(position).toMatchObject({ status: "holding", entry_price: "2", open_fee: "0.1" });
+    expect(closes).toHaveLength(0);
+    const [row] = await db.select().from(contractPositions).where(eq(contractPositions.id, long.id));
+    expect(row?.openTickId).toBe(fill?.id);
+    // The fee is the fill's (200 × 0.0005); the rest of the held fee returns; the margin stays held.
+    expect(await contractWallet(db, user.id)).toEqual({ available: "984.9", held: "15" });
+
+    // A short limit far below the market fills at the tick (higher); its fee never exceeds the one held.
+    const seller = await newContractUser(db, "1000");
+    await tick("NEARUSDT", "1.91");
+    const short = await open(seller, {
+      symbol: "NEARUSDT",
+      side: "short",
+      order_type: "limit",
+      price: "1.5",
+      lots: "100",
+      leverage: 20,
+    });
+    const up = await tick("NEARUSDT", "1.91");
+    if (!up) {
+      throw new Error("no tick");
+    }
+    const single = await applyTick(db, short.id, up);
+    expect(single.state).toBe("triggered");
+    expect((await getContractPosition(db, seller, short.id)).position).toMatchObject({
+      status: "holding",
+      entry_price: "1.91",
+      open_fee: "0.075",
+    });
+    expect(await contractWallet(db, seller.id)).toEqual({ available: "992.425", held: "7.5" });
     await reconciled();
   });
 

@@ -50,27 +50,31 @@ export async function postOpen(tx: DbOrTx, p: Owner, margin: string, fee: string
   });
 }
 
-/** A limit order fills: its held fee goes to the fee account; the margin stays held. */
-export async function postFill(tx: DbOrTx, p: Owner, fee: string) {
-  const entry = fillEntry(p, fee);
+/**
+ * A limit order fills: of its held fee, the fill's fee goes to the fee account and the rest (a fill
+ * at a better price than the limit costs less) returns to the available balance; the margin stays held.
+ */
+export async function postFill(tx: DbOrTx, p: Owner, heldFee: string, fee: string) {
+  const entry = fillEntry(p, heldFee, fee);
   if (entry) {
     await postEntry(tx, entry);
   }
 }
 
-/** The ledger entry of a fill (null when the fee is zero: nothing moves). */
-export function fillEntry(p: Owner, fee: string): EntryInput | null {
-  if (new MoneyDecimal(fee).isZero()) {
+/** The ledger entry of a fill (null when the held fee is zero: nothing moves). */
+export function fillEntry(p: Owner, heldFee: string, fee: string): EntryInput | null {
+  if (new MoneyDecimal(heldFee).isZero()) {
     return null;
   }
   return {
     idempotencyKey: `contract.fill:${p.id}`,
     kind: "contract.fill",
     reference: { type: "contract_position", id: p.id },
-    postings: [
-      { account: held(p.userId, p.book), amount: neg(fee) },
+    postings: nonZero([
+      { account: held(p.userId, p.book), amount: neg(heldFee) },
       { account: system("fees", p.book), amount: fee },
-    ],
+      { account: available(p.userId, p.book), amount: new MoneyDecimal(heldFee).minus(fee).toFixed() },
+    ]),
   };
 }
 

@@ -19,15 +19,21 @@ export interface ContractDeps {
   now?: () => Date;
 }
 
-/** The latest recorded tick of an open market, or MARKET_CLOSED / PRICE_UNAVAILABLE. */
+/**
+ * The latest recorded tick of an open market, or MARKET_CLOSED, PRICE_UNAVAILABLE (none recorded) or
+ * MARKET_PRICE_STALE (the feed's latest is older than `contracts.maxTickAgeMs`: no new position).
+ */
 export async function freshTick(db: DbOrTx, product: ContractProduct, now: Date): Promise<ContractTick> {
   if (!product.open) {
     throw new AppError("MARKET_CLOSED");
   }
   const maxAge = await getPolicy(db, "contracts.maxTickAgeMs");
   const tick = await latestContractTick(db, product.symbol, now);
-  if (!tick || now.getTime() - tick.time.getTime() > maxAge) {
+  if (!tick) {
     throw new AppError("PRICE_UNAVAILABLE");
+  }
+  if (now.getTime() - tick.time.getTime() > maxAge) {
+    throw new AppError("MARKET_PRICE_STALE", { seconds: maxAge / 1000 });
   }
   return tick;
 }

@@ -2,6 +2,8 @@ import {
   type CloseSettlement,
   isLiquidatable,
   limitCrossed,
+  limitFillFee,
+  limitFillPrice,
   settleClose,
   stopLossHit,
   takeProfitHit,
@@ -42,13 +44,22 @@ export function triggerAt(row: ContractPositionRow, price: string): TriggerKind 
   return null;
 }
 
+/**
+ * What a pending limit order fills at on a crossing tick: the better of its limit and the tick, and
+ * the fee at that price (never above the fee held for it).
+ */
+export function fillOf(row: ContractPositionRow, tick: ContractTick): { price: string; fee: string } {
+  const price = limitFillPrice(row.side, row.limitPrice as string, tick.price);
+  return { price, fee: limitFillFee(price, row.lots, row.contractSize, row.feeRate, row.heldFee) };
+}
+
 export type TriggerResult =
   | { state: "triggered"; kind: TriggerKind; position: TContractPositionView; userId: number }
   | { state: "none"; position: ContractPositionRow | null };
 
 /**
  * Applies what `tick` does to one position, in its own transaction with the row locked: fills a
- * pending limit order at its price, or closes a holding position at the tick's price (TP, SL,
+ * pending limit order at the better of its limit and the tick, or closes a holding position at the tick's price (TP, SL,
  * liquidation), recording the tick. A tick not after the position's opening tick does nothing, and
  * a position already changed by someone else is re-read, so a trigger delivered twice (an engine
  * restarted mid-stream, a standby replaying ticks) applies once.
@@ -71,9 +82,10 @@ export async function applyTick(db: Db, positionId: number, tick: ContractTick):
       return { state: "none", position: row };
     }
     if (kind === "fill") {
+      const { price, fee } = fillOf(row, tick);
       const set = {
-        entryPrice: row.limitPrice,
-        openFee: row.heldFee,
+        entryPrice: price,
+        openFee: fee,
         heldFee: "0",
         openTickId: tick.id,
         openedAt: tick.time,
@@ -91,7 +103,7 @@ export async function applyTick(db: Db, positionId: number, tick: ContractTick):
       if (!moved) {
         return { state: "none", position: row };
       }
-      await postFill(tx, row, row.heldFee);
+      await postFill(tx, row, row.heldFee, fee);
       return {
         state: "triggered",
         kind,
@@ -289,8 +301,8 @@ export async function applyTicksBatch(
           from: "pending" as const,
           to: "holding" as const,
           values: {
-            entry_price: row.limitPrice,
-            open_fee: row.heldFee,
+            entry_price: fillOf(row, tick).price,
+            open_fee: fillOf(row, tick).fee,
             held_fee: "0",
             open_tick_id: tick.id,
             opened_at: tick.time.toISOString(),
@@ -301,13 +313,14 @@ export async function applyTicksBatch(
         throw new Error("contract trigger batch: a locked order changed state");
       }
       for (const { row, tick } of fills) {
-        const entry = fillEntry(row, row.heldFee);
+        const { price, fee } = fillOf(row, tick);
+        const entry = fillEntry(row, row.heldFee, fee);
         if (entry) {
           entries.push(entry);
         }
         const set = {
-          entryPrice: row.limitPrice,
-          openFee: row.heldFee,
+          entryPrice: price,
+          openFee: fee,
           heldFee: "0",
           openTickId: tick.id,
           openedAt: tick.time,

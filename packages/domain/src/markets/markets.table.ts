@@ -75,3 +75,18 @@ export const marketFavourites = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.symbol] })],
 );
+
+/**
+ * The market feed of this deployment, one row (`id` = `main`): which feed the worker runs now (the
+ * web says "simulated prices" unless it is live) and the simulator's seed, drawn from a secure random
+ * source on the first start and kept, so restarts and standbys continue the same walk. The seed is
+ * never shown, logged or published: whoever knows it could compute the simulator's next price.
+ */
+export const marketFeedState = pgTable("market_feed_state", {
+  id: text().primaryKey(),
+  kind: text(),
+  sandbox: boolean().notNull().default(false),
+  simulatorSeed: text(),
+  startedAt: timestamp({ withTimezone: true }),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

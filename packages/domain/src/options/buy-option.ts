@@ -43,6 +43,10 @@ export async function buyOption(
   if (!product.open) {
     throw new AppError("MARKET_CLOSED");
   }
+  // An expiry while the market is closed has no feed price to settle on: not sold.
+  if (!period.expiry_open) {
+    throw new AppError("OPTION_EXPIRY_MARKET_CLOSED", {}, "period_seconds");
+  }
   const amount = new MoneyDecimal(input.amount);
   if (amount.lte(0)) {
     throw new AppError("INVESTMENT_NOT_POSITIVE", {}, "amount");
@@ -56,8 +60,12 @@ export async function buyOption(
   }
   const maxAge = await getPolicy(db, "options.maxTickAgeMs");
   const tick = await currentTick(db, product.symbol, now);
-  if (!tick || now.getTime() - tick.time.getTime() > maxAge) {
+  if (!tick) {
     throw new AppError("PRICE_UNAVAILABLE");
+  }
+  if (now.getTime() - tick.time.getTime() > maxAge) {
+    // The feed has gone quiet: no new option on a price that may no longer be the market's.
+    throw new AppError("MARKET_PRICE_STALE", { seconds: maxAge / 1000 });
   }
   const fee = optionFee(amount.toFixed(), period.fee_rate, decimals);
   const cost = amount.plus(fee).toFixed();

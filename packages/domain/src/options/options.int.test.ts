@@ -13,6 +13,7 @@ import { createTestDatabase } from "../test-support/index.ts";
 import { buyOption } from "./buy-option.ts";
 import { getOptionOrder, listOptionOrders } from "./list-orders.ts";
 import { optionOrders } from "./options.table.ts";
+import { listOptionProducts } from "./products.ts";
 import { settleDueOptions, settleOption } from "./settle-option.ts";
 import { pruneTicks, recordTicks } from "./ticks.ts";
 
@@ -178,8 +179,9 @@ describe("buying an option", () => {
     expect((await refusal(buy(user, saturday, { symbol: "EURUSD", amount: "10" }))).code).toBe(
       "MARKET_CLOSED",
     );
-    // The latest recorded tick is 6 s old (the policy allows 5 s): no price, not an invented one.
-    expect((await refusal(buy(user, at(t0, 6000), { amount: "10" }))).code).toBe("PRICE_UNAVAILABLE");
+    // The latest recorded tick is 6 s old (the policy allows 5 s): the market is paused, and says why.
+    const stale = await refusal(buy(user, at(t0, 6000), { amount: "10" }));
+    expect([stale.code, stale.params]).toEqual(["MARKET_PRICE_STALE", { seconds: 5 }]);
     for (const amount of ["0", "0.000", "-5"]) {
       const parsed = ZBuyOptionRequestSchema.safeParse({
         symbol: "BTCUSDT",
@@ -231,6 +233,49 @@ describe("buying an option", () => {
     expect(await getOptionOrder(db, user.id, order.id)).toMatchObject({ status: "won", payout: "18.424691" });
     expect(await optionBalance(user.id)).toBe("1008.199999");
     expect((await findDustBalances(db)).filter((d) => d.userId === user.id)).toEqual([]);
+  it("refuses an option whose expiry falls outside its market's trading hours (into the weekend or the daily break)", async () => {
+    const user = await newUser("1000");
+    // EURUSD closes Friday 17:00 New York (22:00 UTC in January); XAUUSD too, and pauses 17:00–18:00 on weekdays.
+    const friday = new Date("2026-01-09T21:59:00Z");
+    await tick("EURUSD", "1.1", at(friday, -100));
+    await tick("XAUUSD", "2650", at(friday, -100));
+    const before = await optionBalance(user.id);
+    for (const [symbol, seconds] of [
+      ["EURUSD", 60],
+      ["EURUSD", 86_400],
+      ["XAUUSD", 120],
+    ] as const) {
+      const refused = await refusal(buy(user, friday, { symbol, amount: "10", period_seconds: seconds }));
+      expect([symbol, seconds, refused.code, refused.field]).toEqual([
+        symbol,
+        seconds,
+        "OPTION_EXPIRY_MARKET_CLOSED",
+        "period_seconds",
+      ]);
+    }
+    expect(await optionBalance(user.id)).toBe(before);
+    // An expiry before the close is sold: 21:59:30 UTC.
+    expect(await buy(user, friday, { symbol: "EURUSD", amount: "10", period_seconds: 30 })).toMatchObject({
+      status: "open",
+    });
+    // Gold on a Thursday at 21:30 UTC (16:30 New York): an hour later falls into the daily break.
+    const thursday = new Date("2026-01-08T21:30:00Z");
+    await tick("XAUUSD", "2650", at(thursday, -100));
+    const daily = await refusal(
+      buy(user, thursday, { symbol: "XAUUSD", amount: "10", period_seconds: 3600 }),
+    );
+    expect(daily.code).toBe("OPTION_EXPIRY_MARKET_CLOSED");
+    // The products say, per period, whether its expiry is in trading hours now: the form disables the others.
+    const products = await listOptionProducts(db, friday);
+    const eur = products.find((p) => p.symbol === "EURUSD");
+    expect(eur?.periods.map((p) => [p.seconds, p.expiry_open])).toEqual([
+      [30, true],
+      [60, false],
+      [120, false],
+      [300, false],
+      [3600, false],
+      [86_400, false],
+    ]);
   });
 
   it("refuses an amount above the user's risk level (the verification module's cap) and changes nothing", async () => {
@@ -362,6 +407,61 @@ describe("settling an option with the first recorded tick at or after its expiry
       status: "won",
       settlement_price: "101",
     });
+  });
+
+  it("voids an order with no tick within the policy's gap after expiry and refunds amount and fee, once", async () => {
+    // The policy default: 10 s. A tick 10.001 s after the expiry is too late to be its price.
+    const { user, order, expiry } = await scenario("up", [[10_001, "300"]], "SOLUSDT");
+    expect(await optionBalance(user.id)).toBe("798");
+    const house = await houseBalance();
+    // Within the gap the settlement waits for a tick; it may still come.
+    expect((await settleOption(db, order.id, at(expiry, 9_000))).state).toBe("waiting");
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => settleOption(db, order.id, at(expiry, 10_500))),
+    );
+    expect(results.map((r) => r.state).sort()).toEqual(["already", "already", "already", "voided"]);
+    expect((await settleOption(db, order.id, at(expiry, 60_000))).state).toBe("already");
+    expect(await getOptionOrder(db, user.id, order.id)).toMatchObject({
+      status: "void",
+      settlement_price: null,
+      settlement_tick_time: null,
+      payout: "202",
+      profit: "0",
+      settled_at: at(expiry, 10_500).toISOString(),
+    });
+    expect(await optionBalance(user.id)).toBe("1000");
+    expect(norm(new MoneyDecimal(house).minus(await houseBalance()).toFixed())).toBe("202");
+    const entries = await db.execute<{ n: number }>(
+      sql`select count(*)::int as n from journal_entries where reference_type = 'option_order' and reference_id = ${String(order.id)}`,
+    );
+    expect(entries.rows[0]?.n).toBe(2);
+  });
+
+  it("the sweeper voids the orders whose feed stopped at expiry and settles those with a tick within the gap", async () => {
+    await setPolicy(db, "options.settlement.maxGapSeconds", 5, "test");
+    try {
+      const t0 = slot();
+      const user = await newUser("1000");
+      await tick("XRPUSDT", "2", at(t0, -100));
+      await tick("BNBUSDT", "600", at(t0, -100));
+      const stopped = await buy(user, t0, { symbol: "XRPUSDT", amount: "10", period_seconds: 30 });
+      const priced = await buy(user, t0, { symbol: "BNBUSDT", amount: "10", period_seconds: 30 });
+      await tick("BNBUSDT", "601", at(t0, 34_999));
+      // XRPUSDT's next tick comes 6 s after the expiry: outside the 5 s gap.
+      await tick("XRPUSDT", "1", at(t0, 36_000));
+      const swept = await settleDueOptions(db, at(t0, 36_000));
+      expect(swept.settled).toBeGreaterThanOrEqual(2);
+      expect(swept.waiting).toBe(0);
+      expect(await getOptionOrder(db, user.id, stopped.id)).toMatchObject({ status: "void", payout: "10.1" });
+      expect(await getOptionOrder(db, user.id, priced.id)).toMatchObject({
+        status: "won",
+        settlement_price: "601",
+      });
+      // 1000 − 2 × 10.1 + 10.1 (void: amount and fee) + 18 (a win at 0.8)
+      expect(await optionBalance(user.id)).toBe("1007.9");
+    } finally {
+      await setPolicy(db, "options.settlement.maxGapSeconds", 10, "test");
+    }
   });
 
   it("pays once when settled many times at once (a job delivered twice, the sweeper racing it)", async () => {

@@ -21,6 +21,7 @@ export function toOptionView(row: OptionOrderRow): TOptionOrderView {
     purchase_tick_time: row.purchaseTickTime.toISOString(),
     purchased_at: row.purchasedAt.toISOString(),
     expires_at: row.expiresAt.toISOString(),
+    settlement_tick_id: row.settlementTickId,
     settlement_price: plainOrNull(row.settlementPrice),
     settlement_tick_time: iso(row.settlementTickTime),
     settled_at: iso(row.settledAt),

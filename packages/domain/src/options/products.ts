@@ -1,5 +1,5 @@
 import type { TOptionPeriod, TOptionProduct } from "@northstar/shared/contracts/options";
-import { isMarketOpen } from "@northstar/shared/markets";
+import { isMarketOpen, type TradingHours } from "@northstar/shared/markets";
 import type { PolicyValue } from "@northstar/shared/policy";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -8,17 +8,23 @@ import { getPolicy } from "../policy/index.ts";
 
 export type OptionProducts = PolicyValue<"options.products">;
 
-const toPeriod = (p: OptionProducts[string]["periods"][number]): TOptionPeriod => ({
+const toPeriod = (
+  p: OptionProducts[string]["periods"][number],
+  hours: TradingHours,
+  now: Date,
+): TOptionPeriod => ({
   seconds: p.seconds,
   payout_rate: p.payoutRate,
   fee_rate: p.feeRate,
   min: p.min,
   max: p.max,
+  expiry_open: isMarketOpen(hours, new Date(now.getTime() + p.seconds * 1000)),
 });
 
 /**
  * The products a user may buy, as the policy defines them, for enabled instruments in the catalogue,
- * with whether each market is open now; by the catalogue's order.
+ * with whether each market is open now and, per period, whether an option bought now would expire
+ * inside its trading hours; by the catalogue's order.
  */
 export async function listOptionProducts(db: DbOrTx, now = new Date()): Promise<TOptionProduct[]> {
   const [products, catalogue] = await Promise.all([getPolicy(db, "options.products"), loadCatalogue(db)]);
@@ -32,7 +38,9 @@ export async function listOptionProducts(db: DbOrTx, now = new Date()): Promise<
         display_decimals: i.displayDecimals,
         open: isMarketOpen(i.tradingHours, now),
         tie: product.tie,
-        periods: [...product.periods].sort((a, b) => a.seconds - b.seconds).map(toPeriod),
+        periods: [...product.periods]
+          .sort((a, b) => a.seconds - b.seconds)
+          .map((p) => toPeriod(p, i.tradingHours, now)),
       };
     });
 }

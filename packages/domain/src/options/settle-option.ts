@@ -2,10 +2,11 @@ import type { TOptionOrderView } from "@northstar/shared/contracts/options";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { optionOutcome } from "@northstar/shared/options";
 import { optionOrderMachine } from "@northstar/shared/state-machines";
-import { and, asc, count, eq, lte, sql } from "drizzle-orm";
+import { and, asc, count, eq, lt, lte, or, sql } from "drizzle-orm";
 import { currencyDecimals } from "../currencies/index.ts";
 import type { Db } from "../db/client.ts";
 import { accountIdCache, type EntryInput, postEntries, postEntry } from "../ledger/index.ts";
+import { getPolicy } from "../policy/index.ts";
 import { transition, transitionMany } from "../state/index.ts";
 import { OPTION_CURRENCY } from "./buy-option.ts";
 import { type OptionOrderRow, optionOrders, optionTicks } from "./options.table.ts";
@@ -21,11 +22,13 @@ export interface SettledOption {
 export type SettleResult =
   /** Settled now: the order as it ends. */
   | ({ state: "settled" } & SettledOption)
+  /** No tick within the policy's gap after the expiry: void now, amount and fee refunded. */
+  | ({ state: "voided" } & SettledOption)
   /** Settled before (a repeated job): nothing changed. */
   | { state: "already"; order: TOptionOrderView }
   /** Not expired yet at `now`. */
   | { state: "not_due" }
-  /** Expired, but no tick at or after the expiry is recorded yet: try again later. */
+  /** Expired, but no tick at or after the expiry is recorded yet, and the gap has not passed: try again later. */
   | { state: "waiting" }
   | { state: "missing" };
 
@@ -75,8 +78,46 @@ function settlementOf(order: OptionOrderRow, tick: RecordedTick, now: Date, deci
 }
 
 /**
+ * The void of an order no tick priced within the gap after its expiry: the amount and the fee go
+ * back to the buyer in full under the settlement's ledger key, so an order is paid or refunded once.
+ */
+function voidOf(order: OptionOrderRow, now: Date) {
+  const refund = new MoneyDecimal(order.amount).plus(order.fee).toFixed();
+  const values = {
+    settlementTickId: null,
+    settlementPrice: null,
+    settlementTickTime: null,
+    settledAt: now,
+    payout: refund,
+    profit: "0",
+  };
+  const entry: EntryInput = {
+    idempotencyKey: `option.settle:${order.id}`,
+    kind: "option.void",
+    reference: { type: "option_order", id: order.id },
+    postings: [
+      {
+        account: { system: "options_house", book: order.book, currency: OPTION_CURRENCY },
+        amount: `-${refund}`,
+      },
+      {
+        account: { userId: order.userId, book: order.book, wallet: "option", currency: OPTION_CURRENCY },
+        amount: refund,
+      },
+    ],
+  };
+  return { status: "void" as const, values, entry };
+}
+
+/** The last instant a tick may have to settle an order: its expiry plus the policy's gap. */
+const settlementDeadline = (order: OptionOrderRow, gapSeconds: number) =>
+  order.expiresAt.getTime() + gapSeconds * 1000;
+
+/**
  * Settles one order with the first recorded tick at or after its expiry instant, never a later or an
  * invented price: pays the outcome through the ledger and records the tick's id, time and price.
+ * A first tick more than `options.settlement.maxGapSeconds` after the expiry is no price for it:
+ * once that gap has passed without one, the order is void and the amount and fee are refunded.
  * The row is locked and its state compared-and-set, and the payout's ledger key is the order's, so
  * a repeated call (or a batch racing it) pays once.
  */
@@ -92,12 +133,15 @@ export async function settleOption(db: Db, orderId: number, now = new Date()): P
     if (order.expiresAt.getTime() > now.getTime()) {
       return { state: "not_due" };
     }
-    const tick = await firstTickAtOrAfter(tx, order.symbol, order.expiresAt);
-    if (!tick) {
+    const gap = await getPolicy(tx, "options.settlement.maxGapSeconds");
+    const deadline = settlementDeadline(order, gap);
+    const first = await firstTickAtOrAfter(tx, order.symbol, order.expiresAt);
+    const tick = first && first.time.getTime() <= deadline ? first : null;
+    if (!tick && now.getTime() <= deadline) {
       return { state: "waiting" };
     }
     const decimals = await currencyDecimals(tx, OPTION_CURRENCY);
-    const { status, values, entry } = settlementOf(order, tick, now, decimals);
+    const { status, values, entry } = tick ? settlementOf(order, tick, now, decimals) : voidOf(order, now);
     const moved = await transition(tx, {
       machine: optionOrderMachine,
       table: optionOrders,
@@ -113,13 +157,18 @@ export async function settleOption(db: Db, orderId: number, now = new Date()): P
     if (entry) {
       await postEntry(tx, entry);
     }
-    return { state: "settled", order: toOptionView({ ...order, ...values, status }), userId: order.userId };
+    return {
+      state: status === "void" ? "voided" : "settled",
+      order: toOptionView({ ...order, ...values, status }),
+      userId: order.userId,
+    };
   });
 }
 
 /**
- * One batch of the set-based settlement: up to `limit` open orders that expired by `now` and whose
- * first tick at or after the expiry is recorded, oldest expiry first, settled in one transaction with
+ * One batch of the set-based settlement: up to `limit` open orders that expired by `now` and either
+ * have a tick recorded within the gap after the expiry (settled on the first) or have none and the
+ * gap has passed (void, refunded), oldest expiry first, settled in one transaction with
  * a fixed number of statements (one read of the orders, one of their ticks, one compare-and-set
  * update of their states, one ledger write of their payouts). Rows another settler holds are
  * skipped, not waited for, so settlers running side by side share the work; each row is still
@@ -127,6 +176,7 @@ export async function settleOption(db: Db, orderId: number, now = new Date()): P
  */
 export async function settleDueBatch(db: Db, now: Date, limit: number): Promise<SettledOption[]> {
   return db.transaction(async (tx) => {
+    const gap = await getPolicy(tx, "options.settlement.maxGapSeconds");
     const orders = await tx
       .select()
       .from(optionOrders)
@@ -134,8 +184,12 @@ export async function settleDueBatch(db: Db, now: Date, limit: number): Promise<
         and(
           eq(optionOrders.status, "open"),
           lte(optionOrders.expiresAt, now),
-          sql`exists (select 1 from ${optionTicks} t
-            where t.symbol = ${optionOrders.symbol} and t.time >= ${optionOrders.expiresAt})`,
+          or(
+            lt(optionOrders.expiresAt, new Date(now.getTime() - gap * 1000)),
+            sql`exists (select 1 from ${optionTicks} t
+              where t.symbol = ${optionOrders.symbol} and t.time >= ${optionOrders.expiresAt}
+                and t.time <= ${optionOrders.expiresAt} + make_interval(secs => ${gap}))`,
+          ),
         ),
       )
       .orderBy(asc(optionOrders.expiresAt), asc(optionOrders.id))
@@ -158,6 +212,7 @@ export async function settleDueBatch(db: Db, now: Date, limit: number): Promise<
       cross join lateral (
         select id, price, time from option_ticks
         where symbol = v.symbol and time >= v.at::timestamptz
+          and time <= v.at::timestamptz + make_interval(secs => ${gap})
         order by time, id limit 1) t
       order by v.symbol, v.at`);
     const ticks = new Map<string, RecordedTick>();
@@ -170,9 +225,13 @@ export async function settleDueBatch(db: Db, now: Date, limit: number): Promise<
       });
     }
     const decimals = await currencyDecimals(tx, OPTION_CURRENCY);
-    const settled = orders.flatMap((order) => {
+    type Ending = { order: OptionOrderRow } & (ReturnType<typeof settlementOf> | ReturnType<typeof voidOf>);
+    const settled = orders.flatMap((order): Ending[] => {
       const tick = ticks.get(`${order.symbol}|${order.expiresAt.toISOString()}`);
-      return tick ? [{ order, ...settlementOf(order, tick, now, decimals) }] : [];
+      if (tick) {
+        return [{ order, ...settlementOf(order, tick, now, decimals) }];
+      }
+      return now.getTime() > settlementDeadline(order, gap) ? [{ order, ...voidOf(order, now) }] : [];
     });
     const moved = await transitionMany(tx, {
       machine: optionOrderMachine,
@@ -193,7 +252,7 @@ export async function settleDueBatch(db: Db, now: Date, limit: number): Promise<
         values: {
           settlement_tick_id: values.settlementTickId,
           settlement_price: values.settlementPrice,
-          settlement_tick_time: values.settlementTickTime.toISOString(),
+          settlement_tick_time: values.settlementTickTime?.toISOString() ?? null,
           settled_at: values.settledAt.toISOString(),
           payout: values.payout,
           profit: values.profit,
@@ -217,8 +276,8 @@ export async function settleDueBatch(db: Db, now: Date, limit: number): Promise<
 export const SETTLEMENT_BATCH = 2000;
 
 /**
- * Settles every order that has expired by `now` and has its settlement tick recorded, batch after
- * batch; `onSettled` hears of each batch once it has committed. Returns how many it settled and how
+ * Settles every order that has expired by `now` and has its settlement tick recorded (or voids it
+ * when none came within the gap), batch after batch; `onSettled` hears of each batch once it has committed. Returns how many it settled and how
  * many expired orders remain open (no tick at or after their expiry yet, or held by another settler).
  */
 export async function settleDueOptions(

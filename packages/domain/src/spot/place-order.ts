@@ -8,6 +8,8 @@ import type { User } from "../identity/index.ts";
 import { verifyTradePassword } from "../identity/index.ts";
 import type { Book } from "../ledger/index.ts";
 import { bookOf } from "../ledger/index.ts";
+import { readTickers } from "../markets/index.ts";
+import { getPolicy } from "../policy/index.ts";
 import { bestAskKey } from "./commands.ts";
 import { toLots, toQuoteUnits, toTicks } from "./engine/units.ts";
 import { orderIntake } from "./order-intake.ts";
@@ -19,11 +21,26 @@ export interface SpotDeps {
   db: Db;
   redis: Redis;
   prefix: string;
+  /** The clock that judges the feed's freshness; tests move it. */
+  now?: () => Date;
 }
 
 /** The best ask the matcher last committed in `book`, or null when its ask side is empty. */
 async function bestAsk(deps: SpotDeps, book: Book, symbol: string): Promise<string | null> {
   return (await deps.redis.get(bestAskKey(deps.prefix, book, symbol))) || null;
+}
+
+/**
+ * A market order takes the book's prices, which the market maker quotes around the feed's: while the
+ * feed's latest price of the market is older than `spot.maxTickAgeMs`, the market takes none.
+ */
+async function assertFreshFeed(deps: SpotDeps, symbol: string): Promise<void> {
+  const maxAge = await getPolicy(deps.db, "spot.maxTickAgeMs");
+  const ticker = (await readTickers(deps.redis, deps.prefix)).get(symbol);
+  const now = deps.now?.() ?? new Date();
+  if (ticker && now.getTime() - ticker.t > maxAge) {
+    throw new AppError("MARKET_PRICE_STALE", { seconds: maxAge / 1000 });
+  }
 }
 
 /**
@@ -56,6 +73,9 @@ export async function placeOrder(
   const terms = await getSpotTerms(db, input.symbol);
   if (!terms.open) {
     throw new AppError("MARKET_CLOSED");
+  }
+  if (input.type === "market") {
+    await assertFreshFeed(deps, terms.symbol);
   }
   if (terms.tradePasswordRequired) {
     if (!input.trade_password) {

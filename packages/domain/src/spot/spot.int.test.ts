@@ -9,7 +9,13 @@ import { createDb, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { User } from "../identity/index.ts";
 import { reconcileLedger } from "../ledger/index.ts";
-import { getInstrument, readSnapshot, saveInstrument, setInstrumentEnabled } from "../markets/index.ts";
+import {
+  getInstrument,
+  readSnapshot,
+  saveInstrument,
+  setInstrumentEnabled,
+  snapshotKey,
+} from "../markets/index.ts";
 import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
 import { createTestDatabase, testRedisUrl } from "../test-support/index.ts";
@@ -364,6 +370,55 @@ describe("spot orders through the matcher", () => {
     expect(await balanceOf(db, user, "USDT")).toEqual({ available: "100", held: "0" });
     expect(await balanceOf(db, user, "BTC")).toEqual({ available: "0.001", held: "0" });
     expect((await listOrders(db, user.id, { scope: "open", page: 1, pageSize: 10 })).total).toBe(0);
+  });
+
+  it("a stale feed pauses its market's market orders and says why; limit orders still rest on the book", async () => {
+    const user = await createTrader(db, { USDT: "1000", DOT: "10" });
+    const at = new Date(Date.UTC(2026, 0, 7, 15, 0, 0));
+    const clocked = { ...deps, now: () => at };
+    /** The feed's tickers snapshot, as the worker publishes it, with DOTUSDT's last price `ageMs` old. */
+    const feedTicker = (ageMs: number) =>
+      redis.set(
+        snapshotKey(prefix, "tickers"),
+        JSON.stringify({
+          ch: "tickers",
+          seq: 1,
+          ts: at.getTime(),
+          data: [{ s: "DOTUSDT", p: "2.5", o: "2.5", h: "2.5", l: "2.5", v: "0", q: "0", c: "0" }].map(
+            (t) => ({ ...t, t: at.getTime() - ageMs, x: true }),
+          ),
+        }),
+      );
+    const market = (side: "buy" | "sell") =>
+      placeOrder(clocked, user, {
+        symbol: "DOTUSDT",
+        side,
+        type: "market",
+        time_in_force: "gtc",
+        quantity: "1",
+      });
+    try {
+      // The policy's 5 s have passed without a price: the market takes no market order, either side.
+      await feedTicker(5001);
+      for (const side of ["buy", "sell"] as const) {
+        const error = await market(side).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(AppError);
+        expect([(error as AppError).code, (error as AppError).params]).toEqual([
+          "MARKET_PRICE_STALE",
+          { seconds: 5 },
+        ]);
+      }
+      expect(await balanceOf(db, user, "USDT")).toEqual({ available: "1000", held: "0" });
+      expect(await balanceOf(db, user, "DOT")).toEqual({ available: "10", held: "0" });
+      // A fresh price: the order goes on to the book (empty here, so no liquidity, not a stale price).
+      await feedTicker(4000);
+      expect(await refusal(market("buy"))).toBe("NO_LIQUIDITY");
+    } finally {
+      await redis.del(snapshotKey(prefix, "tickers"));
+    }
   });
 
   it("rejects a post-only order that would trade, and releases its hold", async () => {

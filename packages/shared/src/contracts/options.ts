@@ -44,6 +44,11 @@ export interface TOptionPeriod {
   fee_rate: string;
   min: string;
   max: string;
+  /**
+   * Whether an option bought now would expire inside the market's trading hours. One that would
+   * expire while the market is closed has no price to settle on and is not sold.
+   */
+  expiry_open: boolean;
 }
 
 export interface TOptionProduct {
@@ -70,6 +75,8 @@ export interface TOptionOrderView {
   purchase_tick_time: string;
   purchased_at: string;
   expires_at: string;
+  /** The recorded feed tick the order settled on (null while open, and for a void order: no tick came). */
+  settlement_tick_id: number | null;
   settlement_price: string | null;
   settlement_tick_time: string | null;
   settled_at: string | null;

@@ -218,6 +218,11 @@ export const POLICY = {
   "spot.tradePassword.required": { schema: z.boolean(), default: false, public: true },
   /** A market buy by quantity pays at most this share above the best ask; the rest is cancelled. */
   "spot.marketProtection": { schema: zRate, default: "0.05", public: true },
+  /**
+   * A market order trades at the book's prices, which the market maker quotes around the feed's: when
+   * the feed's latest price of the market is older than this, the market takes no market order.
+   */
+  "spot.maxTickAgeMs": { schema: z.number().int().min(500).max(60_000), default: 5000, public: true },
   /** Open orders one user may have in one market. */
   "spot.maxOpenOrders": { schema: z.number().int().min(1).max(10_000), default: 200, public: true },
   /**
@@ -385,6 +390,16 @@ export const POLICY = {
   },
   /** A purchase takes the latest recorded tick; one older than this means the feed is stale: refused. */
   "options.maxTickAgeMs": { schema: z.number().int().min(500).max(60_000), default: 5000, public: true },
+  /**
+   * An order settles on the first recorded tick at or after its expiry only if that tick comes within
+   * this many seconds; with none in that window (the feed stopped, the market closed) the order is
+   * void and its amount and fee are refunded in full. Never a later or an earlier price.
+   */
+  "options.settlement.maxGapSeconds": {
+    schema: z.number().int().min(1).max(3600),
+    default: 10,
+    public: true,
+  },
   /**
    * Recorded ticks are kept this long; older ones are deleted unless an order names them (its
    * purchase or settlement tick) or an open order may still settle on them.

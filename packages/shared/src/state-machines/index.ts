@@ -204,16 +204,19 @@ export const launchpadOfferingMachine = defineMachine({
 /**
  * Options orders: bought `open` with the amount and fee paid; the settlement job (system) closes it
  * at expiry with the first recorded tick at or after the expiry instant: `won`, `lost` or `tied`.
+ * When no tick comes within the policy's gap after the expiry (`options.settlement.maxGapSeconds`)
+ * there is no honest price: the order is `void` and its amount and fee are refunded in full.
  * No user or operator transition exists, so nobody can choose an outcome.
  */
 export const optionOrderMachine = defineMachine({
   name: "option-order",
-  states: ["open", "won", "lost", "tied"],
+  states: ["open", "won", "lost", "tied", "void"],
   initial: "open",
   transitions: [
     { from: "open", to: "won", by: ["system"] },
     { from: "open", to: "lost", by: ["system"] },
     { from: "open", to: "tied", by: ["system"] },
+    { from: "open", to: "void", by: ["system"] },
   ],
 });
 export type OptionOrderStatus = (typeof optionOrderMachine.states)[number];

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
 import { AppLink } from "../../lib/navigation.tsx";
+import { usePolicy } from "../../lib/policy.ts";
 import { useIsLoggedIn } from "../../lib/session.ts";
 import { amountInput, NUMERIC_STYLE, useMoneyFormat } from "../assets/assets-format.ts";
 import { ConfirmModal, SummaryRows } from "../common/confirm-summary-dialog.tsx";
@@ -22,6 +23,7 @@ const PRESETS = ["10", "50", "100", "500"];
  */
 export function OptionBuyForm({ product }: { product: OptionProduct }) {
   const { t } = useTranslation();
+  const policy = usePolicy();
   const { token } = theme.useToken();
   const format = useMoneyFormat();
   const loggedIn = useIsLoggedIn();
@@ -140,6 +142,14 @@ export function OptionBuyForm({ product }: { product: OptionProduct }) {
           </Typography.Text>
         </div>
         {!product.open && <Alert type="warning" showIcon title={t("options.marketClosed")} />}
+        {product.open && !period.expiry_open && (
+          <Alert
+            type="warning"
+            showIcon
+            title={t("errors.OPTION_EXPIRY_MARKET_CLOSED")}
+            data-testid="option-expiry-closed"
+          />
+        )}
         {loggedIn ? (
           <Flex gap={12}>
             {(["up", "down"] as const).map((direction) => (
@@ -148,7 +158,7 @@ export function OptionBuyForm({ product }: { product: OptionProduct }) {
                 type="primary"
                 size="large"
                 block
-                disabled={!valid || !product.open}
+                disabled={!valid || !product.open || !period.expiry_open}
                 onClick={() => setPending(direction)}
                 data-testid={`option-buy-${direction}`}
                 style={{ background: direction === "up" ? token.colorSuccess : token.colorError }}
@@ -190,6 +200,11 @@ export function OptionBuyForm({ product }: { product: OptionProduct }) {
               key: "tie",
               label: t("options.ifTie"),
               value: t(product.tie === "refund" ? "options.tieRefund" : "options.tieLoss"),
+            },
+            {
+              key: "noPrice",
+              label: t("options.ifNoPrice"),
+              value: t("options.noPriceRefund", { seconds: policy["options.settlement.maxGapSeconds"] }),
             },
           ]}
         />

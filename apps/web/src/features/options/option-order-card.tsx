@@ -5,7 +5,13 @@ import { useTranslation } from "react-i18next";
 import { NUMERIC_STYLE, useMoneyFormat } from "../assets/assets-format.ts";
 import { countdown, periodParts } from "./option-period.ts";
 
-const STATUS_COLOR = { open: "processing", won: "success", lost: "error", tied: "default" } as const;
+const STATUS_COLOR = {
+  open: "processing",
+  won: "success",
+  lost: "error",
+  tied: "default",
+  void: "warning",
+} as const;
 
 /**
  * One options order: pair, direction, amount, fee, purchase price and time, expiry; once settled the
@@ -65,6 +71,17 @@ export function OptionOrderCard({ order, now }: { order: TOptionOrderView; now?:
             children: (
               <span data-testid="option-settlement-price">
                 {order.settlement_price === null ? "—" : format.price(order.settlement_price)}
+                {order.settlement_tick_id !== null && (
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {" "}
+                    {t("options.settlementTick", {
+                      id: order.settlement_tick_id,
+                      time: order.settlement_tick_time
+                        ? dayjs(order.settlement_tick_time).format("HH:mm:ss.SSS")
+                        : "—",
+                    })}
+                  </Typography.Text>
+                )}
               </span>
             ),
           },
@@ -82,6 +99,11 @@ export function OptionOrderCard({ order, now }: { order: TOptionOrderView; now?:
           },
         ]}
       />
+      {order.status === "void" && (
+        <Typography.Text type="secondary" data-testid="option-void-note">
+          {t("options.voidNote")}
+        </Typography.Text>
+      )}
     </Card>
   );
 }

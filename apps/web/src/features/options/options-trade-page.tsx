@@ -34,6 +34,8 @@ export function OptionsTradePage() {
         feedback.success(t("options.resultWon", { profit }));
       } else if (order.status === "lost") {
         feedback.warning(t("options.resultLost", { profit }));
+      } else if (order.status === "void") {
+        feedback.info(t("options.resultVoid", { amount: format.exact(order.payout ?? "0", 0, 8) }));
       } else {
         feedback.info(t("options.resultTied", { amount: format.exact(order.payout ?? "0", 0, 8) }));
       }

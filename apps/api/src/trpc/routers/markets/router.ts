@@ -5,6 +5,7 @@ import {
   listFavourites,
   listInstruments,
   readTickers,
+  runningFeed,
   setFavourite,
 } from "@northstar/domain/markets";
 import {
@@ -40,6 +41,8 @@ export type MarketRow = ReturnType<typeof marketRow>;
 
 /** Public market data: the catalogue with last prices, candles, and the user's favourites. */
 export const marketRouter = router({
+  /** Which feed serves the prices: every page says "simulated prices" unless it is a live market's. */
+  feed: publicProcedure.query(({ ctx }) => runningFeed(ctx.deps.db)),
   list: publicProcedure.input(ZMarketListRequestSchema).query(async ({ ctx, input }) => {
     const kind = input.tab === "contract" ? "contract" : input.tab === "exchange" ? "spot" : undefined;
     const [{ items, total }, tickers] = await Promise.all([
