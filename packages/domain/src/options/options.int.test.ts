@@ -233,6 +233,8 @@ describe("buying an option", () => {
     expect(await getOptionOrder(db, user.id, order.id)).toMatchObject({ status: "won", payout: "18.424691" });
     expect(await optionBalance(user.id)).toBe("1008.199999");
     expect((await findDustBalances(db)).filter((d) => d.userId === user.id)).toEqual([]);
+  });
+
   it("refuses an option whose expiry falls outside its market's trading hours (into the weekend or the daily break)", async () => {
     const user = await newUser("1000");
     // EURUSD closes Friday 17:00 New York (22:00 UTC in January); XAUUSD too, and pauses 17:00–18:00 on weekdays.
