@@ -451,13 +451,22 @@ describe("two API processes and two workers", () => {
       user: { token: string; userId: number },
       order: Record<string, string>,
     ) => {
-      const placed = await via(i).data<{ order: { id: number } }>(
-        "spot.place",
-        { symbol: SYMBOL, ...order },
-        { token: user.token },
-      );
-      ordersOf.get(user.userId)?.placed.push(placed.order.id);
-      return placed.order.id;
+      // While the standby takes the market feed over, no price is fresh: a market order is refused
+      // (MARKET_PRICE_STALE, nothing held) until prices resume, and the user places it again then.
+      for (let wait = 50; ; wait = Math.min(wait * 2, 1000)) {
+        const answer = await via(i).trpc("spot.place", { symbol: SYMBOL, ...order }, { token: user.token });
+        const refusal = answer.body.error?.data as { errorCode?: string } | undefined;
+        if (answer.status !== 200 && refusal?.errorCode === "MARKET_PRICE_STALE" && order.type === "market") {
+          await new Promise((r) => setTimeout(r, wait));
+          continue;
+        }
+        if (answer.status !== 200) {
+          throw new Error(`spot.place: HTTP ${answer.status} ${JSON.stringify(answer.body.error)}`);
+        }
+        const placed = answer.body.result?.data as { order: { id: number } };
+        ordersOf.get(user.userId)?.placed.push(placed.order.id);
+        return placed.order.id;
+      }
     };
 
     const placeAndCancel = async (i: number, user: { token: string; userId: number }) => {

@@ -69,9 +69,11 @@ export function toRefusal(error: unknown, lang: Language): Refusal {
   }
   // Every text with a {{field}} names one: the refusal's field, else the whole input ("Value"), as a
   // malformed request whose input is not an object at all has no field to name.
+  // A refinement's own parameters go in first: a `field` among them is a wire name, and the
+  // translated name of the refusal's field replaces it.
   const params: Record<string, string | number> = {
-    field: translate(lang, appError.field ? fieldKey(appError.field) : "fields.value"),
     ...appError.params,
+    field: translate(lang, appError.field ? fieldKey(appError.field) : "fields.value"),
   };
   return {
     code: appError.responseCode,

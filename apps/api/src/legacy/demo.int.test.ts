@@ -90,16 +90,10 @@ describe("the demo book and the real book", () => {
     const demoId = await userIdOf(h, token);
     const move = { from: "exchange", to: "contract", currency: "USDT", amount: "1000" };
     dataOf(await h.trpc("transfer.create", move, token));
-    const quote = dataOf<{ price: string }>(
-      await h.trpc("conversion.quote", { from: "USDT", to: "BTC", amount: "900" }, token, "query"),
+    const quote = dataOf<{ id: string }>(
+      await h.trpc("conversion.createQuote", { from: "USDT", to: "BTC", amount: "900" }, token),
     );
-    dataOf(
-      await h.trpc(
-        "conversion.create",
-        { from: "USDT", to: "BTC", amount: "900", price: quote.price },
-        token,
-      ),
-    );
+    dataOf(await h.trpc("conversion.create", { quote_id: quote.id }, token));
 
     expect(await balanceOf(h, demoId, "USDT", "exchange", "demo")).toEqual({ available: "8100", held: "0" });
     expect(await balanceOf(h, demoId, "USDT", "contract", "demo")).toEqual({ available: "1000", held: "0" });

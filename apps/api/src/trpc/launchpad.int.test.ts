@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCli } from "../test/cli.ts";
 import { query } from "../test/fixtures.ts";
@@ -118,13 +119,14 @@ describe("launchpad through tRPC", () => {
     const id = (created.body.result?.data as { id: number } | undefined)?.id;
     const u = await h.registerByEmail();
     await grant(h, await userIdOf(h, u.token), "10");
-    const auth = { authorization: `Bearer ${u.token}` };
-    const fine = await inject("launchpad.subscribe", { offering_id: id, quantity: "1.000000001" }, auth);
+    // A money action: each request carries its own Idempotency-Key.
+    const auth = () => ({ authorization: `Bearer ${u.token}`, "idempotency-key": randomUUID() });
+    const fine = await inject("launchpad.subscribe", { offering_id: id, quantity: "1.000000001" }, auth());
     expect([fine.status, fine.body.error?.data]).toMatchObject([
       400,
-      { errorCode: "AMOUNT_INVALID", field: "quantity" },
+      { errorCode: "AMOUNT_TOO_PRECISE", field: "quantity" },
     ]);
-    const ok = await inject("launchpad.subscribe", { offering_id: id, quantity: "1.00000001" }, auth);
+    const ok = await inject("launchpad.subscribe", { offering_id: id, quantity: "1.00000001" }, auth());
     expect(ok.status).toBe(200);
     expect(ok.body.result?.data).toMatchObject({ quantity: "1.00000001", frozen: "0.123457" });
     expect(await balanceOf(h, await userIdOf(h, u.token))).toEqual({
