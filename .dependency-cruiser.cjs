@@ -36,6 +36,7 @@ const LADDER = [
   "rewards",
   "support",
   "admin",
+  "metrics",
   "setup",
 ];
 

@@ -9,6 +9,7 @@ import { registerBusyRefusal } from "./http/address-limit.ts";
 import type { AppDeps } from "./http/deps.ts";
 import { isLegacyPath, sendLegacyRefusal } from "./http/edge.ts";
 import { type LogStream, loggerOptions } from "./http/logger.ts";
+import { registerObservability } from "./http/metrics.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { registerUploadRoutes } from "./http/uploads.ts";
 import { registerWeb } from "./http/web-static.ts";
@@ -98,6 +99,7 @@ export async function buildApp(
   const marketSocket = attachMarketSocket(app, deps);
   // preClose: open sockets would otherwise keep the server's close waiting for them.
   app.addHook("preClose", () => marketSocket.close());
+  registerObservability(app, deps, () => marketSocket.stats());
 
   const web = await registerWeb(app, deps.config.webDist);
   app.setNotFoundHandler((request, reply) => {

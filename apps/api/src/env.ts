@@ -34,6 +34,8 @@ export const env = () => {
        * per process need more than one core for their fan-out.
        */
       MARKET_SOCKET_PROCESSES: z.coerce.number().int().min(0).max(64).default(0),
+      /** When set, `/metrics` answers only `Authorization: Bearer <token>` (Prometheus' bearer_token). */
+      METRICS_TOKEN: z.string().min(16).optional(),
       LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     },
     runtimeEnv: process.env,

@@ -29,6 +29,7 @@ export function createDeps(env: ApiEnv): AppDeps & { close(): Promise<void> } {
       authRatePerMinute: env.RATE_LIMIT_AUTH_PER_MINUTE,
       logLevel: env.LOG_LEVEL,
       marketSocketProcesses: env.MARKET_SOCKET_PROCESSES,
+      ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
     },
     async close() {
       await notifier.close();

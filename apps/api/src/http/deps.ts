@@ -21,5 +21,7 @@ export interface AppDeps {
     logLevel: string;
     /** Child processes serving the market socket; 0 or absent: this process serves it. */
     marketSocketProcesses?: number;
+    /** When set, `/metrics` answers only `Authorization: Bearer <token>`. */
+    metricsToken?: string;
   };
 }

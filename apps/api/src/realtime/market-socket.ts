@@ -13,7 +13,7 @@ import type { Redis } from "ioredis";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
 import type { AppDeps } from "../http/deps.ts";
 import { startSocketProcesses } from "./socket-processes.ts";
-import type { MarketSocketServer, SocketLog } from "./socket-types.ts";
+import type { MarketSocketServer, SocketLog, SocketStats } from "./socket-types.ts";
 
 /**
  * An update framed once for every subscriber: the payload (for `ws.send`), the complete plain
@@ -134,7 +134,7 @@ export function attachMarketSocket(
   app: FastifyInstance,
   deps: AppDeps,
   options: { processes?: number } = {},
-): { close(): Promise<void> } {
+): { close(): Promise<void>; stats(): SocketStats | null } {
   const processes = options.processes ?? deps.config.marketSocketProcesses ?? 0;
   const server =
     processes > 0
@@ -154,6 +154,7 @@ export function attachMarketSocket(
       app.server.off("upgrade", onUpgrade);
       await server.close();
     },
+    stats: () => server.stats(),
   };
 }
 
@@ -395,6 +396,13 @@ export function createMarketSocketServer(deps: MarketSocketDeps, log: SocketLog)
   return {
     handleUpgrade(req, socket, head) {
       wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+    },
+    stats() {
+      let backlogBytes = 0;
+      for (const client of clients) {
+        backlogBytes += client.ws.bufferedAmount;
+      }
+      return { clients: clients.size, backlogBytes };
     },
     async close() {
       if (closed) {

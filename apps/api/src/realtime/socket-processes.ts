@@ -47,6 +47,8 @@ export function startSocketProcesses(count: number, log: SocketLog, redisPrefix:
     start(i);
   }
   return {
+    // The children hold the sockets; each would have to report over IPC (not built).
+    stats: () => null,
     handleUpgrade(req, socket, head) {
       // Stop reading the connection here at once. Its descriptor stays open and polled in this
       // process until the child acknowledges it, and bytes read here meanwhile are dropped: a

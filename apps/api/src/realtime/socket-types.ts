@@ -9,6 +9,13 @@ export interface SocketLog {
 export interface MarketSocketServer {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   close(): Promise<void>;
+  /** Clients connected to this process and the bytes queued for them; null when child processes serve them. */
+  stats(): SocketStats | null;
+}
+
+export interface SocketStats {
+  clients: number;
+  backlogBytes: number;
 }
 
 /** What the parent sends a child with an upgraded connection's socket. */

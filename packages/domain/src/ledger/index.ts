@@ -4,3 +4,4 @@ export * from "./post-entry.ts";
 export * from "./reconcile.ts";
 export * from "./statements.ts";
 export * from "./system-accounts.ts";
+export * from "./reconcile-runs.ts";

@@ -2,8 +2,10 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
+  boolean,
   check,
   index,
+  integer,
   numeric,
   pgTable,
   text,
@@ -94,3 +96,19 @@ export const postings = pgTable(
   },
   (t) => [index("postings_account_idx").on(t.accountId, t.id), index("postings_entry_idx").on(t.entryId)],
 );
+
+/**
+ * The scheduled reconciliations' results, one row per slot (the worker's `ledger-reconcile` job), so
+ * that operators and the metrics endpoint see when the books were last proven and what broke.
+ */
+export const ledgerReconcileRuns = pgTable("ledger_reconcile_runs", {
+  /** The start of the schedule slot this run belongs to: a job delivered twice writes one row. */
+  slot: timestamp({ withTimezone: true }).primaryKey(),
+  ok: boolean().notNull(),
+  /** Mismatched accounts + unbalanced currencies + unbalanced entries + rule breaks + failed checks. */
+  problems: integer().notNull(),
+  /** The problems as the operator's printout lists them (empty when ok). */
+  summary: text().notNull(),
+  durationMs: integer().notNull(),
+  ranAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

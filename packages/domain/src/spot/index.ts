@@ -11,3 +11,4 @@ export * from "./order-view.ts";
 export * from "./place-order.ts";
 export * from "./spot.table.ts";
 export * from "./terms.ts";
+export * from "./matcher-lag.ts";
