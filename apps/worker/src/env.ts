@@ -46,17 +46,26 @@ const workerEnv = () =>
       /**
        * Which roles this worker takes, comma-separated: notifications, market-feed, spot-matcher,
        * market-maker, custody-yield, launchpad-unlock, option-settlement, proof-publish, loan-overdue,
-       * c2c-expiry, contract-risk, contract-overnight, contract-delivery. Default all; a deployment
+       * c2c-expiry, contract-risk, contract-overnight, contract-delivery, referral-rewards,
+       * ledger-reconcile. Default all; a deployment
        * can give the matcher workers of its own.
        */
       WORKER_ROLES: z
         .string()
         .default(
-          "notifications,market-feed,spot-matcher,market-maker,custody-yield,launchpad-unlock,option-settlement,proof-publish,loan-overdue,c2c-expiry,contract-risk,contract-overnight,contract-delivery,referral-rewards",
+          "notifications,market-feed,spot-matcher,market-maker,custody-yield,launchpad-unlock,option-settlement,proof-publish,loan-overdue,c2c-expiry,contract-risk,contract-overnight,contract-delivery,referral-rewards,ledger-reconcile",
         )
         .transform((v) => new Set(v.split(",").map((r) => r.trim()))),
       /** How long a role's lease lives unrenewed: a standby takes over this long after a holder dies. */
       LEASE_TTL_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
+      /**
+       * The port of this worker's `/health`, `/ready` and `/metrics` (Prometheus); 0 (the default) serves
+       * none, so that several workers on one machine do not collide. docker-compose sets 9464.
+       */
+      WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+      WORKER_HTTP_HOST: z.string().default("0.0.0.0"),
+      /** When set, `/metrics` answers only `Authorization: Bearer <token>`. */
+      METRICS_TOKEN: z.string().min(16).optional(),
     },
     runtimeEnv: process.env,
     emptyStringAsUndefined: true,

@@ -1,6 +1,21 @@
 import { Lease } from "@northstar/domain/leases";
 import type { Redis } from "ioredis";
 
+/** Each role lease this process runs: whether it holds it, and when it last reached Redis about it. */
+export interface LeaseStatus {
+  key: string;
+  held: boolean;
+  /** ms since the epoch of the last try to take or renew it that Redis answered (0 before the first). */
+  lastReachedAt: number;
+  ttlMs: number;
+}
+const leases = new Map<string, LeaseStatus>();
+
+/** The leases of this process, for its `/ready` and `/metrics`. */
+export function leaseStatuses(): LeaseStatus[] {
+  return [...leases.values()].sort((a, b) => a.key.localeCompare(b.key));
+}
+
 /**
  * Runs a role in exactly one worker: the holder of the role's Redis lease. Other workers wait as
  * standbys and take over within a few seconds if the holder stops renewing. Start and stop run one
@@ -14,6 +29,8 @@ export function runUnderLease(
   start: () => Promise<{ stop(): Promise<void> }>,
 ): { close(): Promise<void> } {
   let running: { stop(): Promise<void> } | null = null;
+  const status: LeaseStatus = { key, held: false, lastReachedAt: 0, ttlMs };
+  leases.set(key, status);
   let transition: Promise<void> = Promise.resolve();
   const serially = (work: () => Promise<void>) => {
     transition = transition.then(work, work);
@@ -33,7 +50,18 @@ export function runUnderLease(
         await running?.stop();
         running = null;
       }),
+    onAttempt: (held, reached) => {
+      status.held = held;
+      if (reached) {
+        status.lastReachedAt = Date.now();
+      }
+    },
   });
   void lease.start();
-  return { close: () => lease.stop() };
+  return {
+    close: async () => {
+      await lease.stop();
+      leases.delete(key);
+    },
+  };
 }

@@ -5,12 +5,14 @@ import { createMailTransport, createSmsProvider } from "@northstar/domain/notifi
 import { Redis } from "ioredis";
 import { startContractRisk } from "./contract-risk.ts";
 import { env as loadEnv } from "./env.ts";
+import { startWorkerHttp } from "./http.ts";
 import { startMarketData } from "./market-data.ts";
 import { startC2cExpiry } from "./queues/c2c-expiry.ts";
 import { startContractDeliveryWorker } from "./queues/contract-delivery.ts";
 import { startContractOvernightWorker } from "./queues/contract-overnight.ts";
 import { startCustodyYieldWorker } from "./queues/custody-yield.ts";
 import { startLaunchpadUnlockWorker } from "./queues/launchpad-unlock.ts";
+import { startLedgerReconcileWorker } from "./queues/ledger-reconcile.ts";
 import { startLoanOverdueWorker } from "./queues/loan-overdue.ts";
 import { startNotificationsWorker } from "./queues/notifications.ts";
 import { startOptionSettlement } from "./queues/option-settlement.ts";
@@ -70,6 +72,12 @@ if (env.WORKER_ROLES.has("contract-overnight")) {
       .worker,
   );
 }
+if (env.WORKER_ROLES.has("ledger-reconcile")) {
+  workers.push(
+    (await startLedgerReconcileWorker(connection, env.REDIS_PREFIX, { db, now: () => new Date(), log }))
+      .worker,
+  );
+}
 if (env.WORKER_ROLES.has("contract-delivery")) {
   workers.push(
     (await startContractDeliveryWorker(connection, env.REDIS_PREFIX, { db, now: () => new Date(), log }))
@@ -94,7 +102,24 @@ const contractRisk = env.WORKER_ROLES.has("contract-risk")
   ? startContractRisk(db, connection, { prefix: env.REDIS_PREFIX, leaseTtlMs: env.LEASE_TTL_MS, log })
   : { close: async () => {} };
 
+const http =
+  env.WORKER_HTTP_PORT > 0
+    ? await startWorkerHttp(
+        {
+          db,
+          redis: connection,
+          prefix: env.REDIS_PREFIX,
+          ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
+        },
+        { port: env.WORKER_HTTP_PORT, host: env.WORKER_HTTP_HOST },
+      )
+    : null;
+if (http) {
+  log(`health, readiness and metrics on port ${http.port}`);
+}
+
 const shutdown = async () => {
+  await http?.close();
   await Promise.all([
     ...workers.map((w) => w.close()),
     marketData.close(),

@@ -1,5 +1,8 @@
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createDb } from "@northstar/domain/db";
 import { runScheduledReconcile } from "@northstar/domain/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -47,6 +50,26 @@ describe("/metrics", () => {
     }
     // Every group could be read: nothing reports its source down.
     expect(res.body).not.toMatch(/northstar_metrics_group_up\{group="\w+"\} 0/);
+  });
+
+  it("has every family the shipped dashboard and alert rules query", async () => {
+    const root = fileURLToPath(new URL("../../../../", import.meta.url));
+    const shipped = ["deploy/alerts.yml", "deploy/grafana-dashboard.json"].map((f) =>
+      readFileSync(join(root, f), "utf8"),
+    );
+    const queried = new Set(
+      shipped.flatMap((text) => [...text.matchAll(/\bnorthstar_\w+/g)].map((m) => m[0])),
+    );
+    expect(queried.size).toBeGreaterThan(10);
+    const text = (await h.app.inject({ method: "GET", url: "/metrics" })).body;
+    // The worker's own family is checked by the worker's test.
+    const workerOnly = new Set(["northstar_worker_lease_held"]);
+    for (const name of queried) {
+      const family = name.replace(/_bucket$/, "");
+      if (!workerOnly.has(family)) {
+        expect(text, name).toContain(`# TYPE ${family} `);
+      }
+    }
   });
 
   it("counts requests under their route pattern, never under an invented path", async () => {

@@ -17,8 +17,11 @@ export interface LeaseOptions {
   /** Called when the lease is lost (renewal failed): the holder must stop acting at once. */
   onLost: () => Promise<void> | void;
   log?: (line: string) => void;
-  /** After each try to take or renew the lease, with whether it is held now (for health checks). */
-  onAttempt?: (held: boolean) => void;
+  /**
+   * After each try to take or renew the lease, with whether it is held now and whether Redis answered
+   * the try (for health checks).
+   */
+  onAttempt?: (held: boolean, reached: boolean) => void;
 }
 
 export class Lease {
@@ -69,6 +72,7 @@ export class Lease {
     }
     this.busy = true;
     const ttl = this.options.ttlMs ?? 10_000;
+    let reached = true;
     try {
       if (this.held) {
         const renewed = await this.redis.eval(RENEW, 1, this.key, this.token, String(ttl));
@@ -98,6 +102,7 @@ export class Lease {
         }
       }
     } catch (error) {
+      reached = false;
       // Unable to renew (Redis unreachable): once the TTL may have run out, another holder may exist,
       // so this one must stop acting before that, not when Redis comes back.
       if (this.held && Date.now() - this.confirmedAt >= ttl * 0.8) {
@@ -108,6 +113,6 @@ export class Lease {
     } finally {
       this.busy = false;
     }
-    this.options.onAttempt?.(this.held);
+    this.options.onAttempt?.(this.held, reached);
   }
 }

@@ -13,6 +13,7 @@ export const QUEUES = {
   contractOvernight: "contract-overnight",
   contractDelivery: "contract-delivery",
   referralRewards: "referral-rewards",
+  ledgerReconcile: "ledger-reconcile",
 } as const;
 
 export const JOBS = {
@@ -27,6 +28,7 @@ export const JOBS = {
   deliverContracts: "deliver-contracts",
   payReferralRewards: "pay-referral-rewards",
   pruneContractTicks: "prune-contract-ticks",
+  reconcileLedger: "reconcile-ledger",
 } as const;
 
 export const ZSendCodeJobSchema = z.object({
