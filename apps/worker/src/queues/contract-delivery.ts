@@ -13,6 +13,7 @@ import {
   CONTRACT_TICK_PRUNE_SCHEDULER_ID,
   contractDeliveryWorkerOptions,
 } from "./contract-delivery.config.ts";
+import { keepSchedules } from "./schedules.ts";
 
 /**
  * The `contract-delivery` queue: a BullMQ job scheduler adds a run every minute, and a
@@ -23,19 +24,8 @@ export async function startContractDeliveryWorker(
   connection: Redis,
   prefix: string,
   deps: DeliverContractsDeps,
-): Promise<{ worker: Worker; queue: Queue }> {
+): Promise<{ worker: Worker; queue: Queue; schedules: { check(): Promise<boolean> } }> {
   const queue = new Queue(QUEUES.contractDelivery, { connection, prefix });
-  await queue.upsertJobScheduler(
-    CONTRACT_DELIVERY_SCHEDULER_ID,
-    { pattern: CONTRACT_DELIVERY_PATTERN, tz: "UTC" },
-    { name: JOBS.deliverContracts, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
-  );
-  await queue.upsertJobScheduler(
-    CONTRACT_TICK_PRUNE_SCHEDULER_ID,
-    { pattern: CONTRACT_TICK_PRUNE_PATTERN, tz: "UTC" },
-    { name: JOBS.pruneContractTicks, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
-  );
-  await queue.add(JOBS.deliverContracts, {}, { removeOnComplete: 100, removeOnFail: 100 });
   const worker = new Worker(
     QUEUES.contractDelivery,
     async (job) => {
@@ -50,5 +40,19 @@ export async function startContractDeliveryWorker(
     },
     { ...contractDeliveryWorkerOptions, connection, prefix },
   );
-  return { worker, queue };
+  const schedules = await keepSchedules(
+    queue,
+    worker,
+    [
+      { id: CONTRACT_DELIVERY_SCHEDULER_ID, pattern: CONTRACT_DELIVERY_PATTERN, job: JOBS.deliverContracts },
+      {
+        id: CONTRACT_TICK_PRUNE_SCHEDULER_ID,
+        pattern: CONTRACT_TICK_PRUNE_PATTERN,
+        job: JOBS.pruneContractTicks,
+      },
+    ],
+    JOBS.deliverContracts,
+    deps.log,
+  );
+  return { worker, queue, schedules };
 }

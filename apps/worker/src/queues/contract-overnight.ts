@@ -10,6 +10,7 @@ import {
   CONTRACT_OVERNIGHT_SCHEDULER_ID,
   contractOvernightWorkerOptions,
 } from "./contract-overnight.config.ts";
+import { keepSchedules } from "./schedules.ts";
 
 /**
  * The `contract-overnight` queue: a BullMQ job scheduler adds a run every ten minutes, and a
@@ -19,14 +20,8 @@ export async function startContractOvernightWorker(
   connection: Redis,
   prefix: string,
   deps: ChargeOvernightDeps,
-): Promise<{ worker: Worker; queue: Queue }> {
+): Promise<{ worker: Worker; queue: Queue; schedules: { check(): Promise<boolean> } }> {
   const queue = new Queue(QUEUES.contractOvernight, { connection, prefix });
-  await queue.upsertJobScheduler(
-    CONTRACT_OVERNIGHT_SCHEDULER_ID,
-    { pattern: CONTRACT_OVERNIGHT_PATTERN, tz: "UTC" },
-    { name: JOBS.chargeOvernight, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
-  );
-  await queue.add(JOBS.chargeOvernight, {}, { removeOnComplete: 100, removeOnFail: 100 });
   const worker = new Worker(
     QUEUES.contractOvernight,
     async (job) => {
@@ -39,5 +34,12 @@ export async function startContractOvernightWorker(
     },
     { ...contractOvernightWorkerOptions, connection, prefix },
   );
-  return { worker, queue };
+  const schedules = await keepSchedules(
+    queue,
+    worker,
+    [{ id: CONTRACT_OVERNIGHT_SCHEDULER_ID, pattern: CONTRACT_OVERNIGHT_PATTERN, job: JOBS.chargeOvernight }],
+    JOBS.chargeOvernight,
+    deps.log,
+  );
+  return { worker, queue, schedules };
 }

@@ -7,6 +7,7 @@ import {
   CUSTODY_YIELD_SCHEDULER_ID,
   custodyYieldWorkerOptions,
 } from "./custody-yield.config.ts";
+import { keepSchedules } from "./schedules.ts";
 
 /**
  * The `custody-yield` queue: a BullMQ job scheduler adds a run every hour, and a catch-up run is
@@ -16,14 +17,8 @@ export async function startCustodyYieldWorker(
   connection: Redis,
   prefix: string,
   deps: DailyYieldDeps,
-): Promise<{ worker: Worker; queue: Queue }> {
+): Promise<{ worker: Worker; queue: Queue; schedules: { check(): Promise<boolean> } }> {
   const queue = new Queue(QUEUES.custodyYield, { connection, prefix });
-  await queue.upsertJobScheduler(
-    CUSTODY_YIELD_SCHEDULER_ID,
-    { pattern: CUSTODY_YIELD_PATTERN, tz: "UTC" },
-    { name: JOBS.dailyYield, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
-  );
-  await queue.add(JOBS.dailyYield, {}, { removeOnComplete: 100, removeOnFail: 100 });
   const worker = new Worker(
     QUEUES.custodyYield,
     async (job) => {
@@ -36,5 +31,12 @@ export async function startCustodyYieldWorker(
     },
     { ...custodyYieldWorkerOptions, connection, prefix },
   );
-  return { worker, queue };
+  const schedules = await keepSchedules(
+    queue,
+    worker,
+    [{ id: CUSTODY_YIELD_SCHEDULER_ID, pattern: CUSTODY_YIELD_PATTERN, job: JOBS.dailyYield }],
+    JOBS.dailyYield,
+    deps.log,
+  );
+  return { worker, queue, schedules };
 }

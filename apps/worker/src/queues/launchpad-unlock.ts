@@ -7,20 +7,15 @@ import {
   LAUNCHPAD_UNLOCK_SCHEDULER_ID,
   launchpadUnlockWorkerOptions,
 } from "./launchpad-unlock.config.ts";
+import { keepSchedules } from "./schedules.ts";
 
 /** The `launchpad-unlock` queue: a job scheduler every 10 minutes plus a catch-up run at start. */
 export async function startLaunchpadUnlockWorker(
   connection: Redis,
   prefix: string,
   deps: UnlockCoinsDeps,
-): Promise<{ worker: Worker; queue: Queue }> {
+): Promise<{ worker: Worker; queue: Queue; schedules: { check(): Promise<boolean> } }> {
   const queue = new Queue(QUEUES.launchpadUnlock, { connection, prefix });
-  await queue.upsertJobScheduler(
-    LAUNCHPAD_UNLOCK_SCHEDULER_ID,
-    { pattern: LAUNCHPAD_UNLOCK_PATTERN, tz: "UTC" },
-    { name: JOBS.unlockCoins, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
-  );
-  await queue.add(JOBS.unlockCoins, {}, { removeOnComplete: 100, removeOnFail: 100 });
   const worker = new Worker(
     QUEUES.launchpadUnlock,
     async (job) => {
@@ -33,5 +28,12 @@ export async function startLaunchpadUnlockWorker(
     },
     { ...launchpadUnlockWorkerOptions, connection, prefix },
   );
-  return { worker, queue };
+  const schedules = await keepSchedules(
+    queue,
+    worker,
+    [{ id: LAUNCHPAD_UNLOCK_SCHEDULER_ID, pattern: LAUNCHPAD_UNLOCK_PATTERN, job: JOBS.unlockCoins }],
+    JOBS.unlockCoins,
+    deps.log,
+  );
+  return { worker, queue, schedules };
 }

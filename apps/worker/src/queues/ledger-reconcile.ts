@@ -7,21 +7,15 @@ import {
   LEDGER_RECONCILE_SCHEDULER_ID,
   ledgerReconcileWorkerOptions,
 } from "./ledger-reconcile.config.ts";
+import { keepSchedules } from "./schedules.ts";
 
 /** The `ledger-reconcile` queue: a scheduler every slot plus a catch-up run at start. */
 export async function startLedgerReconcileWorker(
   connection: Redis,
   prefix: string,
   deps: ReconcileLedgerDeps,
-): Promise<{ worker: Worker; queue: Queue }> {
+): Promise<{ worker: Worker; queue: Queue; schedules: { check(): Promise<boolean> } }> {
   const queue = new Queue(QUEUES.ledgerReconcile, { connection, prefix });
-  const opts = { removeOnComplete: 100, removeOnFail: 100 };
-  await queue.upsertJobScheduler(
-    LEDGER_RECONCILE_SCHEDULER_ID,
-    { pattern: LEDGER_RECONCILE_PATTERN, tz: "UTC" },
-    { name: JOBS.reconcileLedger, data: {}, opts },
-  );
-  await queue.add(JOBS.reconcileLedger, {}, opts);
   const worker = new Worker(
     QUEUES.ledgerReconcile,
     async (job) => {
@@ -34,5 +28,12 @@ export async function startLedgerReconcileWorker(
     },
     { ...ledgerReconcileWorkerOptions, connection, prefix },
   );
-  return { worker, queue };
+  const schedules = await keepSchedules(
+    queue,
+    worker,
+    [{ id: LEDGER_RECONCILE_SCHEDULER_ID, pattern: LEDGER_RECONCILE_PATTERN, job: JOBS.reconcileLedger }],
+    JOBS.reconcileLedger,
+    deps.log,
+  );
+  return { worker, queue, schedules };
 }

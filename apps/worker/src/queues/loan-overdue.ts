@@ -7,6 +7,7 @@ import {
   LOAN_OVERDUE_SCHEDULER_ID,
   loanOverdueWorkerOptions,
 } from "./loan-overdue.config.ts";
+import { keepSchedules } from "./schedules.ts";
 
 /**
  * The `loan-overdue` queue: a BullMQ job scheduler adds a run every day, and a catch-up run is added
@@ -16,14 +17,8 @@ export async function startLoanOverdueWorker(
   connection: Redis,
   prefix: string,
   deps: LoanOverdueDeps,
-): Promise<{ worker: Worker; queue: Queue }> {
+): Promise<{ worker: Worker; queue: Queue; schedules: { check(): Promise<boolean> } }> {
   const queue = new Queue(QUEUES.loanOverdue, { connection, prefix });
-  await queue.upsertJobScheduler(
-    LOAN_OVERDUE_SCHEDULER_ID,
-    { pattern: LOAN_OVERDUE_PATTERN, tz: "UTC" },
-    { name: JOBS.markLoansOverdue, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
-  );
-  await queue.add(JOBS.markLoansOverdue, {}, { removeOnComplete: 100, removeOnFail: 100 });
   const worker = new Worker(
     QUEUES.loanOverdue,
     async (job) => {
@@ -36,5 +31,12 @@ export async function startLoanOverdueWorker(
     },
     { ...loanOverdueWorkerOptions, connection, prefix },
   );
-  return { worker, queue };
+  const schedules = await keepSchedules(
+    queue,
+    worker,
+    [{ id: LOAN_OVERDUE_SCHEDULER_ID, pattern: LOAN_OVERDUE_PATTERN, job: JOBS.markLoansOverdue }],
+    JOBS.markLoansOverdue,
+    deps.log,
+  );
+  return { worker, queue, schedules };
 }

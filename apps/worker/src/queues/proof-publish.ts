@@ -7,20 +7,15 @@ import {
   PROOF_PUBLISH_SCHEDULER_ID,
   proofPublishWorkerOptions,
 } from "./proof-publish.config.ts";
+import { keepSchedules } from "./schedules.ts";
 
 /** The `proof-publish` queue: a daily job scheduler plus a catch-up run at start. */
 export async function startProofPublishWorker(
   connection: Redis,
   prefix: string,
   deps: PublishProofDeps,
-): Promise<{ worker: Worker; queue: Queue }> {
+): Promise<{ worker: Worker; queue: Queue; schedules: { check(): Promise<boolean> } }> {
   const queue = new Queue(QUEUES.proofPublish, { connection, prefix });
-  await queue.upsertJobScheduler(
-    PROOF_PUBLISH_SCHEDULER_ID,
-    { pattern: PROOF_PUBLISH_PATTERN, tz: "UTC" },
-    { name: JOBS.publishProof, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
-  );
-  await queue.add(JOBS.publishProof, {}, { removeOnComplete: 100, removeOnFail: 100 });
   const worker = new Worker(
     QUEUES.proofPublish,
     async (job) => {
@@ -33,5 +28,12 @@ export async function startProofPublishWorker(
     },
     { ...proofPublishWorkerOptions, connection, prefix },
   );
-  return { worker, queue };
+  const schedules = await keepSchedules(
+    queue,
+    worker,
+    [{ id: PROOF_PUBLISH_SCHEDULER_ID, pattern: PROOF_PUBLISH_PATTERN, job: JOBS.publishProof }],
+    JOBS.publishProof,
+    deps.log,
+  );
+  return { worker, queue, schedules };
 }

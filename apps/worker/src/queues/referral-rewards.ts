@@ -10,6 +10,7 @@ import {
   REFERRAL_REWARDS_SCHEDULER_ID,
   referralRewardsWorkerOptions,
 } from "./referral-rewards.config.ts";
+import { keepSchedules } from "./schedules.ts";
 
 /**
  * The `referral-rewards` queue: a BullMQ job scheduler adds a run every day, and a catch-up run is
@@ -19,14 +20,8 @@ export async function startReferralRewardsWorker(
   connection: Redis,
   prefix: string,
   deps: ReferralRewardsDeps,
-): Promise<{ worker: Worker; queue: Queue }> {
+): Promise<{ worker: Worker; queue: Queue; schedules: { check(): Promise<boolean> } }> {
   const queue = new Queue(QUEUES.referralRewards, { connection, prefix });
-  await queue.upsertJobScheduler(
-    REFERRAL_REWARDS_SCHEDULER_ID,
-    { pattern: REFERRAL_REWARDS_PATTERN, tz: "UTC" },
-    { name: JOBS.payReferralRewards, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
-  );
-  await queue.add(JOBS.payReferralRewards, {}, { removeOnComplete: 100, removeOnFail: 100 });
   const worker = new Worker(
     QUEUES.referralRewards,
     async (job) => {
@@ -39,5 +34,12 @@ export async function startReferralRewardsWorker(
     },
     { ...referralRewardsWorkerOptions, connection, prefix },
   );
-  return { worker, queue };
+  const schedules = await keepSchedules(
+    queue,
+    worker,
+    [{ id: REFERRAL_REWARDS_SCHEDULER_ID, pattern: REFERRAL_REWARDS_PATTERN, job: JOBS.payReferralRewards }],
+    JOBS.payReferralRewards,
+    deps.log,
+  );
+  return { worker, queue, schedules };
 }
