@@ -1,5 +1,6 @@
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
+import { isDatabaseUnavailable } from "@northstar/domain/db";
 import { translate } from "@northstar/shared/i18n";
 import { toLanguage } from "@northstar/shared/languages";
 import { UPLOAD_BYTES_CEILING } from "@northstar/shared/policy";
@@ -58,6 +59,16 @@ export async function buildApp(
         data: { error: "RATE_LIMITED" },
         time,
       });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // PostgreSQL cannot be reached: a translated "try again", not a server fault (503 outside legacy).
+      const query = request.query as Record<string, unknown> | undefined;
+      const body = request.body as Record<string, unknown> | undefined;
+      const lang = toLanguage(body?.lang ?? query?.lang ?? request.headers.lang);
+      const message = translate(lang, "errors.SERVICE_UNAVAILABLE");
+      return isLegacyPath(request.url)
+        ? reply.status(200).send({ code: 1, message, data: { error: "SERVICE_UNAVAILABLE" }, time })
+        : reply.status(503).header("retry-after", "5").send({ code: 1, message, data: null, time });
     }
     const status = error.statusCode ?? 500;
     // A legacy call whose body could not be read still answers the envelope, in the caller's language.

@@ -60,6 +60,8 @@ export const ERROR_CODES = {
   NOT_FOUND: ResponseCode.Refused,
   RATE_LIMITED: ResponseCode.Refused,
   SERVER_BUSY: ResponseCode.Refused,
+  /** PostgreSQL (or another store the call needs) cannot be reached: nothing was done, try again. */
+  SERVICE_UNAVAILABLE: ResponseCode.Refused,
   LOGIN_REQUIRED: ResponseCode.NotLoggedIn,
   SESSION_ENDED: ResponseCode.SessionEnded,
   FORBIDDEN: ResponseCode.Refused,

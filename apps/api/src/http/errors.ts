@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from "@northstar/domain/db";
 import { AppError, isAppError } from "@northstar/domain/errors";
 import { errorMessageKey, isErrorCode, ResponseCode } from "@northstar/shared/errors";
 import { hasKey, translate } from "@northstar/shared/i18n";
@@ -59,7 +60,14 @@ export interface Refusal {
  * generic "request error" that hides the details of a server fault.
  */
 export function toRefusal(error: unknown, lang: Language): Refusal {
-  const appError = error instanceof ZodError ? fromZodError(error) : isAppError(error) ? error : null;
+  const appError =
+    error instanceof ZodError
+      ? fromZodError(error)
+      : isAppError(error)
+        ? error
+        : isDatabaseUnavailable(error)
+          ? new AppError("SERVICE_UNAVAILABLE")
+          : null;
   if (!appError) {
     return {
       code: ResponseCode.ServerError,

@@ -1,5 +1,6 @@
 import { type AuthenticatedOperator, authenticateOperator } from "@northstar/domain/admin";
 import { recordAudit } from "@northstar/domain/audit";
+import { isDatabaseUnavailable } from "@northstar/domain/db";
 import { AppError } from "@northstar/domain/errors";
 import { assertIdempotencyKey } from "@northstar/domain/idempotency";
 import { type Authenticated, authenticate } from "@northstar/domain/identity";
@@ -79,9 +80,20 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Wraps domain refusals as tRPC errors whose HTTP status follows the envelope code. */
+/**
+ * Wraps domain refusals as tRPC errors whose HTTP status follows the envelope code, and a database
+ * that cannot be reached as 503 with a translated "try again" (the call's transaction did not commit;
+ * money actions carry an Idempotency-Key, so the retry applies once).
+ */
 const appErrors = t.middleware(async ({ next }) => {
   const result = await next();
+  if (!result.ok && !(result.error.cause instanceof AppError) && isDatabaseUnavailable(result.error.cause)) {
+    throw new TRPCError({
+      code: "SERVICE_UNAVAILABLE",
+      message: "SERVICE_UNAVAILABLE",
+      cause: new AppError("SERVICE_UNAVAILABLE"),
+    });
+  }
   if (!result.ok && result.error.cause instanceof AppError) {
     const cause = result.error.cause;
     const status = cause.responseCode;

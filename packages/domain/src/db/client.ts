@@ -124,3 +124,4 @@ export async function executePrepared<T extends Record<string, unknown>>(
   }
   return inner.session.prepareQuery(built, undefined, name, false).execute();
 }
+export { isDatabaseUnavailable } from "./unavailable.ts";

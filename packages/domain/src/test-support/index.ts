@@ -1,4 +1,5 @@
 export * from "./databases.ts";
 export * from "./mailbox.ts";
 export * from "./market-data.ts";
+export * from "./postgres-cluster.ts";
 export * from "./redis.ts";
