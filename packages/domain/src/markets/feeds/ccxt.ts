@@ -52,8 +52,13 @@ export interface CcxtExchange {
 /** Quote currencies tried, longest first, when an instrument has no base/quote to build "BASE/QUOTE". */
 const QUOTES = ["FDUSD", "USDT", "USDC", "BUSD", "TUSD", "EUR", "USD", "BTC", "ETH", "BNB", "TRY", "GBP"];
 
-/** Our symbol as ccxt's unified spot symbol: "BTCUSDT" → "BTC/USDT". */
-export function toCcxtSymbol(instrument: Pick<FeedInstrument, "symbol" | "base" | "quote">): string {
+/** Our symbol as ccxt's unified spot symbol: the catalogue's mapping, else "BTCUSDT" → "BTC/USDT". */
+export function toCcxtSymbol(
+  instrument: Pick<FeedInstrument, "symbol" | "base" | "quote" | "feedSource" | "sourceSymbol">,
+): string {
+  if (instrument.feedSource === "ccxt" && instrument.sourceSymbol) {
+    return instrument.sourceSymbol;
+  }
   if (instrument.base && instrument.quote) {
     return `${instrument.base}/${instrument.quote}`;
   }
@@ -359,7 +364,8 @@ export class CcxtFeed implements MarketFeed {
       if (!tick) {
         continue;
       }
-      const key = `${tick.time}|${tick.price}`;
+      // A ticker without its own time is keyed by price alone: the same untimed price is not news.
+      const key = `${ticker?.timestamp ?? "untimed"}|${tick.price}`;
       if (this.lastTicker.get(tick.symbol) === key) {
         continue;
       }

@@ -33,7 +33,7 @@ export type FeedInstrument = Pick<
   Instrument,
   "symbol" | "category" | "tickSize" | "lotSize" | "referencePrice" | "volatility" | "tradingHours"
 > &
-  Partial<Pick<Instrument, "base" | "quote">> & { lastPrice?: string };
+  Partial<Pick<Instrument, "base" | "quote" | "feedSource" | "sourceSymbol">> & { lastPrice?: string };
 
 /** The periods a history seed holds, finest last. */
 export const HISTORY_PERIODS = ["1d", "1h", "1m"] as const;
