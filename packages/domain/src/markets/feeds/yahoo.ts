@@ -112,7 +112,7 @@ export function chartRowToCandle(row: YahooChartRow, tickSize: string): Candle |
     high: roundToTick(high, tickSize),
     low: roundToTick(low, tickSize),
     close: roundToTick(close, tickSize),
-    volume: volume && volume.gt(0) ? normaliseDecimal(volume) : "0",
+    volume: volume?.gt(0) ? normaliseDecimal(volume) : "0",
   };
 }
 
