@@ -71,6 +71,48 @@ export function refusalTime(at: Date): string {
   return `${at.toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
 
+/** Where a market's prices come from and whether they are paused, as its page shows it. */
+export interface MarketPriceStatus {
+  /** The live source it is mapped to ("ccxt", "yahoo") and its symbol there; null: none. */
+  feedSource: string | null;
+  sourceSymbol: string | null;
+  /** While its source is stale: the source's name and since when (refusal time format). */
+  paused: { source: string; since: string } | null;
+  /** Real accounts may only view it: a live feed runs and gives it no price, and this is no sandbox. */
+  viewOnly: boolean;
+}
+
+/** The price status of one market (null for an unknown symbol). */
+export async function marketPriceStatus(db: DbOrTx, symbol: string): Promise<MarketPriceStatus | null> {
+  const [row] = await db
+    .select({
+      feedSource: instruments.feedSource,
+      sourceSymbol: instruments.sourceSymbol,
+      label: marketFeedSources.label,
+      staleSince: marketFeedSources.staleSince,
+      kind: marketFeedState.kind,
+      sandbox: marketFeedState.sandbox,
+    })
+    .from(instruments)
+    .leftJoin(marketFeedSources, eq(marketFeedSources.source, instruments.feedSource))
+    .leftJoin(marketFeedState, sql`${marketFeedState.id} = 'main'`)
+    .where(eq(instruments.symbol, symbol))
+    .limit(1);
+  if (!row) {
+    return null;
+  }
+  const live = row.kind !== null && LIVE_FEED_KINDS.includes(row.kind);
+  const served = row.kind === "live" ? row.feedSource !== null : row.feedSource === row.kind;
+  return {
+    feedSource: row.feedSource,
+    sourceSymbol: row.sourceSymbol,
+    paused: row.staleSince
+      ? { source: row.label ?? row.feedSource ?? "", since: refusalTime(row.staleSince) }
+      : null,
+    viewOnly: live && !row.sandbox && !served,
+  };
+}
+
 /**
  * Whether a market takes new orders and positions on its prices:
  * - MARKET_PRICES_PAUSED while the live source it is mapped to is stale ("prices paused: <source>
@@ -85,34 +127,11 @@ export async function assertMarketTakesOrders(
   symbol: string,
   holder: { kind: string },
 ): Promise<void> {
-  const [row] = await db
-    .select({
-      feedSource: instruments.feedSource,
-      label: marketFeedSources.label,
-      staleSince: marketFeedSources.staleSince,
-      kind: marketFeedState.kind,
-      sandbox: marketFeedState.sandbox,
-    })
-    .from(instruments)
-    .leftJoin(marketFeedSources, eq(marketFeedSources.source, instruments.feedSource))
-    .leftJoin(marketFeedState, sql`${marketFeedState.id} = 'main'`)
-    .where(eq(instruments.symbol, symbol))
-    .limit(1);
-  if (!row) {
-    return;
+  const status = await marketPriceStatus(db, symbol);
+  if (status?.paused) {
+    throw new AppError("MARKET_PRICES_PAUSED", status.paused);
   }
-  if (row.staleSince) {
-    throw new AppError("MARKET_PRICES_PAUSED", {
-      source: row.label ?? row.feedSource ?? "",
-      since: refusalTime(row.staleSince),
-    });
-  }
-  const live = row.kind !== null && LIVE_FEED_KINDS.includes(row.kind);
-  if (!live || row.sandbox || holder.kind === "demo") {
-    return;
-  }
-  const served = row.kind === "live" ? row.feedSource !== null : row.feedSource === row.kind;
-  if (!served) {
+  if (status?.viewOnly && holder.kind !== "demo") {
     throw new AppError("MARKET_VIEW_ONLY", { symbol });
   }
 }
