@@ -93,9 +93,13 @@ export function startMarketData(
  */
 export function watchSourceHealth(db: Db, feed: LiveFeed, log: (line: string) => void) {
   const paused = new Set<string>();
-  let running: Promise<void> | null = null;
+  let busy = false;
   const check = () => {
-    running ??= checkSourceHealth(db, feed.health)
+    if (busy) {
+      return;
+    }
+    busy = true;
+    void checkSourceHealth(db, feed.health)
       .then((states) => {
         for (const s of states) {
           if (s.staleSince !== null && !paused.has(s.source)) {
@@ -112,7 +116,7 @@ export function watchSourceHealth(db: Db, feed: LiveFeed, log: (line: string) =>
         log(`market feed: health check failed: ${error instanceof Error ? error.message : error}`),
       )
       .finally(() => {
-        running = null;
+        busy = false;
       });
   };
   const timer = setInterval(check, 1000);
