@@ -451,7 +451,13 @@ describe("spot orders through the matcher", () => {
 
       // A new price: the source is live again and the market takes the order.
       await recordSourceHealth(db, [
-        { source: "ccxt", label: "binance", staleSince: null, lastSourceTime: since + 90_000, lastError: null },
+        {
+          source: "ccxt",
+          label: "binance",
+          staleSince: null,
+          lastSourceTime: since + 90_000,
+          lastError: null,
+        },
       ]);
       expect(await refused(buy(user, "BTCUSDT"))).toBeNull();
     } finally {
