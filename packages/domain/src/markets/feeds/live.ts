@@ -100,8 +100,22 @@ export class LiveFeed implements MarketFeed {
     return instrument.feedSource ? (this.routes[instrument.feedSource] ?? null) : null;
   }
 
-  history(instrument: FeedInstrument, now: number): Promise<HistorySeed> {
-    return this.route(instrument)?.history(instrument, now) ?? Promise.resolve(emptySeed());
+  /**
+   * Chart history from the instrument's source. A source that fails here (unreachable at boot) gives
+   * no history rather than stopping every market's start: the charts are seeded on a later start.
+   */
+  async history(instrument: FeedInstrument, now: number): Promise<HistorySeed> {
+    const feed = this.route(instrument);
+    if (!feed || !instrument.feedSource) {
+      return emptySeed();
+    }
+    try {
+      return await feed.history(instrument, now);
+    } catch (error) {
+      this.health.failed(instrument.feedSource, error);
+      this.onStartError(instrument.feedSource, error);
+      return emptySeed();
+    }
   }
 
   async start(instruments: FeedInstrument[], onTick: (tick: Tick) => void): Promise<void> {

@@ -228,7 +228,9 @@ describe("a failing or stale source pauses, and recovers", () => {
       {
         ccxt: {
           name: "ccxt",
-          history: async () => ({ "1d": [], "1h": [], "1m": [] }),
+          history: async () => {
+            throw new Error("exchange unreachable");
+          },
           start: async () => {
             throw new Error("exchange unreachable");
           },
@@ -246,6 +248,10 @@ describe("a failing or stale source pauses, and recovers", () => {
       NOW,
       (source, error) => errors.push(`${source}: ${(error as Error).message}`),
     );
+    // History from a source that fails is empty, not a failed start of every market.
+    expect(await quiet.history(instrument("BTCUSDT"), NOW)).toEqual({ "1d": [], "1h": [], "1m": [] });
+    expect(await quiet.history(instrument("XMRUSDT"), NOW)).toEqual({ "1d": [], "1h": [], "1m": [] });
+    errors.length = 0;
     await quiet.start([EURUSD, instrument("BTCUSDT"), instrument("XMRUSDT"), AAPL], (t) => received.push(t));
     expect(started).toEqual(["EURUSD", "AAPL"]);
     expect(errors).toEqual(["ccxt: exchange unreachable"]);
