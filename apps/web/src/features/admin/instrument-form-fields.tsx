@@ -119,7 +119,7 @@ export function InstrumentFields({
 
       <Section title={t("admin.instruments.section.priceSource")}>
         <Row gutter={12}>
-          <SchemaField name="feedSource" span={HALF} hint normalize={(v) => v ?? null}>
+          <SchemaField name="feedSource" span={HALF} hint optional normalize={(v) => v ?? null}>
             <Select
               allowClear
               placeholder={t("admin.instruments.noSource")}
@@ -131,6 +131,7 @@ export function InstrumentFields({
             name="sourceSymbol"
             span={HALF}
             hint
+            optional
             normalize={(v?: string | null) => (v?.trim() ? v.trim() : null)}
           >
             <Input maxLength={32} placeholder="EURUSD=X" data-testid="admin-instrument-sourceSymbol" />
