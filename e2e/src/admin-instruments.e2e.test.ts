@@ -68,9 +68,24 @@ describe("the instrument catalogue in the back office", () => {
     await expect(field("symbol").isDisabled()).resolves.toBe(true);
     await expect(field("lotSize").inputValue()).resolves.toBe("0.1");
     await field("name").fill("Test coin renamed");
+    // Its live price source: the crypto exchange, under the exchange's own symbol.
+    await field("feedSource").click();
+    await operator
+      .locator(".ant-select-item-option", { hasText: translate("en", "admin.instruments.source.ccxt") })
+      .click();
+    await field("sourceSymbol").fill(`${base}/USDT`);
     await operator.getByTestId("admin-instrument-save").click();
     await operator.getByTestId("admin-instrument-editor").waitFor({ state: "hidden", timeout: 15_000 });
     await operator.getByTestId("admin-instruments-table").getByText("Test coin renamed").waitFor();
+    // The market page tells anyone where its prices come from.
+    const input = encodeURIComponent(JSON.stringify({ symbol }));
+    const response = await fetch(`${platform.baseUrl}/trpc/market.instrument?input=${input}`);
+    const body = (await response.json()) as { result: { data: { prices: unknown } } };
+    expect(body.result.data.prices).toMatchObject({
+      feedSource: "ccxt",
+      sourceSymbol: `${base}/USDT`,
+      paused: null,
+    });
   });
 
   it("disables it after a confirmation, and it leaves the public market list", async () => {

@@ -1,4 +1,5 @@
 import { domainEnv } from "@northstar/domain/env";
+import { LIVE_FEED_KINDS } from "@northstar/domain/markets";
 import { createEnv } from "@t3-oss/env-core";
 import { z } from "zod";
 
@@ -12,10 +13,11 @@ export const env = () => {
     ...domainEnv(),
     ...workerEnv(),
   };
-  if (config.NODE_ENV === "production" && config.FEED_KIND !== "ccxt" && !config.SANDBOX) {
+  if (config.NODE_ENV === "production" && !LIVE_FEED_KINDS.includes(config.FEED_KIND) && !config.SANDBOX) {
     throw new Error(
       `FEED_KIND=${config.FEED_KIND} gives prices that are not live market prices, and NODE_ENV=production ` +
-        "may settle real money on them: run FEED_KIND=ccxt, or declare this platform a sandbox with SANDBOX=true",
+        "may settle real money on them: run FEED_KIND=live (or ccxt, yahoo), or declare this platform a " +
+        "sandbox with SANDBOX=true",
     );
   }
   return config;
@@ -24,8 +26,12 @@ export const env = () => {
 const workerEnv = () =>
   createEnv({
     server: {
-      /** simulator (offline default), replay (recorded candles from FEED_REPLAY_DIR) or ccxt (live crypto). */
-      FEED_KIND: z.enum(["simulator", "replay", "ccxt"]).default("simulator"),
+      /**
+       * simulator (offline default), replay (recorded candles from FEED_REPLAY_DIR), ccxt (live crypto
+       * from FEED_EXCHANGE), yahoo (live forex, stocks, indices, ETFs, metals, energy from Yahoo Finance)
+       * or live (production: each instrument from the source the catalogue maps it to).
+       */
+      FEED_KIND: z.enum(["simulator", "replay", "ccxt", "yahoo", "live"]).default("simulator"),
       /**
        * The simulator's seed, for tests and replays of a recorded run only. Unset (the normal case),
        * the deployment draws one from a secure random source on its first start and keeps it.
@@ -33,7 +39,7 @@ const workerEnv = () =>
       FEED_SEED: z.string().min(1).optional(),
       /**
        * true declares a sandbox: prices are simulated or replayed and every page says so. Required in
-       * production for any feed but ccxt.
+       * production for any feed but live, ccxt and yahoo.
        */
       SANDBOX: z
         .enum(["true", "false"])

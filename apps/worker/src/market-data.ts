@@ -1,8 +1,14 @@
 import { ContractTickRecorder } from "@northstar/domain/contracts";
 import type { Db } from "@northstar/domain/db";
-import { createFeed, MarketDataService } from "@northstar/domain/market-feed";
-import { deploymentSimulatorSeed, recordRunningFeed } from "@northstar/domain/markets";
+import { createFeed, LiveFeed, MarketDataService } from "@northstar/domain/market-feed";
+import {
+  checkSourceHealth,
+  clearSourceHealth,
+  deploymentSimulatorSeed,
+  recordRunningFeed,
+} from "@northstar/domain/markets";
 import { OptionTickRecorder } from "@northstar/domain/options";
+import { getPolicy } from "@northstar/domain/policy";
 import type { Redis } from "ioredis";
 import type { env as loadEnv } from "./env.ts";
 import { runUnderLease } from "./leased.ts";
@@ -42,7 +48,13 @@ export function startMarketData(
       replayDir: env.FEED_REPLAY_DIR,
       exchange: env.FEED_EXCHANGE,
       intervalMs: env.FEED_INTERVAL_MS,
+      yahooIntervalMs: await getPolicy(db, "feeds.yahoo.pollIntervalMs"),
+      startedAt: Date.now(),
+      onError: (source, error) =>
+        log(`market feed: ${source} failed: ${error instanceof Error ? error.message : String(error)}`),
     });
+    // A new feed counts its sources' health afresh; a sandbox's feed has none to pause.
+    await clearSourceHealth(db);
     // Options settle by recorded prices: the ticks of instruments with options products are stored.
     const ticks = new OptionTickRecorder(db, log);
     // Contracts open, trigger and liquidate by recorded prices too.
@@ -63,12 +75,55 @@ export function startMarketData(
     contractTicks.start();
     await service.start();
     await recordFeedStart(db, env);
+    const health = feed instanceof LiveFeed ? watchSourceHealth(db, feed, log) : null;
     return {
       async stop() {
+        health?.stop();
         await service.stop();
         await ticks.stop();
         await contractTicks.stop();
       },
     };
   });
+}
+
+/**
+ * Checks the live feed's sources every second and records their health: a source without a new price
+ * for `feeds.staleAfterSeconds` pauses its markets until one arrives (the API refuses their new orders).
+ */
+export function watchSourceHealth(db: Db, feed: LiveFeed, log: (line: string) => void) {
+  const paused = new Set<string>();
+  let busy = false;
+  const check = () => {
+    if (busy) {
+      return;
+    }
+    busy = true;
+    void checkSourceHealth(db, feed.health)
+      .then((states) => {
+        for (const s of states) {
+          if (s.staleSince !== null && !paused.has(s.source)) {
+            paused.add(s.source);
+            log(
+              `market feed: ${s.source} stale since ${new Date(s.staleSince).toISOString()}, its markets paused`,
+            );
+          } else if (s.staleSince === null && paused.delete(s.source)) {
+            log(`market feed: ${s.source} live again, its markets resumed`);
+          }
+        }
+      })
+      .catch((error) =>
+        log(`market feed: health check failed: ${error instanceof Error ? error.message : error}`),
+      )
+      .finally(() => {
+        busy = false;
+      });
+  };
+  const timer = setInterval(check, 1000);
+  check();
+  return {
+    stop() {
+      clearInterval(timer);
+    },
+  };
 }

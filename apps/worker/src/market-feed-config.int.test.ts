@@ -46,6 +46,13 @@ describe("the worker's start in production", () => {
       FEED_KIND: "ccxt",
       SANDBOX: false,
     });
+    // The production feed (crypto from ccxt, the rest from Yahoo) and Yahoo alone are live too.
+    for (const kind of ["live", "yahoo"]) {
+      expect(start({ NODE_ENV: "production", FEED_KIND: kind, SANDBOX: undefined })).toMatchObject({
+        FEED_KIND: kind,
+        SANDBOX: false,
+      });
+    }
     // Development and tests run the simulator as before.
     expect(start({ NODE_ENV: "development", FEED_KIND: undefined, SANDBOX: undefined }).FEED_KIND).toBe(
       "simulator",

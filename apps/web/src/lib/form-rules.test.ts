@@ -1,5 +1,6 @@
 import { zTradePassword } from "@northstar/shared/contracts/common";
 import { zAmount } from "@northstar/shared/contracts/funding";
+import { instrumentInputSchema } from "@northstar/shared/markets";
 import { describe, expect, it } from "vitest";
 import { fakeT, refusal } from "../test/fake-t.ts";
 import { passwordLengthRule, sameAs, zodRule } from "./form-rules.ts";
@@ -23,6 +24,18 @@ describe("zodRule: the web refuses what the server refuses, with the server's co
 
   it("treats an empty field as an empty string, so a required schema refuses it", async () => {
     expect(await refusal(zodRule(zAmount, fakeT, "amount"), undefined)).toMatch(/^errors\.AMOUNT_INVALID/);
+  });
+
+  it("lets an optional field stay empty, and still checks what is typed into it", async () => {
+    const sourceSymbol = instrumentInputSchema.shape.sourceSymbol;
+    const rule = zodRule(sourceSymbol, fakeT, "sourceSymbol", {}, { optional: true });
+    for (const empty of [null, undefined, ""]) {
+      expect(await refusal(rule, empty)).toBeUndefined();
+    }
+    expect(await refusal(rule, "EURUSD=X")).toBeUndefined();
+    expect(await refusal(rule, "EUR USD")).toBe('errors.FIELD_INVALID {"field":"fields.sourceSymbol"}');
+    // Not optional, the same empty value is refused.
+    expect(await refusal(zodRule(sourceSymbol, fakeT, "sourceSymbol"), "")).toMatch(/^errors\.FIELD_INVALID/);
   });
 });
 

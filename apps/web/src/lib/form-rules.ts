@@ -13,9 +13,14 @@ export function zodRule(
   t: TFunction,
   field: string,
   params: Record<string, string | number> = {},
+  /** An optional field: left empty (null, undefined or ""), it passes, and the schema takes it as null. */
+  options: { optional?: boolean } = {},
 ): FormRule {
   return {
     validator: async (_, value) => {
+      if (options.optional && (value === null || value === undefined || value === "")) {
+        return;
+      }
       const result = schema.safeParse(value ?? "");
       if (result.success) {
         return;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { findDustBalances, reconcileLedger } from "../ledger/index.ts";
+import { clearSourceHealth, recordRunningFeed, recordSourceHealth } from "../markets/index.ts";
 import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
 import { createTestDatabase } from "../test-support/index.ts";
@@ -123,6 +124,32 @@ describe("opening a contract position", () => {
     );
     expect(books.rows).toEqual([{ book: "demo" }]);
     await reconciled();
+  });
+
+  it("opens nothing on a market whose live source is stale, naming the source, and opens once it is live again", async () => {
+    const user = await newContractUser(db, "1000");
+    await tick("EURUSD", "1.15");
+    const since = clock.now.getTime() - 120_000;
+    const stale = { source: "yahoo" as const, label: "yahoo", lastSourceTime: since, lastError: null };
+    const position = { symbol: "EURUSD", side: "long", lots: "0.01", leverage: 10 };
+    try {
+      await recordRunningFeed(db, "live", false);
+      await recordSourceHealth(db, [{ ...stale, staleSince: since }]);
+      expect(await refused(open(user, position))).toEqual({ code: "MARKET_PRICES_PAUSED", field: undefined });
+      expect(await contractWallet(db, user.id)).toEqual({ available: "1000", held: "0" });
+      // Crypto comes from another source, which is live: its markets go on.
+      await tick("BTCUSDT", "90000");
+      expect((await open(user, { symbol: "BTCUSDT", side: "long", lots: "0.01", leverage: 10 })).status).toBe(
+        "holding",
+      );
+      await recordSourceHealth(db, [{ ...stale, staleSince: null }]);
+      await tick("EURUSD", "1.15");
+      expect((await open(user, position)).status).toBe("holding");
+      await reconciled();
+    } finally {
+      await clearSourceHealth(db);
+      await recordRunningFeed(db, "simulator", false);
+    }
   });
 
   it("refuses bad input with a named field and changes nothing", async () => {

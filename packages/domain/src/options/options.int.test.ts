@@ -7,6 +7,7 @@ import { createDb, type Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { type User, users } from "../identity/index.ts";
 import { type Book, findDustBalances, getUserBalances, postEntry, reconcileLedger } from "../ledger/index.ts";
+import { clearSourceHealth, recordRunningFeed, recordSourceHealth } from "../markets/index.ts";
 import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
 import { createTestDatabase } from "../test-support/index.ts";
@@ -199,6 +200,28 @@ describe("buying an option", () => {
         }),
       );
       expect(direct.code).toBe("INVESTMENT_NOT_POSITIVE");
+    }
+
+    // The live source of the market has sent no new price for longer than the policy allows: paused.
+    try {
+      await recordRunningFeed(db, "live", false);
+      await recordSourceHealth(db, [
+        {
+          source: "ccxt",
+          label: "binance",
+          staleSince: at(t0, -120_000).getTime(),
+          lastSourceTime: at(t0, -120_000).getTime(),
+          lastError: null,
+        },
+      ]);
+      const paused = await refusal(buy(user, t0, { amount: "10" }));
+      expect([paused.code, paused.params]).toEqual([
+        "MARKET_PRICES_PAUSED",
+        { source: "binance", since: `${at(t0, -120_000).toISOString().slice(0, 19).replace("T", " ")} UTC` },
+      ]);
+    } finally {
+      await clearSourceHealth(db);
+      await recordRunningFeed(db, "simulator", false);
     }
 
     expect(await optionBalance(user.id)).toBe(before);

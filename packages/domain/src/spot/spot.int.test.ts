@@ -10,8 +10,11 @@ import { AppError } from "../errors.ts";
 import type { User } from "../identity/index.ts";
 import { reconcileLedger } from "../ledger/index.ts";
 import {
+  clearSourceHealth,
   getInstrument,
   readSnapshot,
+  recordRunningFeed,
+  recordSourceHealth,
   saveInstrument,
   setInstrumentEnabled,
   snapshotKey,
@@ -418,6 +421,48 @@ describe("spot orders through the matcher", () => {
       expect(await refusal(market("buy"))).toBe("NO_LIQUIDITY");
     } finally {
       await redis.del(snapshotKey(prefix, "tickers"));
+    }
+  });
+
+  it("takes no order on a market whose live source is stale, holds nothing, and resumes with its prices", async () => {
+    const user = await createTrader(db, { USDT: "1000", XMR: "1" });
+    const demoUser = await createTrader(db, { USDT: "1000" }, "demo");
+    const since = Date.parse("2026-11-18T10:30:00Z");
+    const buy = (who: User, symbol: string) => placeOrder(deps, who, limit(symbol, "buy", "1", "1"));
+    const refused = async (promise: Promise<unknown>) =>
+      promise.then(
+        () => null,
+        (e: unknown) => (e instanceof AppError ? [e.code, e.params] : Promise.reject(e)),
+      );
+    try {
+      await recordRunningFeed(db, "live", false);
+      await recordSourceHealth(db, [
+        { source: "ccxt", label: "binance", staleSince: since, lastSourceTime: since, lastError: "timeout" },
+      ]);
+      // A limit order too: the market takes no new order while its source gives no new price.
+      expect(await refused(buy(user, "BTCUSDT"))).toEqual([
+        "MARKET_PRICES_PAUSED",
+        { source: "binance", since: "2026-11-18 10:30:00 UTC" },
+      ]);
+      // A market the live feed gives no price is view-only for a real account; a demo account trades it.
+      expect(await refused(buy(user, "XMRUSDT"))).toEqual(["MARKET_VIEW_ONLY", { symbol: "XMRUSDT" }]);
+      expect(await refused(buy(demoUser, "XMRUSDT"))).toBeNull();
+      expect(await balanceOf(db, user, "USDT")).toEqual({ available: "1000", held: "0" });
+
+      // A new price: the source is live again and the market takes the order.
+      await recordSourceHealth(db, [
+        {
+          source: "ccxt",
+          label: "binance",
+          staleSince: null,
+          lastSourceTime: since + 90_000,
+          lastError: null,
+        },
+      ]);
+      expect(await refused(buy(user, "BTCUSDT"))).toBeNull();
+    } finally {
+      await clearSourceHealth(db);
+      await recordRunningFeed(db, "simulator", false);
     }
   });
 

@@ -27,6 +27,8 @@ type SchemaFieldProps = Pick<FormItemProps, "extra" | "dependencies" | "normaliz
   hint?: boolean;
   /** Checks beyond the schema, run after it. */
   rules?: FormRule[];
+  /** May be left empty (the live price source): empty passes, and is saved as none. */
+  optional?: boolean;
   children: ReactNode;
 };
 
@@ -38,6 +40,7 @@ export function SchemaField({
   hint = false,
   extra,
   rules = [],
+  optional = false,
   children,
   ...item
 }: SchemaFieldProps) {
@@ -54,7 +57,11 @@ export function SchemaField({
         label={t(`fields.${name}`)}
         extra={hint ? t(`admin.instruments.hint.${name}`) : extra}
         validateFirst={required}
-        rules={[...(required ? [requiredRule] : []), zodRule(shape[name], t, name), ...rules]}
+        rules={[
+          ...(required ? [requiredRule] : []),
+          zodRule(shape[name], t, name, {}, { optional }),
+          ...rules,
+        ]}
         {...item}
       >
         {children}

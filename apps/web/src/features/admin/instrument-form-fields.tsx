@@ -1,5 +1,6 @@
 import {
   DISPLAY_DECIMALS,
+  FEED_SOURCES,
   INSTRUMENT_CATEGORIES,
   type InstrumentInput,
   instrumentInputSchema,
@@ -7,7 +8,7 @@ import {
 } from "@northstar/shared/markets";
 import { money } from "@northstar/shared/money";
 import type { FormInstance, FormRule } from "antd";
-import { Checkbox, Col, Divider, Form, InputNumber, Row, Select, Switch } from "antd";
+import { Checkbox, Col, Divider, Form, Input, InputNumber, Row, Select, Switch } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { SchemaField, TextField } from "./instrument-fields.tsx";
@@ -112,6 +113,28 @@ export function InstrumentFields({
               options={TRADING_KINDS.map((k) => ({ value: k, label: t(`admin.instruments.kind.${k}`) }))}
               data-testid="admin-instrument-kinds"
             />
+          </SchemaField>
+        </Row>
+      </Section>
+
+      <Section title={t("admin.instruments.section.priceSource")}>
+        <Row gutter={12}>
+          <SchemaField name="feedSource" span={HALF} hint optional normalize={(v) => v ?? null}>
+            <Select
+              allowClear
+              placeholder={t("admin.instruments.noSource")}
+              options={FEED_SOURCES.map((s) => ({ value: s, label: t(`admin.instruments.source.${s}`) }))}
+              data-testid="admin-instrument-feedSource"
+            />
+          </SchemaField>
+          <SchemaField
+            name="sourceSymbol"
+            span={HALF}
+            hint
+            optional
+            normalize={(v?: string | null) => (v?.trim() ? v.trim() : null)}
+          >
+            <Input maxLength={32} placeholder="EURUSD=X" data-testid="admin-instrument-sourceSymbol" />
           </SchemaField>
         </Row>
       </Section>

@@ -29,6 +29,8 @@ const NEW_INSTRUMENT: InstrumentInput = {
   tradingHours: { timeZone: "UTC", sessions: [] },
   referencePrice: "",
   volatility: "",
+  feedSource: null,
+  sourceSymbol: null,
   sort: 1000,
   enabled: true,
 };
@@ -48,6 +50,8 @@ function normalise(values: InstrumentInput): InstrumentInput {
     contractSize: trim(values.contractSize),
     referencePrice: trim(values.referencePrice),
     volatility: trim(values.volatility),
+    feedSource: values.feedSource ?? null,
+    sourceSymbol: trim(values.sourceSymbol) || null,
     kinds: values.kinds ?? [],
     tradingHours: {
       timeZone: values.tradingHours?.timeZone ?? "",

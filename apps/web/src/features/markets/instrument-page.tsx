@@ -12,7 +12,7 @@ import { StatusMessage } from "../common/status-message.tsx";
 import { Paragraph, Text, Title } from "../common/typography.tsx";
 import { FavouriteStar } from "./favourite-star.tsx";
 import { ChangeText, LivePrice } from "./live-figures.tsx";
-import { type MarketRow, pairName, useInstrument } from "./market-data.ts";
+import { type InstrumentRow, pairName, useInstrument } from "./market-data.ts";
 import { useMarketFormat } from "./market-format.ts";
 import { ClosedTag, LiveIndicator } from "./market-status-tags.tsx";
 
@@ -35,7 +35,7 @@ export function InstrumentLoader({
 }: {
   symbol: string;
   maxWidth?: number;
-  children: (instrument: MarketRow) => ReactNode;
+  children: (instrument: InstrumentRow) => ReactNode;
 }) {
   const { t } = useTranslation();
   const instrument = useInstrument(symbol);
@@ -73,7 +73,7 @@ export function InstrumentLoader({
  * Symbol, name, live price, and the 24h statistics. `title` replaces the pair's name (the trading
  * screen puts its market picker there).
  */
-export function InstrumentHeader({ instrument, title }: { instrument: MarketRow; title?: ReactNode }) {
+export function InstrumentHeader({ instrument, title }: { instrument: InstrumentRow; title?: ReactNode }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const screens = Grid.useBreakpoint();
@@ -177,7 +177,40 @@ export function InstrumentHeader({ instrument, title }: { instrument: MarketRow;
             {t("market.instrument.noTicker")}
           </Paragraph>
         )}
+        <PriceSourceNotes instrument={instrument} />
       </div>
     </Panel>
+  );
+}
+
+/** Where the prices come from, and why the market takes no orders when its source is paused. */
+function PriceSourceNotes({ instrument }: { instrument: InstrumentRow }) {
+  const { t } = useTranslation();
+  const prices = instrument.prices;
+  if (!prices) {
+    return null;
+  }
+  return (
+    <>
+      {prices.paused && (
+        <Paragraph type="warning" style={{ margin: "8px 0 0" }} data-testid="instrument-prices-paused">
+          {t("market.instrument.pricesPaused", prices.paused)}
+        </Paragraph>
+      )}
+      {prices.viewOnly && (
+        <Paragraph type="warning" style={{ margin: "8px 0 0" }} data-testid="instrument-view-only">
+          {t("market.instrument.viewOnly")}
+        </Paragraph>
+      )}
+      {prices.feedSource && prices.sourceSymbol && (
+        <Paragraph
+          type="secondary"
+          style={{ margin: "8px 0 0", fontSize: 12 }}
+          data-testid="instrument-price-source"
+        >
+          {t("market.instrument.priceSource", { source: prices.feedSource, symbol: prices.sourceSymbol })}
+        </Paragraph>
+      )}
+    </>
   );
 }

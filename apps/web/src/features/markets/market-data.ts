@@ -9,6 +9,8 @@ import { toApiError, useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 
 type Outputs = inferRouterOutputs<AppRouter>;
 export type MarketRow = Outputs["market"]["list"]["items"][number];
+/** One instrument's page: its row, and where its prices come from (paused, view-only). */
+export type InstrumentRow = MarketRow & Partial<Pick<Outputs["market"]["instrument"], "prices">>;
 export type MarketTab = (typeof MARKET_TABS)[number];
 
 /** Rows per page of the market lists: one page is all the list ever fetches. */
@@ -50,7 +52,7 @@ export function useInstrument(symbol: string) {
   const client = useTRPCClient();
   return useQuery({
     queryKey: trpc.market.instrument.queryKey({ symbol }),
-    queryFn: async (): Promise<MarketRow | null> => {
+    queryFn: async (): Promise<InstrumentRow | null> => {
       try {
         return await client.market.instrument.query({ symbol });
       } catch (error) {

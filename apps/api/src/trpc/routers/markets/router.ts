@@ -4,6 +4,7 @@ import {
   type InstrumentView,
   listFavourites,
   listInstruments,
+  marketPriceStatus,
   readTickers,
   runningFeed,
   setFavourite,
@@ -59,11 +60,13 @@ export const marketRouter = router({
     return { items: items.map((i) => marketRow(i, tickers.get(i.symbol))), total };
   }),
   instrument: publicProcedure.input(ZSymbolRequestSchema).query(async ({ ctx, input }) => {
-    const [instrument, tickers] = await Promise.all([
+    const [instrument, tickers, prices] = await Promise.all([
       getInstrument(ctx.deps.db, input.symbol),
       readTickers(ctx.deps.redis, ctx.deps.config.redisPrefix),
+      marketPriceStatus(ctx.deps.db, input.symbol),
     ]);
-    return marketRow(instrument, tickers.get(instrument.symbol));
+    // Where its prices come from, and why it takes no orders when it does not (a paused source).
+    return { ...marketRow(instrument, tickers.get(instrument.symbol)), prices };
   }),
   candles: publicProcedure.input(ZCandlesRequestSchema).query(async ({ ctx, input }) => {
     await getInstrument(ctx.deps.db, input.symbol);
