@@ -12,6 +12,7 @@ import { type LogStream, loggerOptions } from "./http/logger.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { registerUploadRoutes } from "./http/uploads.ts";
 import { registerWeb } from "./http/web-static.ts";
+import { registerBinanceApi } from "./binance/plugin.ts";
 import { registerLegacyApi } from "./legacy/index.ts";
 import { attachMarketSocket } from "./realtime/market-socket.ts";
 import { registerDirectCalls } from "./trpc/direct.ts";
@@ -92,6 +93,7 @@ export async function buildApp(
     // Placing and cancelling orders skip the adapter's Fetch emulation, answering identically.
     await registerDirectCalls(trpc, deps);
   });
+  await registerBinanceApi(app, deps);
   registerUploadRoutes(app, deps);
   app.get("/health", { exposeHeadRoute: true }, async () => ({ ok: true }));
 
@@ -108,7 +110,7 @@ export async function buildApp(
     if (isLegacyPath(request.url)) {
       return sendLegacyRefusal(request, reply, "UNKNOWN_CALL");
     }
-    const apiPath = /^\/(trpc|uploads|ws)(\/|\?|$)/.test(request.url);
+    const apiPath = /^\/(trpc|uploads|ws|api)(\/|\?|$)/.test(request.url);
     if (web && (request.method === "GET" || request.method === "HEAD") && !apiPath) {
       return reply.type("text/html").sendFile("index.html");
     }
