@@ -120,6 +120,18 @@ describe("public market data", () => {
   });
 });
 
+describe("the reference", () => {
+  it("serves the OpenAPI document and a readable page with the signing rules", async () => {
+    const json = await h.app.inject("/api/docs/openapi.json");
+    expect(json.statusCode).toBe(200);
+    expect(json.json()).toMatchObject({ openapi: "3.1.0", paths: { "/api/v3/order": {} } });
+    const page = await h.app.inject("/api/docs");
+    expect(page.headers["content-type"]).toContain("text/html");
+    expect(page.body).toContain("X-MBX-APIKEY");
+    expect(page.body).toContain("/api/v3/myTrades");
+  });
+});
+
 describe("API keys", () => {
   it("shows the secret once and keeps neither the key nor the secret readable in the database", async () => {
     const t = await newTrader();

@@ -123,23 +123,25 @@ describe("ccxt's binance class against the platform", () => {
     expect(book.asks[0]).toEqual([100, 1]);
 
     const bid = await taker.exchange.createOrder("BTC/USDT", "limit", "buy", 1, 90);
+    const bidId = String(bid.id);
     const open = await until(
       () => taker.exchange.fetchOpenOrders("BTC/USDT"),
       (orders) => orders.some((o) => o.id === bid.id),
     );
     expect(open.find((o) => o.id === bid.id)).toMatchObject({ status: "open", price: 90, amount: 1 });
-    const fetched = await taker.exchange.fetchOrder(bid.id, "BTC/USDT");
+    const fetched = await taker.exchange.fetchOrder(bidId, "BTC/USDT");
     expect(fetched).toMatchObject({ id: bid.id, clientOrderId: bid.clientOrderId, side: "buy" });
-    await taker.exchange.cancelOrder(bid.id, "BTC/USDT");
+    await taker.exchange.cancelOrder(bidId, "BTC/USDT");
     const cancelled = await until(
-      () => taker.exchange.fetchOrder(bid.id, "BTC/USDT"),
+      () => taker.exchange.fetchOrder(bidId, "BTC/USDT"),
       (o) => o.status === "canceled",
     );
     expect(cancelled.filled).toBe(0);
 
     const market = await taker.exchange.createOrder("BTC/USDT", "market", "buy", 0.5);
+    const marketId = String(market.id);
     const filled = await until(
-      () => taker.exchange.fetchOrder(market.id, "BTC/USDT"),
+      () => taker.exchange.fetchOrder(marketId, "BTC/USDT"),
       (o) => o.status === "closed",
     );
     expect(filled).toMatchObject({ filled: 0.5, cost: 50, average: 100 });

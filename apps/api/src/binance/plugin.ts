@@ -33,6 +33,7 @@ import {
   tickerPrices,
   tradesOf,
 } from "./market.ts";
+import { openApiDocument, referencePage } from "./reference.ts";
 import {
   ZAccountParams,
   ZAllOrdersParams,
@@ -123,6 +124,14 @@ export async function registerBinanceApi(app: FastifyInstance, deps: AppDeps): P
         },
       ).then((auth) => ({ auth, params }));
     };
+
+    // The reference: the OpenAPI document and a readable page rendered from it.
+    const document = JSON.stringify(openApiDocument());
+    const page = referencePage();
+    api.get("/api/docs/openapi.json", async (_request, reply) =>
+      reply.type("application/json").send(document),
+    );
+    api.get("/api/docs", async (_request, reply) => reply.type("text/html; charset=utf-8").send(page));
 
     // Public market data.
     api.get("/api/v3/ping", async () => ({}));
