@@ -204,13 +204,13 @@ export function openApiDocument() {
   };
 }
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
   );
 /** `code` spans of the rules' text as <code>, everything else escaped. */
-const inline = (text: string) => escape(text).replace(/`([^`]+)`/g, "<code>$1</code>");
+const inline = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>");
 
 /** The readable page at /api/docs: rendered on the server from the same document, no script. */
 export function referencePage(): string {
@@ -232,8 +232,8 @@ export function referencePage(): string {
     const params = (op?.parameters ?? [])
       .map(
         (p) =>
-          `<li><code>${escape(p.name)}</code>${p.required ? " (required)" : ""}: ${escape(String(p.schema.type ?? (p.schema.enum ? "enum" : "")))}${
-            Array.isArray(p.schema.enum) ? ` ${escape((p.schema.enum as string[]).join(" | "))}` : ""
+          `<li><code>${escapeHtml(p.name)}</code>${p.required ? " (required)" : ""}: ${escapeHtml(String(p.schema.type ?? (p.schema.enum ? "enum" : "")))}${
+            Array.isArray(p.schema.enum) ? ` ${escapeHtml((p.schema.enum as string[]).join(" | "))}` : ""
           }${p.description ? ` — ${inline(p.description)}` : ""}</li>`,
       )
       .join("");
@@ -243,20 +243,20 @@ export function referencePage(): string {
   }).join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(doc.info.title)}</title>
+<title>${escapeHtml(doc.info.title)}</title>
 <style>
 body{font:15px/1.5 system-ui,sans-serif;max-width:860px;margin:2rem auto;padding:0 1rem;color:#1f2328}
 code{font:13px ui-monospace,monospace;background:#f3f4f6;padding:1px 4px;border-radius:4px;word-break:break-all}
 .m{display:inline-block;min-width:4.5em;font-size:12px;color:#fff;background:#2f6feb;border-radius:4px;padding:1px 6px;text-align:center}
 section{border-top:1px solid #e5e7eb;padding:.5rem 0} pre{background:#f3f4f6;padding:.75rem;overflow-x:auto}
 </style></head><body>
-<h1>${escape(doc.info.title)}</h1>
+<h1>${escapeHtml(doc.info.title)}</h1>
 <p>Tools written for Binance's spot API (ccxt's <code>binance</code> class, for one) work against this platform by changing the base URL. The machine-readable document is at <a href="/api/docs/openapi.json">/api/docs/openapi.json</a>.</p>
 <h2>Signing requests</h2><ol>${SIGNING_RULES.map((r) => `<li>${inline(r)}</li>`).join("")}</ol>
 <h3>Worked example</h3>
-<p>Secret:</p><pre>${escape(WORKED_EXAMPLE.secret)}</pre>
-<p>Query string (or body) as sent:</p><pre>${escape(WORKED_EXAMPLE.query)}</pre>
-<p>HMAC-SHA256 of the query keyed with the secret, in hex, sent as <code>&amp;signature=…</code>:</p><pre>${escape(WORKED_EXAMPLE.signature)}</pre>
+<p>Secret:</p><pre>${escapeHtml(WORKED_EXAMPLE.secret)}</pre>
+<p>Query string (or body) as sent:</p><pre>${escapeHtml(WORKED_EXAMPLE.query)}</pre>
+<p>HMAC-SHA256 of the query keyed with the secret, in hex, sent as <code>&amp;signature=…</code>:</p><pre>${escapeHtml(WORKED_EXAMPLE.signature)}</pre>
 <h2>Where it differs from Binance</h2><ul>${DIFFERENCES.map((d) => `<li>${inline(d)}</li>`).join("")}</ul>
 <h2>Endpoints</h2>
 ${rows}

@@ -58,7 +58,7 @@ export async function findActiveKey(db: Db, apiKey: string | undefined): Promise
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .where(eq(apiKeys.keyHash, sha256(apiKey)));
-  if (!row || row.key.status !== "active" || row.user.status === "frozen") {
+  if (row?.key.status !== "active" || row.user.status === "frozen") {
     throw new AppError("API_KEY_INVALID");
   }
   if (row.user.kind === "demo" && row.user.demoExpiresAt && row.user.demoExpiresAt.getTime() <= Date.now()) {
