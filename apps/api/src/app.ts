@@ -6,6 +6,7 @@ import { UPLOAD_BYTES_CEILING } from "@northstar/shared/policy";
 import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance } from "fastify";
 import { registerBinanceApi } from "./binance/plugin.ts";
+import { attachUserDataSocket } from "./binance/user-stream.ts";
 import { registerBusyRefusal } from "./http/address-limit.ts";
 import type { AppDeps } from "./http/deps.ts";
 import { isLegacyPath, sendLegacyRefusal } from "./http/edge.ts";
@@ -100,6 +101,8 @@ export async function buildApp(
   const marketSocket = attachMarketSocket(app, deps);
   // preClose: open sockets would otherwise keep the server's close waiting for them.
   app.addHook("preClose", () => marketSocket.close());
+  const userDataSocket = attachUserDataSocket(app, deps);
+  app.addHook("preClose", () => userDataSocket.close());
 
   const web = await registerWeb(app, deps.config.webDist);
   app.setNotFoundHandler((request, reply) => {

@@ -225,6 +225,7 @@ export const ERROR_CODES = {
   API_TOO_MANY_ORDERS: ResponseCode.Refused,
   API_ORDER_TYPE_UNSUPPORTED: ResponseCode.Refused,
   API_SYMBOL_INVALID: ResponseCode.Refused,
+  API_LISTEN_KEY_UNKNOWN: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -3,6 +3,7 @@ import { SpotMatcher } from "@northstar/domain/spot";
 import ccxt from "ccxt";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
 import { testRedisUrl } from "../../../../packages/domain/src/test-support/index.ts";
 import { createHarness, type Harness } from "../test/harness.ts";
 import { dataOf, grant, setTradePassword, userIdOf } from "../test/money.ts";
@@ -62,7 +63,7 @@ async function botFor(usdt: string, btc: string) {
   for (const name of ["public", "private", "v1"]) {
     api[name] = `${base}/api/v3`;
   }
-  return { exchange, userId };
+  return { exchange, userId, key };
 }
 
 /** Polls until `done` holds; every wait in this file is for the matcher's own progress. */
@@ -159,5 +160,62 @@ describe("ccxt's binance class against the platform", () => {
     const after = await taker.exchange.fetchBalance();
     expect(after.BTC?.free).toBe(0.4995);
     expect(after.USDT?.total).toBe(950);
+  });
+
+  it("streams the owner's executionReport and outboundAccountPosition to a plain WebSocket on a listen key", async () => {
+    const bot = await botFor("500", "0");
+    const headers = { "x-mbx-apikey": bot.key.api_key };
+    const { listenKey } = (await (
+      await fetch(`${base}/api/v3/userDataStream`, { method: "POST", headers })
+    ).json()) as {
+      listenKey: string;
+    };
+    expect(listenKey).toMatch(/^[A-Za-z0-9]{60}$/);
+    // Another key cannot keep it alive.
+    const other = await botFor("0", "0");
+    const foreign = await fetch(`${base}/api/v3/userDataStream?listenKey=${listenKey}`, {
+      method: "PUT",
+      headers: { "x-mbx-apikey": other.key.api_key },
+    });
+    expect(await foreign.json()).toMatchObject({ code: -1125 });
+
+    const socket = new WebSocket(`${base.replace("http", "ws")}/ws/${listenKey}`);
+    const events: { e?: string; [k: string]: unknown }[] = [];
+    await new Promise<void>((resolve, reject) => {
+      socket.on("message", (raw) => {
+        const event = JSON.parse(String(raw));
+        events.push(event);
+        if (event.result === null) {
+          resolve();
+        }
+      });
+      socket.on("error", reject);
+    });
+    const order = await bot.exchange.createOrder("BTC/USDT", "limit", "buy", 1, 80);
+    const report = await until(
+      async () => events.find((e) => e.e === "executionReport"),
+      (e) => e !== undefined,
+    );
+    expect(report).toMatchObject({
+      s: "BTCUSDT",
+      S: "BUY",
+      o: "LIMIT",
+      X: "NEW",
+      i: Number(order.id),
+      c: order.clientOrderId,
+      p: "80",
+      q: "1",
+    });
+    const position = await until(
+      async () => events.find((e) => e.e === "outboundAccountPosition"),
+      (e) => e !== undefined,
+    );
+    expect(position?.B).toContainEqual({ a: "USDT", f: "420", l: "80" });
+    socket.close();
+    const gone = await fetch(`${base}/api/v3/userDataStream?listenKey=${listenKey}`, {
+      method: "DELETE",
+      headers,
+    });
+    expect(gone.status).toBe(200);
   });
 });

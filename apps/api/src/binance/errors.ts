@@ -45,6 +45,7 @@ const CODES: Partial<Record<ErrorCode, [number, number]>> = {
   TOO_MANY_OPEN_ORDERS: [-2010, 400],
   IDEMPOTENCY_KEY_REUSED: [-2010, 400],
   SESSION_ENDED: [-2015, 401],
+  API_LISTEN_KEY_UNKNOWN: [-1125, 400],
 };
 
 /** Binance's own English text for the codes whose text tools match on (ccxt reads a few of them). */

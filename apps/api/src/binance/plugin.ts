@@ -46,6 +46,7 @@ import {
   ZTickerParams,
   ZTradesParams,
 } from "./schemas.ts";
+import { registerUserDataStreamRoutes } from "./user-stream.ts";
 import { binanceOrder, binanceSymbol } from "./views.ts";
 
 /** The raw query string of a request, as the client sent and signed it. */
@@ -266,6 +267,7 @@ export async function registerBinanceApi(app: FastifyInstance, deps: AppDeps): P
         isBestMatch: true,
       }));
     });
+    registerUserDataStreamRoutes(api, deps);
     // Unknown paths under /api/v3 answer Binance's shape too.
     api.all("/api/v3/*", async (_request, reply: FastifyReply) =>
       reply.status(404).send({ code: -1000, msg: "Unknown endpoint." }),
