@@ -47,7 +47,7 @@ import {
   ZTradesParams,
 } from "./schemas.ts";
 import { registerUserDataStreamRoutes } from "./user-stream.ts";
-import { binanceOrder, binanceSymbol } from "./views.ts";
+import { binanceOrder, binanceOrderFromView, binanceSymbol } from "./views.ts";
 
 /** The raw query string of a request, as the client sent and signed it. */
 const rawQuery = (request: FastifyRequest) => {
@@ -186,8 +186,7 @@ export async function registerBinanceApi(app: FastifyInstance, deps: AppDeps): P
         { clientKey: clientOrderId, requestHash: requestHash("binance.order", input) },
         "api_key",
       );
-      const row = await findOrder(deps.db, auth.user.id, { id: placed.id });
-      const view = binanceOrder(row as SpotOrderRow, order.symbol);
+      const view = binanceOrderFromView(placed, order.symbol, clientOrderId);
       if (order.newOrderRespType === "ACK") {
         return {
           symbol: view.symbol,

@@ -1,4 +1,5 @@
 import type { SpotOrderRow } from "@northstar/domain/spot";
+import type { TSpotOrderView } from "@northstar/shared/contracts/spot";
 import { MoneyDecimal } from "@northstar/shared/money";
 
 /** A catalogue symbol in Binance's form: letters and digits only (BTCUSDT stays BTCUSDT). */
@@ -57,6 +58,33 @@ export function binanceOrder(row: SpotOrderRow, symbol: string) {
     isWorking: row.status === "open" || row.status === "partial",
     workingTime: created,
     origQuoteOrderQty: plain(row.quoteAmount),
+    selfTradePreventionMode: "NONE",
+  };
+}
+
+/** The same answer from the view placing returns (no second read of the row just written). */
+export function binanceOrderFromView(view: TSpotOrderView, symbol: string, clientOrderId: string) {
+  const created = new Date(view.created_at).getTime();
+  return {
+    symbol,
+    orderId: view.id,
+    orderListId: -1,
+    clientOrderId,
+    price: view.type === "market" ? "0" : plain(view.price),
+    origQty: plain(view.quantity ?? view.filled_qty),
+    executedQty: plain(view.filled_qty),
+    cummulativeQuoteQty: plain(view.filled_quote),
+    status: binanceStatus({ status: view.status, cancelReason: view.cancel_reason }),
+    timeInForce: view.time_in_force === "ioc" ? "IOC" : "GTC",
+    type: view.time_in_force === "post_only" ? "LIMIT_MAKER" : view.type === "market" ? "MARKET" : "LIMIT",
+    side: view.side === "buy" ? "BUY" : "SELL",
+    stopPrice: "0",
+    icebergQty: "0",
+    time: created,
+    updateTime: new Date(view.updated_at).getTime(),
+    isWorking: view.status === "open" || view.status === "partial",
+    workingTime: created,
+    origQuoteOrderQty: plain(view.quote_amount),
     selfTradePreventionMode: "NONE",
   };
 }
