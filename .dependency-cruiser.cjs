@@ -25,6 +25,7 @@ const LADDER = [
   "markets",
   "funding",
   "spot",
+  "apikeys",
   "options",
   "earn",
   "launchpad",

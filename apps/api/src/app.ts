@@ -6,6 +6,8 @@ import { toLanguage } from "@northstar/shared/languages";
 import { UPLOAD_BYTES_CEILING } from "@northstar/shared/policy";
 import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance } from "fastify";
+import { registerBinanceApi } from "./binance/plugin.ts";
+import { attachUserDataSocket } from "./binance/user-stream.ts";
 import { registerBusyRefusal } from "./http/address-limit.ts";
 import type { AppDeps } from "./http/deps.ts";
 import { isLegacyPath, sendLegacyRefusal } from "./http/edge.ts";
@@ -104,6 +106,7 @@ export async function buildApp(
     // Placing and cancelling orders skip the adapter's Fetch emulation, answering identically.
     await registerDirectCalls(trpc, deps);
   });
+  await registerBinanceApi(app, deps);
   registerUploadRoutes(app, deps);
   app.get("/health", { exposeHeadRoute: true }, async () => ({ ok: true }));
 
@@ -111,6 +114,8 @@ export async function buildApp(
   // preClose: open sockets would otherwise keep the server's close waiting for them.
   app.addHook("preClose", () => marketSocket.close());
   registerObservability(app, deps, () => marketSocket.stats());
+  const userDataSocket = attachUserDataSocket(app, deps);
+  app.addHook("preClose", () => userDataSocket.close());
 
   const web = await registerWeb(app, deps.config.webDist);
   app.setNotFoundHandler((request, reply) => {
@@ -121,7 +126,7 @@ export async function buildApp(
     if (isLegacyPath(request.url)) {
       return sendLegacyRefusal(request, reply, "UNKNOWN_CALL");
     }
-    const apiPath = /^\/(trpc|uploads|ws)(\/|\?|$)/.test(request.url);
+    const apiPath = /^\/(trpc|uploads|ws|api)(\/|\?|$)/.test(request.url);
     if (web && (request.method === "GET" || request.method === "HEAD") && !apiPath) {
       return reply.type("text/html").sendFile("index.html");
     }

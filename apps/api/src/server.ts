@@ -1,3 +1,4 @@
+import { useApiKeyKeyring } from "@northstar/domain/apikeys";
 import {
   configureSecretHashing,
   loadTotpKeyring,
@@ -24,6 +25,15 @@ const totpKeys = loadTotpKeyring({
   dataDir: env.DATA_DIR,
 });
 useTotpKeyring(totpKeys);
+// API key secrets have a keyring of their own, so either key can be rotated or leak alone.
+useApiKeyKeyring(
+  loadTotpKeyring({
+    key: env.API_KEY_ENCRYPTION_KEY,
+    previousKeys: env.API_KEY_ENCRYPTION_PREVIOUS_KEYS,
+    dataDir: env.DATA_DIR,
+    fileName: "api-key-keys",
+  }),
+);
 // Google Authenticator secrets stored before they were encrypted are encrypted now, before serving.
 await reencryptTotpSecrets(deps.db, totpKeys, { onlyClear: true });
 const app = await buildApp(deps);

@@ -28,6 +28,13 @@ export const domainEnv = () =>
        */
       TOTP_ENCRYPTION_KEY: z.string().optional(),
       TOTP_ENCRYPTION_PREVIOUS_KEYS: z.string().optional(),
+      /**
+       * 32 bytes in base64 or hex: the key that encrypts API key secrets (the server needs each secret
+       * to check request signatures, so they cannot be hashed). Unset, one is generated into
+       * DATA_DIR/api-key-keys on first start; older keys, comma-separated, in the PREVIOUS variable.
+       */
+      API_KEY_ENCRYPTION_KEY: z.string().optional(),
+      API_KEY_ENCRYPTION_PREVIOUS_KEYS: z.string().optional(),
       /** The address users reach the site at; used in invite links and mails. */
       PUBLIC_URL: z.string().url().default("http://localhost:3000"),
     },

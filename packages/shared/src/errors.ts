@@ -215,6 +215,21 @@ export const ERROR_CODES = {
   HELP_CATEGORY_UNKNOWN: ResponseCode.Refused,
   BANNER_IMAGE_INVALID: ResponseCode.Refused,
   BANNER_WINDOW_INVALID: ResponseCode.Refused,
+  API_KEY_LIMIT: ResponseCode.Refused,
+  API_KEY_NOT_FOUND: ResponseCode.Refused,
+  API_KEY_IP_LIST_INVALID: ResponseCode.Refused,
+  API_KEY_INVALID: ResponseCode.Refused,
+  API_KEY_PERMISSION: ResponseCode.Refused,
+  API_KEY_IP_NOT_ALLOWED: ResponseCode.Refused,
+  API_SIGNATURE_INVALID: ResponseCode.Refused,
+  API_SIGNATURE_REPLAYED: ResponseCode.Refused,
+  API_TIMESTAMP_OUTSIDE_WINDOW: ResponseCode.Refused,
+  API_RECV_WINDOW_INVALID: ResponseCode.Refused,
+  API_TOO_MANY_REQUESTS: ResponseCode.Refused,
+  API_TOO_MANY_ORDERS: ResponseCode.Refused,
+  API_ORDER_TYPE_UNSUPPORTED: ResponseCode.Refused,
+  API_SYMBOL_INVALID: ResponseCode.Refused,
+  API_LISTEN_KEY_UNKNOWN: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

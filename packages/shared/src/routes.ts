@@ -139,6 +139,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r("/editPasswordTrade", "identity", "tradePassword"),
   r("/bindmpwd", "identity", "tradePassword"),
   r("/securityQuestions", "identity", "securityQuestions"),
+  r("/apiKeys", "account", "apiKeys"),
   // C2C
   r("/c2c_index", "c2c", "c2c"),
   r("/c2c_create", "c2c", "c2c"),

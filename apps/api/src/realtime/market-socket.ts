@@ -143,7 +143,10 @@ export function attachMarketSocket(
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? "").split("?")[0];
     if (path !== "/ws") {
-      socket.destroy();
+      // /ws/<listenKey> is the bot API's user-data stream (binance/user-stream.ts).
+      if (!path?.startsWith("/ws/")) {
+        socket.destroy();
+      }
       return;
     }
     server.handleUpgrade(req, socket, head);

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { useApiKeyKeyring } from "@northstar/domain/apikeys";
 import { createDb } from "@northstar/domain/db";
 import { TotpKeyring, useTotpKeyring } from "@northstar/domain/identity";
 import { createFixedPriceProvider } from "@northstar/domain/markets";
@@ -42,6 +43,7 @@ export async function createHarness(
   await seedDatabase(db);
   // A key of this test file's own for Google Authenticator secrets, as the server sets one at boot.
   useTotpKeyring(new TotpKeyring([randomBytes(32)]));
+  useApiKeyKeyring(new TotpKeyring([randomBytes(32)]));
   const prefix = `test:${randomBytes(4).toString("hex")}`;
   const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { maxRetriesPerRequest: null });
   const mailbox = await startMailbox();

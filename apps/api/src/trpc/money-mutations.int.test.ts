@@ -31,6 +31,10 @@ const MONEY = [
 ];
 const NOT_MONEY: Record<string, string> = {
   "identity.logout": "ends the session",
+  "apiKeys.create": "a credential; a key can never withdraw",
+  "apiKeys.update": "a key's label, permission or addresses",
+  "apiKeys.setEnabled": "a key's state",
+  "apiKeys.delete": "a key's state",
   "identity.setTradePassword": "a secret, no balance",
   "identity.changeTradePassword": "a secret, no balance",
   "identity.bindEmail": "contact details",

@@ -41,6 +41,7 @@ const ADMIN_NAMESPACES = [
   "referralAdmin",
   "rewardsAdmin",
   "contentAdmin",
+  "apiKeysAdmin",
 ];
 /** The only admin procedure open without an operator session. */
 const PUBLIC_ADMIN = ["admin.login"];

@@ -1,5 +1,6 @@
 import { router } from "./init.ts";
 import { adminRouter } from "./routers/admin/router.ts";
+import { apiKeysAdminRouter, apiKeysRouter } from "./routers/apikeys/router.ts";
 import { c2cAdminRouter } from "./routers/c2c/admin-router.ts";
 import { c2cRouter } from "./routers/c2c/router.ts";
 import { contentAdminRouter, contentRouter } from "./routers/content/router.ts";
@@ -44,6 +45,8 @@ export const appRouter = router({
   googleAuth: googleAuthRouter,
   market: marketRouter,
   spot: spotRouter,
+  apiKeys: apiKeysRouter,
+  apiKeysAdmin: apiKeysAdminRouter,
   admin: adminRouter,
   kyc: kycRouter,
   earn: earnRouter,

@@ -53,6 +53,10 @@ const TradePassword = page(
   () => import("../features/account/trade-password-page.tsx"),
   (m) => m.TradePasswordPage,
 );
+const ApiKeys = page(
+  () => import("../features/account/api-keys-page.tsx"),
+  (m) => m.ApiKeysPage,
+);
 const SecurityQuestions = page(
   () => import("../features/account/security-questions-page.tsx"),
   (m) => m.SecurityQuestionsPage,
@@ -315,6 +319,7 @@ export const PAGES: Record<string, Page> = {
   "/bindmpwd": TradePassword,
   "/editPasswordTrade": TradePassword,
   "/securityQuestions": SecurityQuestions,
+  "/apiKeys": ApiKeys,
   "/info": Profile,
   "/username": Profile,
   "/setting": Settings,

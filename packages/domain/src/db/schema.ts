@@ -1,5 +1,6 @@
 // Re-exports every module's tables for the db client and drizzle-kit. Tables live in their module.
 export * from "../admin/admin.table.ts";
+export * from "../apikeys/apikeys.table.ts";
 export * from "../audit/audit.table.ts";
 export * from "../c2c/c2c.table.ts";
 export * from "../content/content.table.ts";

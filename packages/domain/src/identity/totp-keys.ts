@@ -23,8 +23,11 @@ export const totpKeyId = (key: Buffer) => createHash("sha256").update(key).diges
 
 export const isEncryptedTotpSecret = (stored: string) => stored.startsWith(`${VERSION}:`);
 
-/** Whose secret it is: a user's (the default) or an operator's, so a row moved across either fails. */
-export type TotpScope = "user_totp" | "operator_totp";
+/**
+ * Whose secret it is: a user's (the default), an operator's, or a user's API key secret (its own
+ * keyring, see apikeys), so a row moved across any of them fails.
+ */
+export type TotpScope = "user_totp" | "operator_totp" | "api_key";
 
 const aad = (userId: number, scope: TotpScope) => Buffer.from(`${scope}:${userId}`);
 
@@ -92,10 +95,10 @@ export class TotpKeyring {
   }
 }
 
-const keyFile = (dataDir: string) => join(dataDir, KEY_FILE);
+const keyFile = (dataDir: string, name = KEY_FILE) => join(dataDir, name);
 
-function readKeyFile(dataDir: string): Buffer[] {
-  return readFileSync(keyFile(dataDir), "utf8")
+function readKeyFile(dataDir: string, name = KEY_FILE): Buffer[] {
+  return readFileSync(keyFile(dataDir, name), "utf8")
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map(parseTotpKey);
@@ -110,23 +113,26 @@ export function loadTotpKeyring(config: {
   key?: string;
   previousKeys?: string;
   dataDir: string;
+  /** The key file in dataDir; `totp-keys` unless another secret (API keys) has its own. */
+  fileName?: string;
 }): TotpKeyring {
   if (config.key) {
     const previous = (config.previousKeys ?? "").split(",").filter((k) => k.trim() !== "");
     return new TotpKeyring([config.key, ...previous].map(parseTotpKey));
   }
-  ensureKeyFile(config.dataDir);
-  return new TotpKeyring(readKeyFile(config.dataDir), () => readKeyFile(config.dataDir));
+  const name = config.fileName ?? KEY_FILE;
+  ensureKeyFile(config.dataDir, name);
+  return new TotpKeyring(readKeyFile(config.dataDir, name), () => readKeyFile(config.dataDir, name));
 }
 
-function ensureKeyFile(dataDir: string): void {
+function ensureKeyFile(dataDir: string, name = KEY_FILE): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Written aside, then linked into place: the link fails if the file exists, and a process
   // starting at the same moment never reads a half-written file.
-  const aside = `${keyFile(dataDir)}.${process.pid}.new`;
+  const aside = `${keyFile(dataDir, name)}.${process.pid}.new`;
   writeFileSync(aside, `${randomBytes(32).toString("base64")}\n`, { mode: 0o600 });
   try {
-    linkSync(aside, keyFile(dataDir));
+    linkSync(aside, keyFile(dataDir, name));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
       throw error;

@@ -1,7 +1,7 @@
 import type { TSpotFillView } from "@northstar/shared/contracts/spot";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { SPOT_OPEN_STATUSES } from "@northstar/shared/state-machines";
-import { and, count, desc, eq, inArray, notInArray, or, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lte, notInArray, or, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
 import { toOrderView } from "./order-view.ts";
 import { spotOrders, spotTrades } from "./spot.table.ts";
@@ -77,4 +77,126 @@ export async function listFills(db: DbOrTx, userId: number, params: Page & { sym
     };
   });
   return { items, total: total?.n ?? 0 };
+}
+
+/** One of the user's orders by id or by the client key it was placed with; null when none. */
+export async function findOrder(
+  db: DbOrTx,
+  userId: number,
+  by: { id: number; symbol?: string } | { clientKey: string; symbol?: string },
+) {
+  const conditions: SQL[] = [eq(spotOrders.userId, userId)];
+  conditions.push("id" in by ? eq(spotOrders.id, by.id) : eq(spotOrders.clientKey, by.clientKey));
+  if (by.symbol) {
+    conditions.push(eq(spotOrders.symbol, by.symbol));
+  }
+  const [row] = await db
+    .select()
+    .from(spotOrders)
+    .where(and(...conditions))
+    .orderBy(asc(spotOrders.id))
+    .limit(1);
+  return row ?? null;
+}
+
+interface Range {
+  symbol?: string | undefined;
+  /** From this id on (inclusive); otherwise the latest `limit`. */
+  fromId?: number | undefined;
+  startTime?: Date | undefined;
+  endTime?: Date | undefined;
+  limit: number;
+  open?: boolean | undefined;
+}
+
+/**
+ * The user's orders as a trading bot pages them: from an id on, oldest first, or the latest `limit`
+ * (answered oldest first too); `open` keeps only those that may still trade.
+ */
+export async function listOrderRows(db: DbOrTx, userId: number, range: Range) {
+  const conditions: SQL[] = [eq(spotOrders.userId, userId)];
+  if (range.symbol) {
+    conditions.push(eq(spotOrders.symbol, range.symbol));
+  }
+  if (range.open) {
+    conditions.push(inArray(spotOrders.status, [...SPOT_OPEN_STATUSES]));
+  }
+  if (range.fromId !== undefined) {
+    conditions.push(gte(spotOrders.id, range.fromId));
+  }
+  if (range.startTime) {
+    conditions.push(gte(spotOrders.createdAt, range.startTime));
+  }
+  if (range.endTime) {
+    conditions.push(lte(spotOrders.createdAt, range.endTime));
+  }
+  const ascending =
+    range.fromId !== undefined || (range.startTime !== undefined && range.endTime === undefined);
+  const rows = await db
+    .select()
+    .from(spotOrders)
+    .where(and(...conditions))
+    .orderBy(ascending ? asc(spotOrders.id) : desc(spotOrders.id))
+    .limit(range.limit);
+  return ascending ? rows : rows.reverse();
+}
+
+/** The user's fills in one market as a trading bot pages them (see listOrderRows), oldest first. */
+export async function listFillRows(
+  db: DbOrTx,
+  userId: number,
+  range: Range & { orderId?: number | undefined },
+) {
+  const conditions: SQL[] = [
+    or(eq(spotTrades.makerUserId, userId), eq(spotTrades.takerUserId, userId)) as SQL,
+  ];
+  if (range.symbol) {
+    conditions.push(eq(spotTrades.symbol, range.symbol));
+  }
+  if (range.orderId !== undefined) {
+    conditions.push(
+      or(eq(spotTrades.makerOrderId, range.orderId), eq(spotTrades.takerOrderId, range.orderId)) as SQL,
+    );
+  }
+  if (range.fromId !== undefined) {
+    conditions.push(gte(spotTrades.id, range.fromId));
+  }
+  if (range.startTime) {
+    conditions.push(gte(spotTrades.createdAt, range.startTime));
+  }
+  if (range.endTime) {
+    conditions.push(lte(spotTrades.createdAt, range.endTime));
+  }
+  const ascending =
+    range.fromId !== undefined || (range.startTime !== undefined && range.endTime === undefined);
+  const rows = await db
+    .select({ trade: spotTrades, base: spotOrders.base, quote: spotOrders.quote, side: spotOrders.side })
+    .from(spotTrades)
+    .innerJoin(
+      spotOrders,
+      or(
+        and(eq(spotOrders.id, spotTrades.takerOrderId), eq(spotTrades.takerUserId, userId)),
+        and(eq(spotOrders.id, spotTrades.makerOrderId), eq(spotTrades.makerUserId, userId)),
+      ),
+    )
+    .where(and(...conditions))
+    .orderBy(ascending ? asc(spotTrades.id) : desc(spotTrades.id))
+    .limit(range.limit);
+  const ordered = ascending ? rows : rows.reverse();
+  return ordered.map(({ trade, base, quote, side }) => {
+    const role = trade.takerUserId === userId ? ("taker" as const) : ("maker" as const);
+    return {
+      id: trade.id,
+      orderId: (role === "taker" ? trade.takerOrderId : trade.makerOrderId) ?? 0,
+      symbol: trade.symbol,
+      side,
+      role,
+      price: new MoneyDecimal(trade.price).toFixed(),
+      quantity: new MoneyDecimal(trade.quantity).toFixed(),
+      quoteQty: new MoneyDecimal(trade.quoteQty).toFixed(),
+      fee: new MoneyDecimal(role === "taker" ? trade.takerFee : trade.makerFee).toFixed(),
+      feeCurrency: side === "buy" ? base : quote,
+      time: new Date(trade.createdAt).getTime(),
+    };
+  });
 }

@@ -57,6 +57,8 @@ export async function placeOrder(
   user: User,
   input: TPlaceOrderRequest,
   key?: { clientKey: string; requestHash: string },
+  /** `api_key`: signed with an API key, which is the factor: no trade password is asked. */
+  factor: "session" | "api_key" = "session",
 ): Promise<TSpotOrderView> {
   const { db } = deps;
   if (key) {
@@ -78,7 +80,7 @@ export async function placeOrder(
   if (input.type === "market") {
     await assertFreshFeed(deps, terms.symbol);
   }
-  if (terms.tradePasswordRequired) {
+  if (terms.tradePasswordRequired && factor === "session") {
     if (!input.trade_password) {
       throw new AppError("FIELD_REQUIRED", {}, "trade_password");
     }

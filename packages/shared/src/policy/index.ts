@@ -237,6 +237,18 @@ export const POLICY = {
   },
   /** Open orders one user may have in one market. */
   "spot.maxOpenOrders": { schema: z.number().int().min(1).max(10_000), default: 200, public: true },
+  // API keys for trading bots (issue 27): keys per user, the signed-request window, limits per key.
+  "apikeys.maxPerUser": { schema: z.number().int().min(1).max(100), default: 20, public: true },
+  /** The most a signed request's `recvWindow` may be, in ms (Binance allows 60000). */
+  "apikeys.maxRecvWindowMs": {
+    schema: z.number().int().min(1000).max(60_000),
+    default: 60_000,
+    public: true,
+  },
+  /** Signed requests one key may make each second (HTTP 429 with Retry-After beyond it). */
+  "apikeys.requestsPerSecond": { schema: z.number().int().min(1).max(10_000), default: 50, public: true },
+  /** New orders one key may place each second. */
+  "apikeys.ordersPerSecond": { schema: z.number().int().min(1).max(10_000), default: 10, public: true },
   /**
    * The built-in market maker: `levels` quotes a side, the first `spread` away from the feed price,
    * each next one `step` further, each worth about `levelNotionalUsdt`; refreshed every `refreshMs`.

@@ -313,6 +313,28 @@ export const c2cMerchantMachine = defineMachine({
 export type C2cMerchantStatus = (typeof c2cMerchantMachine.states)[number];
 
 /**
+ * API keys of trading bots: the owner disables and enables a key; an operator blocks one (the owner
+ * cannot enable it again, only the operator can); the owner deletes a key in any state (the row stays
+ * for the audit trail, and the key never signs again).
+ */
+export const apiKeyMachine = defineMachine({
+  name: "api-key",
+  states: ["active", "disabled", "blocked", "deleted"],
+  initial: "active",
+  transitions: [
+    { from: "active", to: "disabled", by: ["user"] },
+    { from: "disabled", to: "active", by: ["user"] },
+    { from: "active", to: "blocked", by: ["operator"] },
+    { from: "disabled", to: "blocked", by: ["operator"] },
+    { from: "blocked", to: "active", by: ["operator"] },
+    { from: "active", to: "deleted", by: ["user"] },
+    { from: "disabled", to: "deleted", by: ["user"] },
+    { from: "blocked", to: "deleted", by: ["user"] },
+  ],
+});
+export type ApiKeyStatus = (typeof apiKeyMachine.states)[number];
+
+/**
  * Contract positions: a limit order waits `pending` until the feed crosses its price (the risk
  * engine fills it: `holding`) or the user cancels it. A market order opens `holding`. A holding
  * position ends `closed` (the user, TP/SL, delivery) or `liquidated` (the risk engine). A partial

@@ -1,4 +1,5 @@
 import {
+  ApiOutlined,
   GoogleOutlined,
   KeyOutlined,
   LockOutlined,
@@ -134,6 +135,13 @@ function SecurityRows() {
           }
           description={t("account.security.googleDesc")}
           action={action(t(googleBound ? "common.more" : "common.bind"), "/googleCode", false)}
+        />
+        <SettingRow
+          testId="security-row-api-keys"
+          icon={<ApiOutlined />}
+          title={t("nav.apiKeys")}
+          description={t("account.security.apiKeysDesc")}
+          action={action(t("common.more"), "/apiKeys", false)}
         />
         <SettingRow
           testId="security-row-wallets"

@@ -1,0 +1,3 @@
+export * from "./apikeys.table.ts";
+export * from "./keys.ts";
+export * from "./signing.ts";
