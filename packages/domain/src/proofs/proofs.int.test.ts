@@ -21,7 +21,14 @@ import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
 import { createTrader } from "../spot/testing.ts";
 import { createTestDatabase } from "../test-support/index.ts";
-import { getAssetsOverview, getMyProof, liabilityProofLeaves, listProofs, publishDailyProof, publishProof } from "./index.ts";
+import {
+  getAssetsOverview,
+  getMyProof,
+  liabilityProofLeaves,
+  listProofs,
+  publishDailyProof,
+  publishProof,
+} from "./index.ts";
 
 /** The proof of liabilities against a real database, with transfers running while it snapshots. */
 let db: Db;
@@ -376,7 +383,9 @@ describe("proof of liabilities", () => {
     expect(overview.unpriced).toEqual([coin]);
     expect(overview.valuation).toBe("platform_last_price");
     expect(overview.totalUsdt).toBe(
-      new MoneyDecimal(mine.leaf.balances[usdt] ?? "x").plus(new MoneyDecimal("0.25").times(90000)).toFixed(2),
+      new MoneyDecimal(mine.leaf.balances[usdt] ?? "x")
+        .plus(new MoneyDecimal("0.25").times(90000))
+        .toFixed(2),
     );
 
     // The tree's totals are the ledger's user claims: every user account, the claims held in system
