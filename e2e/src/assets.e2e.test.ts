@@ -37,8 +37,10 @@ beforeAll(async () => {
       redemption_rule: "percent",
     }),
   );
-  // The subscription window closes a few seconds from now, so the allocation can run in the test.
-  const closesAt = Date.now() + 8_000;
+  token = await registerUser(platform, `assets-${Date.now()}@example.com`, "Secret123");
+  await depositUsdt(platform, token, "2000");
+  // The subscription window closes a few seconds after it opens (once the user is funded), so the allocation can run in the test.
+  const closesAt = Date.now() + 10_000;
   const offering = platform.admin(
     "launchpad:create",
     JSON.stringify({
@@ -57,8 +59,6 @@ beforeAll(async () => {
       circulation: "50000000",
     }),
   );
-  token = await registerUser(platform, `assets-${Date.now()}@example.com`, "Secret123");
-  await depositUsdt(platform, token, "2000");
   await trpcMutation(platform, token, "launchpad.subscribe", {
     offering_id: (JSON.parse(offering) as { id: number }).id,
     quantity: "1000",
