@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Platform, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, SHOT_SIZES, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
@@ -40,7 +40,7 @@ beforeAll(async () => {
   token = await registerUser(platform, `assets-${Date.now()}@example.com`, "Secret123");
   await depositUsdt(platform, token, "2000");
   // The subscription window closes a few seconds after it opens (once the user is funded), so the allocation can run in the test.
-  const closesAt = Date.now() + 10_000;
+  const closesAt = Date.now() + 25_000;
   const offering = platform.admin(
     "launchpad:create",
     JSON.stringify({
@@ -68,19 +68,11 @@ beforeAll(async () => {
     amount: "500",
   });
   const offeringId = String((JSON.parse(offering) as { id: number }).id);
-  await expect
-    .poll(
-      () => {
-        try {
-          platform.admin("launchpad:allocate", offeringId);
-          return true;
-        } catch {
-          return false;
-        }
-      },
-      { timeout: Math.max(5_000, closesAt - Date.now() + 30_000), interval: 1_000 },
-    )
-    .toBe(true);
+  // The allocation is refused until the window has closed: retried until it runs.
+  await vi.waitFor(() => platform.admin("launchpad:allocate", offeringId), {
+    timeout: Math.max(5_000, closesAt - Date.now() + 30_000),
+    interval: 1_000,
+  });
 }, 120_000);
 afterAll(async () => {
   await platform?.close();
