@@ -73,7 +73,7 @@ beforeAll(async () => {
     timeout: Math.max(5_000, closesAt - Date.now() + 30_000),
     interval: 1_000,
   });
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await platform?.close();
 });

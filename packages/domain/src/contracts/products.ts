@@ -1,4 +1,5 @@
 import type { TContractProduct } from "@northstar/shared/contracts/contracts";
+import { nextDeliveryExpiry } from "@northstar/shared/contracts/delivery-expiry";
 import { isMarketOpen } from "@northstar/shared/markets";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -19,19 +20,21 @@ export interface ContractProduct extends TContractProduct {
  * Every contract product: each enabled catalogue instrument with the contract kind, on its asset
  * class's terms and leverage levels (capped by the instrument's maximum leverage and by policy
  * `contracts.maxLeverage` for its class and for itself: 100x crypto perpetuals, 25x the bitcoin CFD), with the
- * per-instrument overrides of policy `contracts.products`; by the catalogue's order.
+ * per-instrument overrides of policy `contracts.products` (a rolling delivery contract expires at its
+ * next weekly or quarterly expiry after `now`); by the catalogue's order.
  */
 export async function listContractProducts(
   db: DbOrTx,
   now = new Date(),
   options: { withDisabled?: boolean } = {},
 ): Promise<ContractProduct[]> {
-  const [catalogue, terms, levels, overrides, caps] = await Promise.all([
+  const [catalogue, terms, levels, overrides, caps, deliveryTime] = await Promise.all([
     loadCatalogue(db),
     getPolicy(db, "contracts.terms"),
     getPolicy(db, "contracts.leverage"),
     getPolicy(db, "contracts.products"),
     getPolicy(db, "contracts.maxLeverage"),
+    getPolicy(db, "contracts.deliveryTime"),
   ]);
   const out: ContractProduct[] = [];
   for (const i of catalogue) {
@@ -48,7 +51,13 @@ export async function listContractProducts(
       .filter((l) => l <= cap)
       .sort((a, b) => a - b);
     const type = over.type ?? "perpetual";
-    const expiresAt = type === "delivery" && over.expiresAt ? over.expiresAt : null;
+    // A rolling delivery contract offers its next expiry; a fixed one its own.
+    const expiresAt =
+      type !== "delivery"
+        ? null
+        : over.roll
+          ? nextDeliveryExpiry(over.roll, now, deliveryTime).toISOString()
+          : (over.expiresAt ?? null);
     out.push({
       symbol: i.symbol,
       name: i.name,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DELIVERY_ROLLS, type DeliveryRoll } from "../contracts/delivery-expiry.ts";
 import { MoneyDecimal } from "../money.ts";
 import {
   zChainCode,
@@ -550,9 +551,11 @@ export const POLICY = {
     public: true,
   },
   /**
-   * Per-instrument products over the class terms: disabled, a delivery contract with its expiry, its
-   * own leverage levels (e.g. the bitcoin CFD at 25x) or terms. An instrument not listed trades as a
-   * perpetual on its class terms when the catalogue gives it the contract kind.
+   * Per-instrument products over the class terms: disabled, a delivery contract with its expiry (a
+   * fixed `expiresAt`, or a rolling `roll`: weekly or quarterly at `contracts.deliveryTime`, always
+   * the next one), its own leverage levels (e.g. the bitcoin CFD at 25x) or terms. An instrument not
+   * listed trades as a perpetual on its class terms when the catalogue gives it the contract kind.
+   * The seeded catalogue's weekly and quarterly bitcoin and ether contracts roll.
    */
   "contracts.products": {
     schema: z.record(
@@ -561,6 +564,7 @@ export const POLICY = {
         enabled: z.boolean().optional(),
         type: z.enum(["perpetual", "delivery"]).optional(),
         expiresAt: z.string().datetime().optional(),
+        roll: z.enum(DELIVERY_ROLLS).optional(),
         leverage: z.array(z.number().int().min(1).max(200)).min(1).max(20).optional(),
         feeRate: zRate.optional(),
         overnightRate: zRate.optional(),
@@ -570,12 +574,18 @@ export const POLICY = {
         maxLots: zPositive.optional(),
       }),
     ),
-    default: {} as Record<
+    default: {
+      "BTCUSDT-W": { type: "delivery", roll: "weekly" },
+      "BTCUSDT-Q": { type: "delivery", roll: "quarterly" },
+      "ETHUSDT-W": { type: "delivery", roll: "weekly" },
+      "ETHUSDT-Q": { type: "delivery", roll: "quarterly" },
+    } as Record<
       string,
       {
         enabled?: boolean;
         type?: "perpetual" | "delivery";
         expiresAt?: string;
+        roll?: DeliveryRoll;
         leverage?: number[];
         feeRate?: string;
         overnightRate?: string;
@@ -585,6 +595,18 @@ export const POLICY = {
         maxLots?: string;
       }
     >,
+    public: true,
+  },
+  /**
+   * When rolling delivery contracts expire (UTC): a weekday (0 Sunday … 6 Saturday) and a time;
+   * quarterly ones on the last such weekday of March, June, September and December.
+   */
+  "contracts.deliveryTime": {
+    schema: z.object({
+      weekday: z.number().int().min(0).max(6),
+      time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
+    }),
+    default: { weekday: 5, time: "08:00" },
     public: true,
   },
   /** Extra margin a user may add to a position, as a multiple of its initial margin. */
