@@ -209,7 +209,7 @@ export const SEED_INSTRUMENTS: Row[] = [
     volatility: "0.55",
   },
   // Delivery contracts on bitcoin and ether, weekly and quarterly: each rolls to its next expiry
-  // (policy contracts.products and contracts.deliveryTime); an open position is settled at the first
+  // (policy contracts.rollingDelivery and contracts.deliveryTime); an open position is settled at the first
   // price recorded at or after its own expiry (the contract-delivery queue).
   ...(
     [

@@ -551,11 +551,10 @@ export const POLICY = {
     public: true,
   },
   /**
-   * Per-instrument products over the class terms: disabled, a delivery contract with its expiry (a
-   * fixed `expiresAt`, or a rolling `roll`: weekly or quarterly at `contracts.deliveryTime`, always
-   * the next one), its own leverage levels (e.g. the bitcoin CFD at 25x) or terms. An instrument not
-   * listed trades as a perpetual on its class terms when the catalogue gives it the contract kind.
-   * The seeded catalogue's weekly and quarterly bitcoin and ether contracts roll.
+   * Per-instrument products over the class terms: disabled, a delivery contract with its expiry, its
+   * own leverage levels (e.g. the bitcoin CFD at 25x) or terms. An instrument not listed trades as a
+   * perpetual on its class terms when the catalogue gives it the contract kind (or as a rolling
+   * delivery contract when `contracts.rollingDelivery` names it).
    */
   "contracts.products": {
     schema: z.record(
@@ -564,7 +563,6 @@ export const POLICY = {
         enabled: z.boolean().optional(),
         type: z.enum(["perpetual", "delivery"]).optional(),
         expiresAt: z.string().datetime().optional(),
-        roll: z.enum(DELIVERY_ROLLS).optional(),
         leverage: z.array(z.number().int().min(1).max(200)).min(1).max(20).optional(),
         feeRate: zRate.optional(),
         overnightRate: zRate.optional(),
@@ -574,18 +572,12 @@ export const POLICY = {
         maxLots: zPositive.optional(),
       }),
     ),
-    default: {
-      "BTCUSDT-W": { type: "delivery", roll: "weekly" },
-      "BTCUSDT-Q": { type: "delivery", roll: "quarterly" },
-      "ETHUSDT-W": { type: "delivery", roll: "weekly" },
-      "ETHUSDT-Q": { type: "delivery", roll: "quarterly" },
-    } as Record<
+    default: {} as Record<
       string,
       {
         enabled?: boolean;
         type?: "perpetual" | "delivery";
         expiresAt?: string;
-        roll?: DeliveryRoll;
         leverage?: number[];
         feeRate?: string;
         overnightRate?: string;
@@ -595,6 +587,23 @@ export const POLICY = {
         maxLots?: string;
       }
     >,
+    public: true,
+  },
+  /**
+   * Delivery contracts that roll: each listed instrument (with the contract kind) is a delivery
+   * contract whose expiry is always the next weekly or quarterly one (`contracts.deliveryTime`); a
+   * position keeps the expiry it was opened with and is settled at the first price recorded at or
+   * after it. An entry in `contracts.products` for the same instrument (a type or a fixed expiry)
+   * wins. The seeded catalogue's weekly and quarterly bitcoin and ether contracts.
+   */
+  "contracts.rollingDelivery": {
+    schema: z.record(z.string().regex(/^[A-Z0-9][A-Z0-9._-]{0,31}$/), z.enum(DELIVERY_ROLLS)),
+    default: {
+      "BTCUSDT-W": "weekly",
+      "BTCUSDT-Q": "quarterly",
+      "ETHUSDT-W": "weekly",
+      "ETHUSDT-Q": "quarterly",
+    } as Record<string, DeliveryRoll>,
     public: true,
   },
   /**
