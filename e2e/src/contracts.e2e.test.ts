@@ -145,7 +145,7 @@ describe("contracts in the browser", () => {
       ["zh", "dark", { name: "phone", width: 390, height: 844 }],
       ["ty", "light", { name: "phone", width: 390, height: 844 }],
     ] as const) {
-      const context = await platform.newContext(size);
+      const context = await platform.newContext({ width: size.width, height: size.height });
       await context.addInitScript(
         ([l, th, t]) => {
           localStorage.setItem("lang", l);
