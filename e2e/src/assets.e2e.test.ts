@@ -104,8 +104,13 @@ describe("the assets page shows everything the user owns", () => {
         expect(await text("holding-NSTR-total")).toBe("1,000.00000000");
         expect(await text("holding-NSTR-value")).toBe("—");
         // USDT: 2000 − 100 paid for NSTR − 500 in custody free; 500 principal; total 1900.
-        expect(await text("holding-USDT-earn_principal")).toBe("500.000000");
-        expect(await text("holding-USDT-total")).toBe("1,900.000000");
+        expect(await text("holding-USDT-earn_principal")).toBe("500.00");
+        // Each part is named in words.
+        const usdtRow = (await text("holding-row-USDT")) ?? "";
+        expect(usdtRow).toContain("Earn custody principal");
+        expect(await text("holding-row-NSTR")).toContain("Launchpad holds");
+        expect(usdtRow).not.toContain("bucket");
+        expect(await text("holding-USDT-total")).toBe("1,900.00");
         expect(await text("holding-USDT-value")).toBe("1,900.00");
         // Total assets include the principal (the exchange account alone holds 1400).
         expect(await text("assets-total")).toBe("1,900.00");

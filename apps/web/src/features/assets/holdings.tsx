@@ -65,7 +65,7 @@ function Parts({ holding, split }: { holding: AssetHolding; split: HoldingSplit 
       {split.parts.map((p) => (
         <Flex key={p.bucket} justify="space-between" gap={12} wrap>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {t(`proofs.bucket.${p.bucket}`)}
+            {t(`assets.holdings.bucket.${p.bucket}`)}
           </Typography.Text>
           <Num style={{ fontSize: 12, ...WRAP }} testId={`holding-${holding.currency}-${p.bucket}`}>
             {format.amount(p.amount, holding.displayDecimals)}
