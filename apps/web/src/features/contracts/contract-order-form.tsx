@@ -11,7 +11,6 @@ import { useIsLoggedIn } from "../../lib/session.ts";
 import { amountInput, NUMERIC_STYLE, useMoneyFormat } from "../assets/assets-format.ts";
 import { ConfirmModal, SummaryRows } from "../common/confirm-summary-dialog.tsx";
 import { LoginPrompt } from "../common/login-prompt.tsx";
-import { useFormatDateTime } from "../funding/use-format-date-time.ts";
 import { preTradeFigures } from "./contract-figures.ts";
 import { type ContractProduct, useContractBalance, useOpenContract } from "./contracts-data.ts";
 
@@ -24,7 +23,6 @@ export function ContractOrderForm({ product }: { product: ContractProduct }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const format = useMoneyFormat();
-  const formatDateTime = useFormatDateTime();
   const loggedIn = useIsLoggedIn();
   const balance = useContractBalance();
   const policy = usePolicy();
@@ -149,15 +147,6 @@ export function ContractOrderForm({ product }: { product: ContractProduct }) {
             },
           ]}
         />
-        {product.type === "delivery" && product.expires_at && (
-          <Alert
-            type="info"
-            showIcon
-            title={t("contracts.deliveryNote", { time: formatDateTime(product.expires_at) })}
-            data-testid="contract-expiry"
-            data-expires-at={product.expires_at}
-          />
-        )}
         <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="contract-rules">
           {t("contracts.rules", {
             rate: ratePercent(product.maintenance_rate),
