@@ -65,6 +65,13 @@ describe("accounts in the browser", () => {
     await page.getByTestId("register-submit").click();
     await page.getByTestId("user-menu").waitFor();
     expect(await token()).toMatch(/^[\w-]{40,}$/);
+    // Signed in on the home page, not left on the filled sign-up form; the hero asks for a
+    // transaction password, none being set yet.
+    await page.waitForURL((url) => url.pathname === "/");
+    expect(await page.getByTestId("register-submit").count()).toBe(0);
+    const welcome = page.locator('[data-testid="home-welcome-text"][data-secured]');
+    expect(await welcome.getAttribute("data-secured")).toBe("false");
+    expect(await welcome.textContent()).toContain("set a transaction password");
   });
 
   it("shows the profile with the user's number and saves a new nickname", async () => {
@@ -92,6 +99,12 @@ describe("accounts in the browser", () => {
         timeout: 10_000,
       })
       .toBe(1);
+    // Once it is set, the home hero stops asking for it and points to deposits and assets.
+    await page.goto("/");
+    const welcome = page.locator('[data-testid="home-welcome-text"][data-secured]');
+    expect(await welcome.getAttribute("data-secured")).toBe("true");
+    expect(await welcome.textContent()).not.toContain("set a transaction password");
+    await page.getByTestId("home-deposit").waitFor();
   });
 
   it("logs out, then logs in again by email and password", async () => {

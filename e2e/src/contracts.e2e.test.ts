@@ -1,8 +1,10 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { MoneyDecimal } from "@northstar/shared/money";
 import pg from "pg";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Platform, startPlatform } from "./platform.ts";
+import { type Platform, ROOT, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
 import { pageAs, registerUser, trpcMutation } from "./users.ts";
@@ -120,6 +122,44 @@ describe("contracts in the browser", () => {
       [id],
     );
     expect(new MoneyDecimal(held.rows[0]?.balance ?? "0").isZero()).toBe(true);
+  });
+
+  it("a delivery contract shows its expiry (the next Friday 08:00 UTC for the weekly one); a perpetual shows none", async () => {
+    await user.goto("/preciousMetal?symbol=BTCUSDT-W");
+    const expiry = user.getByTestId("contract-expiry");
+    await expiry.waitFor({ timeout: 30_000 });
+    const at = new Date((await expiry.getAttribute("data-expires-at")) ?? "");
+    expect(at.getUTCDay()).toBe(5);
+    expect(at.toISOString().slice(11)).toBe("08:00:00.000Z");
+    expect(at.getTime()).toBeGreaterThan(Date.now());
+    expect(at.getTime() - Date.now()).toBeLessThanOrEqual(7 * 86_400_000);
+    expect(await expiry.textContent()).toContain("Delivery contract: expires");
+    await user.goto("/preciousMetal?symbol=BTCUSDT");
+    await user.getByTestId("contract-order-form").waitFor({ timeout: 30_000 });
+    expect(await user.getByTestId("contract-expiry").count()).toBe(0);
+    // Pictures of the delivery contract's page: English light desktop, Chinese dark phone, Thai light phone.
+    const out = join(ROOT, "docs/screenshots/contracts");
+    mkdirSync(out, { recursive: true });
+    for (const [lang, theme, size] of [
+      ["en", "light", { name: "desktop", width: 1280, height: 800 }],
+      ["zh", "dark", { name: "phone", width: 390, height: 844 }],
+      ["ty", "light", { name: "phone", width: 390, height: 844 }],
+    ] as const) {
+      const context = await platform.newContext({ width: size.width, height: size.height });
+      await context.addInitScript(
+        ([l, th, t]) => {
+          localStorage.setItem("lang", l);
+          localStorage.setItem("theme", th);
+          localStorage.setItem("token", t);
+        },
+        [lang, theme, token] as const,
+      );
+      const page = await context.newPage();
+      await page.goto("/preciousMetal?symbol=BTCUSDT-W");
+      await page.getByTestId("contract-expiry").waitFor({ timeout: 30_000 });
+      await page.screenshot({ path: join(out, `delivery-${lang}-${theme}-${size.name}.png`) });
+      await context.close();
+    }
   });
 
   it(

@@ -48,6 +48,24 @@ describe("proof of liabilities in the browser", () => {
     expect(await user.getByTestId("proof-recomputed").textContent()).toBe(root);
   });
 
+  it("fits a 390 px phone: the root hashes wrap instead of widening the page", async () => {
+    const phone = await pageAs(platform, token, { width: 390, height: 844 });
+    await phone.goto("/proofOfLiabilities");
+    await phone.getByTestId("proof-published").first().waitFor();
+    await phone
+      .getByTestId("proof-recomputed")
+      .filter({ hasText: /^[0-9a-f]{64}$/ })
+      .waitFor();
+    const widths = await phone.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      recomputed:
+        document.querySelector('[data-testid="proof-recomputed"]')?.getBoundingClientRect().right ?? 0,
+    }));
+    expect(widths.page).toBeLessThanOrEqual(390);
+    expect(widths.recomputed).toBeLessThanOrEqual(390);
+    await phone.context().close();
+  });
+
   it("a visitor sees the totals and is asked to log in to verify", async () => {
     const visitor = await (await platform.newContext()).newPage();
     await visitor.goto("/proofOfLiabilities");

@@ -1,4 +1,10 @@
-import { getContractPosition, openContractPosition, recordContractTicks } from "@northstar/domain/contracts";
+import {
+  deliverDueContracts,
+  getContractPosition,
+  listContractProducts,
+  openContractPosition,
+  recordContractTicks,
+} from "@northstar/domain/contracts";
 import type { Db } from "@northstar/domain/db";
 import { reconcileLedger } from "@northstar/domain/ledger";
 import { setPolicy } from "@northstar/domain/policy";
@@ -25,6 +31,54 @@ beforeAll(() => {
 });
 
 describe("the contract-delivery queue", () => {
+  it("the seeded weekly bitcoin contract rolls: a position keeps its expiry and is delivered at the first price after it; the product offers the next week", async () => {
+    // Wednesday 25 February 2026: the seeded catalogue's weekly contract expires on Friday at 08:00 UTC
+    // (policy contracts.deliveryTime), the quarterly one on the last Friday of March.
+    const wednesday = new Date("2026-02-25T15:00:00Z");
+    const friday = new Date("2026-02-27T08:00:00Z");
+    const products = await listContractProducts(db, wednesday);
+    const weekly = products.find((p) => p.symbol === "BTCUSDT-W");
+    expect(weekly).toMatchObject({ type: "delivery", expires_at: friday.toISOString(), open: true });
+    expect(products.find((p) => p.symbol === "ETHUSDT-Q")).toMatchObject({
+      type: "delivery",
+      expires_at: "2026-03-27T08:00:00.000Z",
+    });
+    expect(products.find((p) => p.symbol === "BTCUSDT")).toMatchObject({
+      type: "perpetual",
+      expires_at: null,
+    });
+
+    const user = await newContractUser(db, "10000");
+    await recordContractTicks(db, [{ symbol: "BTCUSDT-W", price: "90000", time: wednesday.getTime() - 100 }]);
+    const p = await openContractPosition({ db, now: () => wednesday }, user, {
+      symbol: "BTCUSDT-W",
+      side: "short",
+      order_type: "market",
+      lots: "0.01",
+      leverage: 10,
+    });
+    expect(p).toMatchObject({ type: "delivery", expires_at: friday.toISOString() });
+    const [settling] = await recordContractTicks(db, [
+      { symbol: "BTCUSDT-W", price: "89500.5", time: friday.getTime() + 250 },
+      { symbol: "BTCUSDT-W", price: "95000", time: friday.getTime() + 5_000 },
+    ]);
+    // The same Friday, a minute after the expiry: the product now offers the next week.
+    const after = new Date(friday.getTime() + 60_000);
+    expect((await listContractProducts(db, after)).find((x) => x.symbol === "BTCUSDT-W")?.expires_at).toBe(
+      "2026-03-06T08:00:00.000Z",
+    );
+    expect(await deliverDueContracts(db, after)).toEqual({ delivered: 1, waiting: 0 });
+    expect(await deliverDueContracts(db, after)).toEqual({ delivered: 0, waiting: 0 });
+    const { position, closes } = await getContractPosition(db, user, p.id);
+    expect(position).toMatchObject({ status: "closed", close_reason: "delivery", exit_price: "89500.5" });
+    // Short 0.01 from 90000 to 89500.5: pnl 4.995; the close names the tick it settled at.
+    expect(closes).toHaveLength(1);
+    expect(closes[0]?.pnl).toBe("4.995");
+    const tick = await pool.query("select tick_id from contract_closes where position_id = $1", [p.id]);
+    expect(Number(tick.rows[0].tick_id)).toBe(settling?.id);
+    expect((await reconcileLedger(db)).ok).toBe(true);
+  });
+
   it("settles an expired delivery contract once, at the first price recorded at or after its expiry", async () => {
     const expiry = new Date("2026-03-06T08:00:00Z");
     await setPolicy(
@@ -61,7 +115,8 @@ describe("the contract-delivery queue", () => {
     // pnl (105 − 100) × 10 = 50; fee 1050 × 0.0005 = 0.525.
     expect(closes[0]).toMatchObject({ pnl: "50", fee: "0.525", payout: "149.475" });
     const n = await pool.query(
-      "select count(*)::int as n from journal_entries where kind = 'contract.close.delivery'",
+      "select count(*)::int as n from journal_entries where kind = 'contract.close.delivery' and reference_id = $1",
+      [String(p.id)],
     );
     expect(n.rows[0].n).toBe(1);
     expect((await reconcileLedger(db)).ok).toBe(true);

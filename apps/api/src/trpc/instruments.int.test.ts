@@ -140,7 +140,18 @@ describe("the seeded catalogue", () => {
     const cfds = inCategory("crypto").filter((r) => r.quote === "USD");
     expect(cfds.map((r) => r.symbol)).toEqual(["BTCUSD"]);
     expect(bySymbol.get("BTCUSD")).toMatchObject({ base: "BTC", kinds: ["contract"], maxLeverage: 25 });
-    const crypto = inCategory("crypto").filter((r) => r.quote !== "USD");
+    // Delivery contracts on bitcoin and ether, weekly and quarterly: contracts only, around the clock.
+    const delivery = inCategory("crypto").filter((r) => /-[WQ]$/.test(r.symbol));
+    expect(delivery.map((r) => r.symbol).sort()).toEqual([
+      "BTCUSDT-Q",
+      "BTCUSDT-W",
+      "ETHUSDT-Q",
+      "ETHUSDT-W",
+    ]);
+    for (const d of delivery) {
+      expect(d).toMatchObject({ quote: "USDT", kinds: ["contract"], tradingHours: { sessions: [] } });
+    }
+    const crypto = inCategory("crypto").filter((r) => r.quote !== "USD" && !delivery.includes(r));
     expect(crypto.length).toBeGreaterThanOrEqual(30);
     for (const pair of crypto) {
       expect(pair).toMatchObject({ quote: "USDT", symbol: `${pair.base}USDT` });
@@ -366,7 +377,8 @@ describe("operators edit the catalogue", () => {
       { responseCode: ResponseCode.NotLoggedIn },
     );
     expect(await fingerprint()).toBe(unchanged);
-    expect(symbolsOf(await marketList({ search: "BTCUSDT" }))).toEqual(["BTCUSDT"]);
+    // Still listed (the search also finds the bitcoin delivery contracts).
+    expect(symbolsOf(await marketList({ search: "BTCUSDT" }))).toContain("BTCUSDT");
   });
 });
 

@@ -1,4 +1,5 @@
 import type { TContractProduct } from "@northstar/shared/contracts/contracts";
+import { nextDeliveryExpiry } from "@northstar/shared/contracts/delivery-expiry";
 import { isMarketOpen } from "@northstar/shared/markets";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -19,19 +20,23 @@ export interface ContractProduct extends TContractProduct {
  * Every contract product: each enabled catalogue instrument with the contract kind, on its asset
  * class's terms and leverage levels (capped by the instrument's maximum leverage and by policy
  * `contracts.maxLeverage` for its class and for itself: 100x crypto perpetuals, 25x the bitcoin CFD), with the
- * per-instrument overrides of policy `contracts.products`; by the catalogue's order.
+ * per-instrument overrides of policy `contracts.products`; the instruments of policy
+ * `contracts.rollingDelivery` are delivery contracts expiring at their next weekly or quarterly
+ * expiry after `now`. By the catalogue's order.
  */
 export async function listContractProducts(
   db: DbOrTx,
   now = new Date(),
   options: { withDisabled?: boolean } = {},
 ): Promise<ContractProduct[]> {
-  const [catalogue, terms, levels, overrides, caps] = await Promise.all([
+  const [catalogue, terms, levels, overrides, caps, rolling, deliveryTime] = await Promise.all([
     loadCatalogue(db),
     getPolicy(db, "contracts.terms"),
     getPolicy(db, "contracts.leverage"),
     getPolicy(db, "contracts.products"),
     getPolicy(db, "contracts.maxLeverage"),
+    getPolicy(db, "contracts.rollingDelivery"),
+    getPolicy(db, "contracts.deliveryTime"),
   ]);
   const out: ContractProduct[] = [];
   for (const i of catalogue) {
@@ -47,8 +52,13 @@ export async function listContractProducts(
     const leverage = [...(over.leverage ?? levels[i.category] ?? [1])]
       .filter((l) => l <= cap)
       .sort((a, b) => a - b);
-    const type = over.type ?? "perpetual";
-    const expiresAt = type === "delivery" && over.expiresAt ? over.expiresAt : null;
+    const roll = rolling[i.symbol];
+    const type = over.type ?? (roll ? "delivery" : "perpetual");
+    // A fixed expiry from the products policy, else a rolling contract's next one.
+    const expiresAt =
+      type !== "delivery"
+        ? null
+        : (over.expiresAt ?? (roll ? nextDeliveryExpiry(roll, now, deliveryTime).toISOString() : null));
     out.push({
       symbol: i.symbol,
       name: i.name,

@@ -183,15 +183,16 @@ function yieldDays(o: EarnOrder, due: number, published: Map<string, string>, de
  * What custody owes each user at `now`, per currency, for the proof of liabilities: the principal
  * of every order in custody (held in the `earn_custody` account) and the yield accrued and not yet
  * paid (days due by `now` that the daily job has not paid: the same days, rates and amounts it will
- * pay). By user, then currency.
+ * pay). By user, then currency; with `userId`, that user's alone (the assets overview).
  */
 export async function custodyClaims(
   db: DbOrTx,
   now = new Date(),
+  userId?: number,
 ): Promise<{ userId: number; currency: string; principal: string; accruedYield: string }[]> {
   const principal = await db.execute<{ user_id: string; currency: string; principal: string }>(sql`
     select user_id, currency, sum(amount)::text as principal from earn_orders
-    where status in ${IN_CUSTODY}
+    where status in ${IN_CUSTODY}${userId === undefined ? sql`` : sql` and user_id = ${userId}`}
     group by user_id, currency
     order by user_id, currency`);
   const today = utcDay(now);
@@ -201,6 +202,7 @@ export async function custodyClaims(
     .where(
       and(
         sql`${earnOrders.status} in ${IN_CUSTODY}`,
+        userId === undefined ? undefined : eq(earnOrders.userId, userId),
         sql`(${earnOrders.paidDays} < least(${earnOrders.cycleDays}, ${today}::date - ${earnOrders.startDay}))`,
       ),
     )

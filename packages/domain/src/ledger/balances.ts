@@ -56,6 +56,7 @@ export async function userLiabilities(
 export async function userAccountBalances(
   db: DbOrTx,
   book: Book,
+  userId?: number,
 ): Promise<
   { userId: number; wallet: Wallet; bucket: "available" | "held"; currency: string; balance: string }[]
 > {
@@ -67,7 +68,7 @@ export async function userAccountBalances(
     balance: string;
   }>(sql`
     select user_id, wallet, bucket, currency, balance::text as balance from ledger_accounts
-    where user_id is not null and book = ${book}
+    where user_id is not null and book = ${book}${userId === undefined ? sql`` : sql` and user_id = ${userId}`}
     order by user_id, currency, wallet, bucket`);
   return rows.rows.map((r) => ({
     userId: Number(r.user_id),

@@ -249,6 +249,40 @@ export const SEED_INSTRUMENTS: Row[] = (
       referencePrice: "91250.00",
       volatility: "0.55",
     },
+    // Delivery contracts on bitcoin and ether, weekly and quarterly: each rolls to its next expiry
+    // (policy contracts.rollingDelivery and contracts.deliveryTime); an open position is settled at the first
+    // price recorded at or after its own expiry (the contract-delivery queue).
+    ...(
+      [
+        ["BTC", "Bitcoin", "91250.00", "0.55"],
+        ["ETH", "Ethereum", "3020.00", "0.7"],
+      ] as const
+    ).flatMap(([base, name, price, volatility]) =>
+      (
+        [
+          ["W", "weekly"],
+          ["Q", "quarterly"],
+        ] as const
+      ).map(
+        ([suffix, roll]): Row => ({
+          symbol: `${base}USDT-${suffix}`,
+          name: `${name} ${roll} delivery`,
+          category: "crypto",
+          base,
+          quote: "USDT",
+          tickSize: "0.01",
+          lotSize: "0.001",
+          minQty: "0.001",
+          contractSize: "1",
+          maxLeverage: 50,
+          displayDecimals: 2,
+          kinds: ["contract"],
+          tradingHours: ALWAYS_OPEN,
+          referencePrice: price,
+          volatility,
+        }),
+      ),
+    ),
     ...FOREX.map(([symbol, name, price]): Row => {
       const jpy = symbol.endsWith("JPY");
       return {

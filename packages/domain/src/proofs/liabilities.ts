@@ -5,7 +5,7 @@ import type { DbOrTx } from "../db/client.ts";
 import { custodyClaims } from "../earn/index.ts";
 import { pendingWithdrawalHolds } from "../funding/index.ts";
 import { launchpadHolds } from "../launchpad/index.ts";
-import { systemBalance, userAccountBalances } from "../ledger/index.ts";
+import { type Book, systemBalance, userAccountBalances } from "../ledger/index.ts";
 import { openOptionStakes } from "../options/index.ts";
 
 /** One user's claims: per bucket (in PROOF_BUCKETS order), one amount per currency of the snapshot. */
@@ -42,22 +42,94 @@ const zero = () => new MoneyDecimal(0);
 const sumOf = (rows: { currency: string; amount: string }[], currency: string) =>
   rows.filter((r) => r.currency === currency).reduce((s, r) => s.plus(r.amount), zero());
 
+/** What the buckets are read from, each through its module's face. */
+export interface ClaimSources {
+  accounts: Awaited<ReturnType<typeof userAccountBalances>>;
+  withdrawals: Awaited<ReturnType<typeof pendingWithdrawalHolds>>;
+  launchpad: Awaited<ReturnType<typeof launchpadHolds>>;
+  custody: Awaited<ReturnType<typeof custodyClaims>>;
+  options: Awaited<ReturnType<typeof openOptionStakes>>;
+  c2c: Awaited<ReturnType<typeof c2cReservedClaims>>;
+}
+
 /**
- * Every real user's claims by bucket at this instant, and the ledger's figures they must equal.
- * Call it in one repeatable-read transaction, so every query sees the same snapshot.
- *
- * Available: every wallet's `available` bucket. Contract margin: the contract wallet's `held`.
- * Pending withdrawals and launchpad holds: the funding and launchpad rows, held in the exchange
- * wallet; `held` is what the other wallets' held buckets hold beyond them (open spot orders). Earn
- * principal and accrued yield, option stakes and C2C reservations come from the owning modules' rows.
+ * Reads every source of the buckets for a book at `now`: every user's, or with `userId` that user's
+ * alone (the assets overview reads the same rows the proof does, so the two cannot differ).
+ */
+export async function readClaimSources(
+  db: DbOrTx,
+  book: Book,
+  now: Date,
+  userId?: number,
+): Promise<ClaimSources> {
+  return {
+    accounts: await userAccountBalances(db, book, userId),
+    withdrawals: await pendingWithdrawalHolds(db, userId),
+    launchpad: await launchpadHolds(db, userId),
+    custody: await custodyClaims(db, now, userId),
+    options: await openOptionStakes(db, book, userId),
+    c2c: await c2cReservedClaims(db, userId),
+  };
+}
+
+/** One amount of one user's claim: a currency in a bucket (a user may have several per bucket and currency). */
+export interface ClaimPart {
+  userId: number;
+  bucket: ProofBucket;
+  currency: string;
+  amount: string;
+}
+
+/**
+ * The sources as bucket amounts. Available: every wallet's `available` bucket. Contract margin: the
+ * contract wallet's `held`. Pending withdrawals and launchpad holds: the funding and launchpad rows,
+ * held in the exchange wallet; `held` is what the other wallets' held buckets hold beyond them (open
+ * spot orders). Earn principal and accrued yield, option stakes and C2C reservations come from the
+ * owning modules' rows.
+ */
+export function claimParts(s: ClaimSources): ClaimPart[] {
+  const parts: ClaimPart[] = [];
+  for (const a of s.accounts) {
+    const bucket =
+      a.bucket === "available" ? "available" : a.wallet === "contract" ? "contract_margin" : "held";
+    parts.push({ userId: a.userId, bucket, currency: a.currency, amount: a.balance });
+  }
+  // The holds named by funding and launchpad come out of the exchange wallet's held funds.
+  const named = (bucket: ProofBucket, r: { userId: number; currency: string; amount: string }) => {
+    parts.push({ userId: r.userId, bucket, currency: r.currency, amount: r.amount });
+    parts.push({
+      userId: r.userId,
+      bucket: "held",
+      currency: r.currency,
+      amount: new MoneyDecimal(r.amount).neg().toFixed(),
+    });
+  };
+  for (const r of s.withdrawals) {
+    named("withdrawal", r);
+  }
+  for (const r of s.launchpad) {
+    named("launchpad", r);
+  }
+  for (const r of s.custody) {
+    parts.push({ userId: r.userId, bucket: "earn_principal", currency: r.currency, amount: r.principal });
+    parts.push({ userId: r.userId, bucket: "earn_yield", currency: r.currency, amount: r.accruedYield });
+  }
+  for (const r of s.options) {
+    parts.push({ userId: r.userId, bucket: "option_stake", currency: r.currency, amount: r.amount });
+  }
+  for (const r of s.c2c) {
+    parts.push({ userId: r.userId, bucket: "c2c", currency: r.currency, amount: r.amount });
+  }
+  return parts;
+}
+
+/**
+ * Every real user's claims by bucket at this instant (see `claimParts`), and the ledger's figures
+ * they must equal. Call it in one repeatable-read transaction, so every query sees the same snapshot.
  */
 export async function computeLiabilities(db: DbOrTx, now: Date): Promise<Liabilities> {
-  const accounts = await userAccountBalances(db, "real");
-  const withdrawals = await pendingWithdrawalHolds(db);
-  const launchpad = await launchpadHolds(db);
-  const custody = await custodyClaims(db, now);
-  const options = await openOptionStakes(db, "real");
-  const c2c = await c2cReservedClaims(db);
+  const sources = await readClaimSources(db, "real", now);
+  const { accounts, withdrawals, launchpad, custody, options, c2c } = sources;
   const custodyAccount = await systemBalance(db, "real", "earn_custody");
   const reservedAccounts = await systemBalance(db, "real", "c2c_reserved:", true);
 
@@ -77,39 +149,15 @@ export async function computeLiabilities(db: DbOrTx, now: Date): Promise<Liabili
   ].sort();
   const column = new Map(currencies.map((c, i) => [c, i]));
   const byUser = new Map<number, MoneyDecimal[][]>();
-  const add = (userId: number, bucket: ProofBucket, currency: string, amount: string) => {
-    let breakdown = byUser.get(userId);
+  for (const p of claimParts(sources)) {
+    let breakdown = byUser.get(p.userId);
     if (!breakdown) {
       breakdown = PROOF_BUCKETS.map(() => currencies.map(zero));
-      byUser.set(userId, breakdown);
+      byUser.set(p.userId, breakdown);
     }
-    const row = breakdown[BUCKET[bucket]] as MoneyDecimal[];
-    const i = column.get(currency) as number;
-    row[i] = (row[i] as MoneyDecimal).plus(amount);
-  };
-  for (const a of accounts) {
-    const bucket =
-      a.bucket === "available" ? "available" : a.wallet === "contract" ? "contract_margin" : "held";
-    add(a.userId, bucket, a.currency, a.balance);
-  }
-  // The holds named by funding and launchpad come out of the exchange wallet's held funds.
-  for (const r of withdrawals) {
-    add(r.userId, "withdrawal", r.currency, r.amount);
-    add(r.userId, "held", r.currency, new MoneyDecimal(r.amount).neg().toFixed());
-  }
-  for (const r of launchpad) {
-    add(r.userId, "launchpad", r.currency, r.amount);
-    add(r.userId, "held", r.currency, new MoneyDecimal(r.amount).neg().toFixed());
-  }
-  for (const r of custody) {
-    add(r.userId, "earn_principal", r.currency, r.principal);
-    add(r.userId, "earn_yield", r.currency, r.accruedYield);
-  }
-  for (const r of options) {
-    add(r.userId, "option_stake", r.currency, r.amount);
-  }
-  for (const r of c2c) {
-    add(r.userId, "c2c", r.currency, r.amount);
+    const row = breakdown[BUCKET[p.bucket]] as MoneyDecimal[];
+    const i = column.get(p.currency) as number;
+    row[i] = (row[i] as MoneyDecimal).plus(p.amount);
   }
 
   const problems: string[] = [];

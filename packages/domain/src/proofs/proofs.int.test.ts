@@ -21,7 +21,14 @@ import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
 import { createTrader } from "../spot/testing.ts";
 import { createTestDatabase } from "../test-support/index.ts";
-import { getMyProof, liabilityProofLeaves, listProofs, publishDailyProof, publishProof } from "./index.ts";
+import {
+  getAssetsOverview,
+  getMyProof,
+  liabilityProofLeaves,
+  listProofs,
+  publishDailyProof,
+  publishProof,
+} from "./index.ts";
 
 /** The proof of liabilities against a real database, with transfers running while it snapshots. */
 let db: Db;
@@ -357,6 +364,28 @@ describe("proof of liabilities", () => {
         .plus(100)
         .plus(100)
         .toFixed(),
+    );
+
+    // The assets page reads the very rows the proof reads: for this user, who holds something in
+    // every bucket, its breakdown equals the leaf bucket by bucket and currency by currency, to the
+    // last decimal, and its USDT total values every bucket (the unlisted coin has no price yet).
+    const overview = await getAssetsOverview(db, prices, user, new Date("2026-01-07T16:00:00Z"));
+    const owned = mine.currencies.filter((_, i) => !new MoneyDecimal(mine.leaf.balances[i] ?? "0").isZero());
+    expect(overview.holdings.map((h) => h.currency).sort()).toEqual([...owned].sort());
+    for (const holding of overview.holdings) {
+      const i = mine.currencies.indexOf(holding.currency);
+      expect(holding.total).toBe(mine.leaf.balances[i]);
+      expect(PROOF_BUCKETS.map((b) => holding.buckets[b])).toEqual(
+        PROOF_BUCKETS.map((_, b) => mine.leaf.breakdown?.[b]?.[i]),
+      );
+    }
+    expect(overview.holdings.find((h) => h.currency === coin)?.buckets.launchpad).toBe("100");
+    expect(overview.unpriced).toEqual([coin]);
+    expect(overview.valuation).toBe("platform_last_price");
+    expect(overview.totalUsdt).toBe(
+      new MoneyDecimal(mine.leaf.balances[usdt] ?? "x")
+        .plus(new MoneyDecimal("0.25").times(90000))
+        .toFixed(2),
     );
 
     // The tree's totals are the ledger's user claims: every user account, the claims held in system

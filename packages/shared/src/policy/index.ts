@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DELIVERY_ROLLS, type DeliveryRoll } from "../contracts/delivery-expiry.ts";
 import { MoneyDecimal } from "../money.ts";
 import {
   zChainCode,
@@ -576,7 +577,8 @@ export const POLICY = {
   /**
    * Per-instrument products over the class terms: disabled, a delivery contract with its expiry, its
    * own leverage levels (e.g. the bitcoin CFD at 25x) or terms. An instrument not listed trades as a
-   * perpetual on its class terms when the catalogue gives it the contract kind.
+   * perpetual on its class terms when the catalogue gives it the contract kind (or as a rolling
+   * delivery contract when `contracts.rollingDelivery` names it).
    */
   "contracts.products": {
     schema: z.record(
@@ -609,6 +611,35 @@ export const POLICY = {
         maxLots?: string;
       }
     >,
+    public: true,
+  },
+  /**
+   * Delivery contracts that roll: each listed instrument (with the contract kind) is a delivery
+   * contract whose expiry is always the next weekly or quarterly one (`contracts.deliveryTime`); a
+   * position keeps the expiry it was opened with and is settled at the first price recorded at or
+   * after it. An entry in `contracts.products` for the same instrument (a type or a fixed expiry)
+   * wins. The seeded catalogue's weekly and quarterly bitcoin and ether contracts.
+   */
+  "contracts.rollingDelivery": {
+    schema: z.record(z.string().regex(/^[A-Z0-9][A-Z0-9._-]{0,31}$/), z.enum(DELIVERY_ROLLS)),
+    default: {
+      "BTCUSDT-W": "weekly",
+      "BTCUSDT-Q": "quarterly",
+      "ETHUSDT-W": "weekly",
+      "ETHUSDT-Q": "quarterly",
+    } as Record<string, DeliveryRoll>,
+    public: true,
+  },
+  /**
+   * When rolling delivery contracts expire (UTC): a weekday (0 Sunday … 6 Saturday) and a time;
+   * quarterly ones on the last such weekday of March, June, September and December.
+   */
+  "contracts.deliveryTime": {
+    schema: z.object({
+      weekday: z.number().int().min(0).max(6),
+      time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
+    }),
+    default: { weekday: 5, time: "08:00" },
     public: true,
   },
   /** Extra margin a user may add to a position, as a multiple of its initial margin. */

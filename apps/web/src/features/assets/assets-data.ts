@@ -11,6 +11,8 @@ import { useTRPC } from "../../lib/trpc.ts";
 type Outputs = inferRouterOutputs<AppRouter>;
 export type AssetsData = Outputs["asset"]["get"];
 export type AssetRow = AssetsData["rows"][number];
+export type AssetsOverview = Outputs["asset"]["overview"];
+export type AssetHolding = AssetsOverview["holdings"][number];
 export type CurrencyInfo = Outputs["asset"]["currencies"][number];
 export type MoneyRecord = Outputs["asset"]["records"][number];
 export type ConversionQuote = Outputs["conversion"]["quote"];
@@ -20,6 +22,12 @@ export type ConversionFirmQuote = Outputs["conversion"]["createQuote"];
 export function useAssets() {
   const trpc = useTRPC();
   return useQuery(trpc.asset.get.queryOptions());
+}
+
+/** Everything the user owns, per currency and bucket (the proof of liabilities' buckets), valued in USDT. */
+export function useAssetsOverview() {
+  const trpc = useTRPC();
+  return useQuery(trpc.asset.overview.queryOptions());
 }
 
 /** The currencies the platform holds: code, name, stored and display decimals. They rarely change. */

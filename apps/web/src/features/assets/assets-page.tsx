@@ -6,9 +6,10 @@ import { useTranslation } from "react-i18next";
 import { useLocation, useSearchParams } from "react-router";
 import { useAppNavigate } from "../../lib/navigation.tsx";
 import { ErrorState, LoadingState } from "../common/page-states.tsx";
-import { type AssetsData, useAssets } from "./assets-data.ts";
+import { type AssetsData, type AssetsOverview, useAssets, useAssetsOverview } from "./assets-data.ts";
 import { NUMERIC_STYLE, useMoneyFormat } from "./assets-format.ts";
 import { Balances } from "./balances.tsx";
+import { Holdings } from "./holdings.tsx";
 import { Num } from "./numeric-text.tsx";
 
 /** /table2 shows the accounts other than exchange, one tab each. */
@@ -29,6 +30,7 @@ export function AssetsPage() {
   const go = useAppNavigate();
   const screens = Grid.useBreakpoint();
   const assets = useAssets();
+  const overview = useAssetsOverview();
   const isExchange = pathname !== "/table2";
   const wallet: TWalletType = isExchange
     ? "exchange"
@@ -37,22 +39,23 @@ export function AssetsPage() {
       : "contract";
 
   let body: ReactNode;
-  if (assets.isPending) {
+  if (assets.isPending || overview.isPending) {
     body = (
       <Card>
         <LoadingState rows={8} />
       </Card>
     );
-  } else if (assets.isError) {
+  } else if (assets.isError || overview.isError) {
     body = (
       <Card>
-        <ErrorState onRetry={() => void assets.refetch()} />
+        <ErrorState onRetry={() => void Promise.all([assets.refetch(), overview.refetch()])} />
       </Card>
     );
   } else {
     body = (
       <Flex vertical gap={token.marginMD}>
-        <Summary data={assets.data} wallet={wallet} />
+        <Summary data={assets.data} overview={overview.data} wallet={wallet} />
+        {isExchange && <Holdings overview={overview.data} />}
         <Card
           size={screens.md ? undefined : "small"}
           styles={{ body: { paddingTop: isExchange ? undefined : 4 } }}
@@ -99,8 +102,19 @@ export function AssetsPage() {
   );
 }
 
-/** The totals in USDT (all accounts, and the one shown) and the quick actions. */
-function Summary({ data, wallet }: { data: AssetsData; wallet: TWalletType }) {
+/**
+ * The totals in USDT (everything the user owns, every account and product, and the account shown)
+ * and the quick actions.
+ */
+function Summary({
+  data,
+  overview,
+  wallet,
+}: {
+  data: AssetsData;
+  overview: AssetsOverview;
+  wallet: TWalletType;
+}) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const screens = Grid.useBreakpoint();
@@ -129,10 +143,17 @@ function Summary({ data, wallet }: { data: AssetsData; wallet: TWalletType }) {
                 style={{ ...NUMERIC_STYLE, fontSize: "clamp(26px, 6vw, 34px)", lineHeight: 1.2 }}
                 data-testid="assets-total"
               >
-                {format.amount(data.totalUsdt, 2)}
+                {format.amount(overview.totalUsdt, 2)}
               </Typography.Text>
               <Typography.Text type="secondary">USDT</Typography.Text>
             </Flex>
+            <Typography.Text
+              type="secondary"
+              style={{ fontSize: token.fontSizeSM }}
+              data-testid="assets-total-note"
+            >
+              {t("assets.holdings.allAccounts")} · {t("assets.holdings.valuation")}
+            </Typography.Text>
             <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
               {t("assets.accountTotal", { account: t(`assets.wallets.${wallet}`) })}{" "}
               <Num testId="assets-account-total">{format.amount(data.totals[wallet], 2)} USDT</Num>

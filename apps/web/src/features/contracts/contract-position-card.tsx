@@ -95,6 +95,19 @@ export function ContractPositionCard({ position }: { position: TContractPosition
     ...(position.exit_price
       ? [{ key: "exit", label: t("contracts.exitPrice"), children: position.exit_price }]
       : []),
+    ...(position.expires_at
+      ? [
+          {
+            key: "expires",
+            label: t("contracts.expiresAt"),
+            children: (
+              <span data-testid="contract-position-expiry">
+                {new Date(position.expires_at).toLocaleString()}
+              </span>
+            ),
+          },
+        ]
+      : []),
     {
       key: "opened",
       label: t("contracts.openedAt"),

@@ -11,6 +11,7 @@ import { InstrumentHeader, InstrumentLoader } from "../markets/instrument-page.t
 import { ContractOrderForm } from "./contract-order-form.tsx";
 import { ContractPositionsPanel } from "./contract-positions-panel.tsx";
 import { type ContractProduct, useContractEvents, useContractProducts } from "./contracts-data.ts";
+import { DeliveryExpiryNote } from "./delivery-expiry-note.tsx";
 
 /**
  * /preciousMetal?symbol=: the contract trade screen. The instrument switcher by asset class, the
@@ -79,6 +80,7 @@ export function ContractsTradePage() {
         <Flex vertical gap={token.marginSM} data-testid="contracts-trade-page">
           <TradeKindSwitch current="contracts" />
           <InstrumentHeader instrument={instrument} title={switcher} />
+          <DeliveryExpiryNote product={product} />
           <Row gutter={[token.marginSM, token.marginSM]}>
             <Col xs={24} lg={15}>
               <Card size="small" title={t("contracts.livePrice")} styles={{ body: { padding: 8 } }}>

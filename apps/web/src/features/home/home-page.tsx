@@ -1,9 +1,11 @@
 import {
+  DownloadOutlined,
   RightOutlined,
   SafetyOutlined,
   SettingOutlined,
   SoundOutlined,
   UserOutlined,
+  WalletOutlined,
 } from "@ant-design/icons";
 import { Button, Col, Flex, Grid, Row, Skeleton, theme } from "antd";
 import type { ReactNode } from "react";
@@ -98,34 +100,63 @@ function Pitch({ siteName }: { siteName: string }) {
   );
 }
 
+/**
+ * The signed-in hero: asks for a transaction password (the security centre first) until one is set,
+ * then points to deposits and assets instead.
+ */
 function Welcome() {
   const { t } = useTranslation();
   const go = useAppNavigate();
   const session = useSession();
   const name = session.data?.nickname || session.data?.display_account;
+  const secured = session.data?.transaction_password === 1;
   return (
     <Flex vertical gap={8} align="flex-start">
       <Title level={1} style={{ margin: 0, fontSize: "clamp(26px, 4.5vw, 40px)" }}>
         {name ? t("content.home.welcomeBack", { name }) : t("content.home.welcome")}
       </Title>
-      <Paragraph type="secondary" style={{ fontSize: 16, maxWidth: 520 }}>
-        {t("content.home.welcomeText")}
+      <Paragraph
+        type="secondary"
+        style={{ fontSize: 16, maxWidth: 520 }}
+        data-testid="home-welcome-text"
+        data-secured={session.data ? String(secured) : undefined}
+      >
+        {secured ? t("content.home.welcomeSecured") : t("content.home.welcomeText")}
       </Paragraph>
       <Flex gap={12} wrap>
+        {secured && (
+          <Button
+            type="primary"
+            icon={<DownloadOutlined />}
+            onClick={() => go("/authenticationrj")}
+            data-testid="home-deposit"
+          >
+            {t("nav.deposit")}
+          </Button>
+        )}
+        {secured && (
+          <Button icon={<WalletOutlined />} onClick={() => go("/table1")} data-testid="home-assets">
+            {t("nav.assets")}
+          </Button>
+        )}
         <Button
-          type="primary"
+          type={secured ? "default" : "primary"}
           icon={<SafetyOutlined />}
           onClick={() => go("/security")}
           data-testid="home-security"
         >
           {t("nav.security")}
         </Button>
-        <Button icon={<UserOutlined />} onClick={() => go("/info")} data-testid="home-profile">
-          {t("nav.profile")}
-        </Button>
-        <Button icon={<SettingOutlined />} onClick={() => go("/setting")}>
-          {t("nav.settings")}
-        </Button>
+        {!secured && (
+          <Button icon={<UserOutlined />} onClick={() => go("/info")} data-testid="home-profile">
+            {t("nav.profile")}
+          </Button>
+        )}
+        {!secured && (
+          <Button icon={<SettingOutlined />} onClick={() => go("/setting")}>
+            {t("nav.settings")}
+          </Button>
+        )}
       </Flex>
     </Flex>
   );

@@ -14,6 +14,7 @@ import { FavouriteStar } from "./favourite-star.tsx";
 import { ChangeText, LivePrice } from "./live-figures.tsx";
 import { type InstrumentRow, pairName, useInstrument } from "./market-data.ts";
 import { useMarketFormat } from "./market-format.ts";
+import { marketOpenNow } from "./market-status.ts";
 import { ClosedTag, LiveIndicator } from "./market-status-tags.tsx";
 
 export const DEFAULT_SYMBOL = "BTCUSDT";
@@ -80,7 +81,7 @@ export function InstrumentHeader({ instrument, title }: { instrument: Instrument
   const go = useAppNavigate();
   const format = useMarketFormat();
   const ticker = useTicker(instrument.symbol, instrument.ticker);
-  const open = ticker ? ticker.x : instrument.open;
+  const open = marketOpenNow(ticker, instrument);
   const decimals = instrument.displayDecimals;
 
   const stats: { key: string; label: string; value: ReactNode }[] = [
@@ -148,7 +149,7 @@ export function InstrumentHeader({ instrument, title }: { instrument: Instrument
             testId="instrument-price"
           />
           {/* A closed market's price is its last one: no green "Live" beside the "Closed" tag. */}
-          {open ? <LiveIndicator /> : <LiveIndicator closed />}
+          <LiveIndicator closed={!open} />
         </Flex>
       </Flex>
       <div style={{ marginTop: token.marginMD }}>

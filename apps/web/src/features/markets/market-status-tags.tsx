@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { useSocketStatus } from "../../lib/market-socket.ts";
+import { indicatorState } from "./market-status.ts";
 import "./markets.css";
 
 export function ClosedTag() {
@@ -18,8 +19,8 @@ export function ClosedTag() {
  */
 export function LiveIndicator({ closed = false }: { closed?: boolean }) {
   const { t } = useTranslation();
-  const status = useSocketStatus();
-  if (closed) {
+  const status = indicatorState(!closed, useSocketStatus());
+  if (status === "market-closed") {
     return (
       <span className="ns-live" data-testid="market-live" data-status="market-closed">
         <span className="ns-live-dot" aria-hidden />

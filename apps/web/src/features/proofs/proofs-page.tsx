@@ -10,6 +10,7 @@ import { EmptyState, ErrorState, LoadingState } from "../common/page-states.tsx"
 import { Panel } from "../common/panel.tsx";
 import { useFormatDateTime } from "../funding/use-format-date-time.ts";
 import { BucketBreakdown } from "./bucket-breakdown.tsx";
+import { HASH_STYLE } from "./hash-style.ts";
 import { VerifyBalance } from "./verify-balance.tsx";
 
 /**
@@ -50,7 +51,7 @@ export function ProofsPage() {
               extra={t("proofs.accounts", { count: p.leafCount })}
             >
               <Typography.Text type="secondary">{t("proofs.root")}</Typography.Text>
-              <Typography.Paragraph copyable className="ns-num" style={{ wordBreak: "break-all" }}>
+              <Typography.Paragraph copyable className="ns-num" style={HASH_STYLE}>
                 {p.rootHash}
               </Typography.Paragraph>
               <Flex wrap gap={16}>

@@ -9,6 +9,7 @@ import { LoadingState } from "../common/page-states.tsx";
 import { Panel } from "../common/panel.tsx";
 import { KeyValue } from "../funding/key-value.tsx";
 import { BucketBreakdown } from "./bucket-breakdown.tsx";
+import { HASH_STYLE } from "./hash-style.ts";
 
 /**
  * "Verify my balance": the user's leaf of the latest proof (their balances, what each is made of by
@@ -76,11 +77,7 @@ export function VerifyBalance() {
           ))}
           <KeyValue label={t("proofs.pathLength")}>{mine.data.path.length}</KeyValue>
           <Typography.Text type="secondary">{t("proofs.recomputed")}</Typography.Text>
-          <Typography.Text
-            className="ns-num"
-            style={{ wordBreak: "break-all" }}
-            data-testid="proof-recomputed"
-          >
+          <Typography.Text className="ns-num" style={HASH_STYLE} data-testid="proof-recomputed">
             {check?.root.hash}
           </Typography.Text>
           <Button onClick={download} style={{ alignSelf: "flex-start" }} data-testid="proof-download">

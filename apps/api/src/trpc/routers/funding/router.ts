@@ -24,6 +24,7 @@ import {
   withdrawalFee,
 } from "@northstar/domain/funding";
 import { confirmGoogleBinding, isGoogleBound, startGoogleBinding } from "@northstar/domain/identity";
+import { getAssetsOverview } from "@northstar/domain/proofs";
 import {
   ZAddBankCardRequestSchema,
   ZAddWithdrawalAddressRequestSchema,
@@ -47,6 +48,10 @@ const zId = z.object({ id: z.coerce.number().int().positive() });
 /** The money screens of the signed-in user; each procedure calls one domain service. */
 export const assetRouter = router({
   get: authedProcedure.query(({ ctx }) => getAssets(ctx.deps.db, ctx.deps.prices, ctx.auth.user)),
+  /** Everything the user owns, every bucket of the proof of liabilities, valued at the platform's prices. */
+  overview: authedProcedure.query(({ ctx }) =>
+    getAssetsOverview(ctx.deps.db, ctx.deps.prices, ctx.auth.user),
+  ),
   currencies: publicProcedure.query(({ ctx }) => listCurrencies(ctx.deps.db)),
   records: authedProcedure
     .input(
