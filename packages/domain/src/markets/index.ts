@@ -4,3 +4,4 @@ export * from "./catalogue.ts";
 export * from "./feed-state.ts";
 export * from "./prices.ts";
 export * from "./realtime.ts";
+export * from "./tick-provenance.ts";
