@@ -56,6 +56,3 @@ export interface TRecordedTick {
 
 /** Where a settlement's price came from, shown beside it ("price … from <source> at …"). */
 export type TPriceSource = Pick<TRecordedTick, "id" | "price" | "source" | "source_time" | "time">;
-
-/** The recorded ticks around one of the user's own settlements (an options order, a contract position). */
-export const ZTicksAroundRequestSchema = z.object({ id: z.coerce.number().int().positive() });
