@@ -53,16 +53,9 @@ export function startMarketData(
       start: (instruments: Parameters<typeof feed.start>[0], onTick: Parameters<typeof feed.start>[1]) =>
         feed.start(instruments, (tick) => {
           onTick(tick);
-          // A tick is recorded with where it came from; a feed that names no source of its own is the source.
-          const traced = {
-            source: feed.name,
-            sourceSymbol: tick.symbol,
-            sourceTime: tick.time,
-            receivedAt: Date.now(),
-            ...tick,
-          };
-          ticks.onTick(traced);
-          contractTicks.onTick(traced);
+          // Recorded with its provenance: source, source symbol and time, source id, receive time.
+          ticks.onTick(tick);
+          contractTicks.onTick(tick);
         }),
       stop: () => feed.stop(),
     };

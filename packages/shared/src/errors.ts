@@ -98,6 +98,8 @@ export const ERROR_CODES = {
   QUOTE_USED: ResponseCode.Refused,
   QUOTE_NOT_FOUND: ResponseCode.Refused,
   MARKET_PRICE_STALE: ResponseCode.Refused,
+  MARKET_PRICES_PAUSED: ResponseCode.Refused,
+  MARKET_VIEW_ONLY: ResponseCode.Refused,
   SAME_WALLET: ResponseCode.Refused,
   IDEMPOTENCY_KEY_REUSED: ResponseCode.Refused,
   IDEMPOTENCY_KEY_REQUIRED: ResponseCode.Refused,

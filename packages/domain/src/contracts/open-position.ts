@@ -7,6 +7,7 @@ import type { OnceRecorder } from "../idempotency/index.ts";
 import type { User } from "../identity/index.ts";
 import { assertWithinRiskLimit } from "../kyc/index.ts";
 import { bookOf } from "../ledger/index.ts";
+import { assertMarketTakesOrders } from "../markets/index.ts";
 import { getPolicy } from "../policy/index.ts";
 import { contractPositions } from "./contracts.table.ts";
 import { postOpen } from "./money-moves.ts";
@@ -96,6 +97,9 @@ export async function openContractPosition(
   const limit = input.order_type === "limit";
   if (limit && !input.price) {
     throw new AppError("CONTRACT_LIMIT_PRICE_REQUIRED", {}, "price");
+  }
+  if (product.open) {
+    await assertMarketTakesOrders(db, product.symbol, user);
   }
   const tick = await freshTick(db, product, now);
   const price = limit

@@ -34,6 +34,46 @@ const US_HOURS = session("America/New_York", "09:30", "16:00");
 
 type Row = Omit<InstrumentInput, "sort" | "enabled">;
 
+/**
+ * Where each non-crypto instrument's live price comes from: its Yahoo Finance symbol. Forex is the
+ * "=X" pair; indices the "^" index; metals and energy the front-month futures ("=F"), which differ from
+ * spot by the carry; a share class with a dot is spelt with a dash ("BRK-B").
+ */
+const YAHOO_SYMBOLS: Record<string, string> = {
+  SPX500: "^GSPC",
+  NAS100: "^NDX",
+  US30: "^DJI",
+  GER40: "^GDAXI",
+  UK100: "^FTSE",
+  JPN225: "^N225",
+  HK50: "^HSI",
+  EU50: "^STOXX50E",
+  XAUUSD: "GC=F",
+  XAGUSD: "SI=F",
+  XPTUSD: "PL=F",
+  USOIL: "CL=F",
+  UKOIL: "BZ=F",
+  NGAS: "NG=F",
+  "BRK.B": "BRK-B",
+  // Bitcoin's US dollar price (the CFD), not a USDT pair.
+  BTCUSD: "BTC-USD",
+};
+
+/** Crypto the seeded exchange (Binance) no longer lists: no live source, view-only for real accounts. */
+const NO_LIVE_SOURCE = new Set(["XMRUSDT"]);
+
+/** The live source mapping of a seeded row. */
+function withSource(row: Row): Row {
+  if (NO_LIVE_SOURCE.has(row.symbol)) {
+    return { ...row, feedSource: null, sourceSymbol: null };
+  }
+  if (row.category === "crypto" && row.quote === "USDT") {
+    return { ...row, feedSource: "ccxt", sourceSymbol: `${row.base}/${row.quote}` };
+  }
+  const yahoo = YAHOO_SYMBOLS[row.symbol] ?? (row.category === "forex" ? `${row.symbol}=X` : row.symbol);
+  return { ...row, feedSource: "yahoo", sourceSymbol: yahoo };
+}
+
 // [base, name, price, tick, lot, display, volatility, leverage, options?]
 const CRYPTO: [string, string, string, string, string, 2 | 4 | 6, string, number, boolean?][] = [
   ["BTC", "Bitcoin", "91250.00", "0.01", "0.00001", 2, "0.55", 100, true],
@@ -170,114 +210,118 @@ const usListing = (
   volatility,
 });
 
-export const SEED_INSTRUMENTS: Row[] = [
-  ...CRYPTO.map(
-    ([base, name, price, tick, lot, display, volatility, leverage, options]): Row => ({
-      symbol: `${base}USDT`,
-      name,
+export const SEED_INSTRUMENTS: Row[] = (
+  [
+    ...CRYPTO.map(
+      ([base, name, price, tick, lot, display, volatility, leverage, options]): Row => ({
+        symbol: `${base}USDT`,
+        name,
+        category: "crypto",
+        base,
+        quote: "USDT",
+        tickSize: tick,
+        lotSize: lot,
+        minQty: lot,
+        contractSize: "1",
+        maxLeverage: leverage,
+        displayDecimals: display,
+        kinds: options ? ["spot", "contract", "option"] : ["spot", "contract"],
+        tradingHours: ALWAYS_OPEN,
+        referencePrice: price,
+        volatility,
+      }),
+    ),
+    // A bitcoin CFD: a contract on bitcoin's US dollar price, at most 25x (policy contracts.maxLeverage).
+    {
+      symbol: "BTCUSD",
+      name: "Bitcoin CFD",
       category: "crypto",
-      base,
-      quote: "USDT",
-      tickSize: tick,
-      lotSize: lot,
-      minQty: lot,
-      contractSize: "1",
-      maxLeverage: leverage,
-      displayDecimals: display,
-      kinds: options ? ["spot", "contract", "option"] : ["spot", "contract"],
-      tradingHours: ALWAYS_OPEN,
-      referencePrice: price,
-      volatility,
-    }),
-  ),
-  // A bitcoin CFD: a contract on bitcoin's US dollar price, at most 25x (policy contracts.maxLeverage).
-  {
-    symbol: "BTCUSD",
-    name: "Bitcoin CFD",
-    category: "crypto",
-    base: "BTC",
-    quote: "USD",
-    tickSize: "0.01",
-    lotSize: "0.01",
-    minQty: "0.01",
-    contractSize: "1",
-    maxLeverage: 25,
-    displayDecimals: 2,
-    kinds: ["contract"],
-    tradingHours: ALWAYS_OPEN,
-    referencePrice: "91250.00",
-    volatility: "0.55",
-  },
-  ...FOREX.map(([symbol, name, price]): Row => {
-    const jpy = symbol.endsWith("JPY");
-    return {
-      symbol,
-      name,
-      category: "forex",
-      base: symbol.slice(0, 3),
-      quote: symbol.slice(3),
-      tickSize: jpy ? "0.001" : "0.00001",
-      lotSize: "0.01",
-      minQty: "0.01",
-      contractSize: "100000",
-      maxLeverage: 100,
-      displayDecimals: jpy ? 4 : 6,
-      kinds: ["contract", "option"],
-      tradingHours: FOREX_HOURS,
-      referencePrice: price,
-      volatility: jpy ? "0.1" : "0.08",
-    };
-  }),
-  ...STOCKS.map(([symbol, name, price, volatility]) => usListing(symbol, name, price, volatility, "stocks")),
-  ...INDICES.map(
-    ([symbol, name, price, hours]): Row => ({
-      symbol,
-      name,
-      category: "indices",
-      base: symbol,
-      quote:
-        symbol === "GER40" || symbol === "EU50"
-          ? "EUR"
-          : symbol === "UK100"
-            ? "GBP"
-            : symbol === "JPN225"
-              ? "JPY"
-              : symbol === "HK50"
-                ? "HKD"
-                : "USD",
-      tickSize: "0.1",
-      lotSize: "0.01",
-      minQty: "0.01",
-      contractSize: "1",
-      maxLeverage: 50,
-      displayDecimals: 2,
-      kinds: ["contract", "option"],
-      tradingHours: hours,
-      referencePrice: price,
-      volatility: "0.18",
-    }),
-  ),
-  ...ETFS.map(([symbol, name, price, volatility]) => usListing(symbol, name, price, volatility, "etfs")),
-  ...COMMODITIES.map(
-    ([symbol, name, base, price, tick, lot, display, volatility, category]): Row => ({
-      symbol,
-      name,
-      category,
-      base,
+      base: "BTC",
       quote: "USD",
-      tickSize: tick,
-      lotSize: lot,
-      minQty: lot,
-      contractSize: category === "metals" ? "100" : "1000",
-      maxLeverage: category === "metals" ? 100 : 50,
-      displayDecimals: display,
-      kinds: ["contract", "option"],
-      tradingHours: COMMODITY_HOURS,
-      referencePrice: price,
-      volatility,
+      tickSize: "0.01",
+      lotSize: "0.01",
+      minQty: "0.01",
+      contractSize: "1",
+      maxLeverage: 25,
+      displayDecimals: 2,
+      kinds: ["contract"],
+      tradingHours: ALWAYS_OPEN,
+      referencePrice: "91250.00",
+      volatility: "0.55",
+    },
+    ...FOREX.map(([symbol, name, price]): Row => {
+      const jpy = symbol.endsWith("JPY");
+      return {
+        symbol,
+        name,
+        category: "forex",
+        base: symbol.slice(0, 3),
+        quote: symbol.slice(3),
+        tickSize: jpy ? "0.001" : "0.00001",
+        lotSize: "0.01",
+        minQty: "0.01",
+        contractSize: "100000",
+        maxLeverage: 100,
+        displayDecimals: jpy ? 4 : 6,
+        kinds: ["contract", "option"],
+        tradingHours: FOREX_HOURS,
+        referencePrice: price,
+        volatility: jpy ? "0.1" : "0.08",
+      };
     }),
-  ),
-];
+    ...STOCKS.map(([symbol, name, price, volatility]) =>
+      usListing(symbol, name, price, volatility, "stocks"),
+    ),
+    ...INDICES.map(
+      ([symbol, name, price, hours]): Row => ({
+        symbol,
+        name,
+        category: "indices",
+        base: symbol,
+        quote:
+          symbol === "GER40" || symbol === "EU50"
+            ? "EUR"
+            : symbol === "UK100"
+              ? "GBP"
+              : symbol === "JPN225"
+                ? "JPY"
+                : symbol === "HK50"
+                  ? "HKD"
+                  : "USD",
+        tickSize: "0.1",
+        lotSize: "0.01",
+        minQty: "0.01",
+        contractSize: "1",
+        maxLeverage: 50,
+        displayDecimals: 2,
+        kinds: ["contract", "option"],
+        tradingHours: hours,
+        referencePrice: price,
+        volatility: "0.18",
+      }),
+    ),
+    ...ETFS.map(([symbol, name, price, volatility]) => usListing(symbol, name, price, volatility, "etfs")),
+    ...COMMODITIES.map(
+      ([symbol, name, base, price, tick, lot, display, volatility, category]): Row => ({
+        symbol,
+        name,
+        category,
+        base,
+        quote: "USD",
+        tickSize: tick,
+        lotSize: lot,
+        minQty: lot,
+        contractSize: category === "metals" ? "100" : "1000",
+        maxLeverage: category === "metals" ? 100 : 50,
+        displayDecimals: display,
+        kinds: ["contract", "option"],
+        tradingHours: COMMODITY_HOURS,
+        referencePrice: price,
+        volatility,
+      }),
+    ),
+  ] satisfies Row[]
+).map(withSource);
 
 /** Currencies the spot markets need in the ledger: every crypto base, with 8 stored decimals. */
 export const SEED_SPOT_CURRENCIES = CRYPTO.map(([base, name, , , , display]) => ({

@@ -1,4 +1,5 @@
 import {
+  type FeedSource,
   type Instrument,
   type InstrumentCategory,
   type InstrumentInput,
@@ -37,6 +38,8 @@ function toView(row: typeof instruments.$inferSelect): InstrumentView {
     tradingHours: row.tradingHours,
     referencePrice: plain(row.referencePrice),
     volatility: plain(row.volatility),
+    feedSource: (row.feedSource as FeedSource | null) ?? null,
+    sourceSymbol: row.sourceSymbol ?? null,
     sort: row.sort,
     enabled: row.enabled,
   };

@@ -6,7 +6,7 @@ import { marketFeedState } from "./markets.table.ts";
 const ROW = "main";
 
 /** The feeds whose prices are live market prices; any other is a sandbox's. */
-export const LIVE_FEED_KINDS: readonly string[] = ["ccxt"];
+export const LIVE_FEED_KINDS: readonly string[] = ["ccxt", "yahoo", "live"];
 
 /**
  * The simulator's seed of this deployment: drawn once from a secure random source (32 bytes, hex)

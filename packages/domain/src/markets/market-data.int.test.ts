@@ -124,7 +124,17 @@ describe("market data service", () => {
     const minute = periodStart("1m", now) + 60_000;
     const prices = ["91000.5", "91010", "90990.25", "91005"];
     prices.forEach((price, i) => {
-      service.onTick({ symbol: "BTCUSDT", price, volume: "0.5", time: minute + i * 1000 });
+      const time = minute + i * 1000;
+      service.onTick({
+        symbol: "BTCUSDT",
+        price,
+        volume: "0.5",
+        time,
+        source: "binance",
+        sourceSymbol: "BTC/USDT",
+        sourceTime: time,
+        receivedAt: time + 40,
+      });
     });
     now = minute + 5000;
     await service.flush();

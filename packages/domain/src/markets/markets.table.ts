@@ -36,6 +36,9 @@ export const instruments = pgTable(
     tradingHours: jsonb().$type<TradingHours>().notNull(),
     referencePrice: decimal().notNull(),
     volatility: decimal().notNull(),
+    /** The live price source ("ccxt", "yahoo") and the symbol there; null: no live price. */
+    feedSource: text(),
+    sourceSymbol: text(),
     sort: integer().notNull().default(0),
     enabled: boolean().notNull().default(true),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -88,5 +91,24 @@ export const marketFeedState = pgTable("market_feed_state", {
   sandbox: boolean().notNull().default(false),
   simulatorSeed: text(),
   startedAt: timestamp({ withTimezone: true }),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The health of each live price source the running feed uses, one row per source ("ccxt", "yahoo"),
+ * written by the worker that runs the feed. `staleSince` is set while the source has given no new price
+ * (no new source time) for longer than policy `feeds.staleAfterSeconds`, whether it fails or just goes
+ * quiet: its markets then take no new orders or positions. Null again when a new price arrives.
+ */
+export const marketFeedSources = pgTable("market_feed_sources", {
+  source: text().primaryKey(),
+  /** The name the ticks carry, e.g. the exchange id "binance" for ccxt. */
+  label: text().notNull(),
+  /** Since when the source has given no new price; null while it is live. */
+  staleSince: timestamp({ withTimezone: true }),
+  /** The source's own time of its newest price. */
+  lastSourceTime: timestamp({ withTimezone: true }),
+  /** The last failure, when polling it fails. */
+  lastError: text(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });

@@ -8,6 +8,7 @@ import type { OnceRecorder } from "../idempotency/index.ts";
 import type { User } from "../identity/index.ts";
 import { assertWithinRiskLimit } from "../kyc/index.ts";
 import { bookOf, postEntry } from "../ledger/index.ts";
+import { assertMarketTakesOrders } from "../markets/index.ts";
 import { getPolicy } from "../policy/index.ts";
 import { optionOrders } from "./options.table.ts";
 import { toOptionView } from "./order-view.ts";
@@ -43,6 +44,7 @@ export async function buyOption(
   if (!product.open) {
     throw new AppError("MARKET_CLOSED");
   }
+  await assertMarketTakesOrders(db, product.symbol, user);
   // An expiry while the market is closed has no feed price to settle on: not sold.
   if (!period.expiry_open) {
     throw new AppError("OPTION_EXPIRY_MARKET_CLOSED", {}, "period_seconds");

@@ -8,7 +8,7 @@ import type { User } from "../identity/index.ts";
 import { verifyTradePassword } from "../identity/index.ts";
 import type { Book } from "../ledger/index.ts";
 import { bookOf } from "../ledger/index.ts";
-import { readTickers } from "../markets/index.ts";
+import { assertMarketTakesOrders, readTickers } from "../markets/index.ts";
 import { getPolicy } from "../policy/index.ts";
 import { bestAskKey } from "./commands.ts";
 import { toLots, toQuoteUnits, toTicks } from "./engine/units.ts";
@@ -74,6 +74,7 @@ export async function placeOrder(
   if (!terms.open) {
     throw new AppError("MARKET_CLOSED");
   }
+  await assertMarketTakesOrders(db, terms.symbol, user);
   if (input.type === "market") {
     await assertFreshFeed(deps, terms.symbol);
   }

@@ -83,6 +83,20 @@ const positiveDecimal = z
   .regex(DECIMAL_STRING, "AMOUNT_INVALID")
   .refine((v) => Number(v) > 0, "AMOUNT_INVALID");
 
+/**
+ * The live price sources an instrument can be mapped to: "ccxt" (a crypto exchange) or "yahoo"
+ * (Yahoo Finance: forex, stocks, indices, ETFs, metals, energy). An instrument with none has no live
+ * price: real accounts may only view it, unless the platform is a declared sandbox.
+ */
+export const FEED_SOURCES = ["ccxt", "yahoo"] as const;
+export type FeedSource = (typeof FEED_SOURCES)[number];
+
+/** A symbol as its source spells it: "BTC/USDT", "EURUSD=X", "^GSPC", "GC=F", "BRK-B". */
+const sourceSymbolSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9^][A-Za-z0-9^=._/:-]{0,31}$/, "FIELD_INVALID");
+
 /** An instrument as operators define it and as every screen reads it. */
 export const instrumentInputSchema = z.object({
   symbol: symbolSchema,
@@ -102,6 +116,10 @@ export const instrumentInputSchema = z.object({
   referencePrice: positiveDecimal,
   /** Annualised volatility the simulator uses, e.g. "0.6" for 60%. */
   volatility: positiveDecimal,
+  /** Where its live price comes from (null: none, view-only for real accounts outside a sandbox). */
+  feedSource: z.enum(FEED_SOURCES).nullable().default(null),
+  /** The instrument's symbol at that source. */
+  sourceSymbol: sourceSymbolSchema.nullable().default(null),
   sort: z.number().int().min(0).max(1_000_000).default(0),
   enabled: z.boolean().default(true),
 });

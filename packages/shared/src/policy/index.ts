@@ -223,6 +223,18 @@ export const POLICY = {
    * the feed's latest price of the market is older than this, the market takes no market order.
    */
   "spot.maxTickAgeMs": { schema: z.number().int().min(500).max(60_000), default: 5000, public: true },
+  /**
+   * Live price sources (ccxt, Yahoo): a source that has given no new price (no newer source time) for
+   * this long, because it fails or just repeats itself, pauses its markets: no new orders or positions
+   * until a new price arrives.
+   */
+  "feeds.staleAfterSeconds": { schema: z.number().int().min(5).max(3600), default: 60, public: true },
+  /** How often the Yahoo feed polls its quotes (one request for every instrument mapped to it). */
+  "feeds.yahoo.pollIntervalMs": {
+    schema: z.number().int().min(1000).max(60_000),
+    default: 5000,
+    public: true,
+  },
   /** Open orders one user may have in one market. */
   "spot.maxOpenOrders": { schema: z.number().int().min(1).max(10_000), default: 200, public: true },
   /**

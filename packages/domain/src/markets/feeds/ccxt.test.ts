@@ -40,6 +40,8 @@ const BNB = instrument("BNBUSDT"); // our tick 0.1, coarser than Binance's 0.01
 const DOGE = instrument("DOGEUSDT");
 const EURUSD = instrument("EURUSD");
 const NOW = Date.parse("2026-11-18T10:16:27.500Z");
+const AT = (sourceSymbol: string) => ({ source: "binance", sourceSymbol, receivedAt: NOW });
+const BTC_AT = AT("BTC/USDT");
 
 describe("ccxt mapping", () => {
   it("maps symbols both ways", () => {
@@ -67,19 +69,33 @@ describe("ccxt mapping", () => {
 
   it("maps fetchTickers output to ticks on our tick grid", () => {
     const ticks = [BTC, instrument("ETHUSDT"), BNB, DOGE].map((i) =>
-      tickerToTick(TICKERS[toCcxtSymbol(i)] ?? {}, i, NOW),
+      tickerToTick(TICKERS[toCcxtSymbol(i)] ?? {}, i, AT(toCcxtSymbol(i))),
     );
-    expect(ticks).toEqual([
+    expect(
+      ticks.map((t) => t && { symbol: t.symbol, price: t.price, volume: t.volume, time: t.time }),
+    ).toEqual([
       { symbol: "BTCUSDT", price: "91234.56", volume: "0", time: 1794996987013 },
       { symbol: "ETHUSDT", price: "3020.11", volume: "0", time: 1794996986871 },
       { symbol: "BNBUSDT", price: "884.6", volume: "0", time: 1794996985502 },
       { symbol: "DOGEUSDT", price: "0.15321", volume: "0", time: 1794996987201 },
     ]);
-    expect(tickerToTick({ symbol: "BTC/USDT", last: 91234.56 }, BTC, NOW)?.time).toBe(NOW);
-    expect(tickerToTick({ symbol: "BTC/USDT" }, BTC, NOW)).toBeNull();
-    expect(tickerToTick({ symbol: "BTC/USDT", last: 0 }, BTC, NOW)).toBeNull();
+    // Provenance: the exchange, its symbol, its own time and last trade id, and when we received it.
+    expect(ticks[0]).toMatchObject({
+      source: "binance",
+      sourceSymbol: "BTC/USDT",
+      sourceTime: 1794996987013,
+      sourceId: "5117964946",
+      receivedAt: NOW,
+    });
+    expect(tickerToTick({ symbol: "BTC/USDT", last: 91234.56 }, BTC, BTC_AT)).toMatchObject({
+      time: NOW,
+      sourceTime: NOW,
+    });
+    expect(tickerToTick({ symbol: "BTC/USDT", last: 91234.56 }, BTC, BTC_AT)).not.toHaveProperty("sourceId");
+    expect(tickerToTick({ symbol: "BTC/USDT" }, BTC, BTC_AT)).toBeNull();
+    expect(tickerToTick({ symbol: "BTC/USDT", last: 0 }, BTC, BTC_AT)).toBeNull();
     // A price that rounds to zero on our grid still costs one tick.
-    expect(tickerToTick({ last: 0.004 }, BNB, NOW)?.price).toBe("0.1");
+    expect(tickerToTick({ last: 0.004 }, BNB, AT("BNB/USDT"))?.price).toBe("0.1");
   });
 
   it("maps fetchOHLCV rows and raw Binance klines to the same candles", () => {
@@ -107,12 +123,15 @@ describe("ccxt mapping", () => {
   });
 
   it("maps trades to ticks with their amounts as volume", () => {
-    expect(TRADES.map((t) => tradeToTick(t, BTC))).toEqual([
-      { symbol: "BTCUSDT", price: "91234.55", volume: "0.00412", time: 1794996986544 },
-      { symbol: "BTCUSDT", price: "91234.5", volume: "0.15", time: 1794996986544 },
-      { symbol: "BTCUSDT", price: "91234.56", volume: "0.00731", time: 1794996987013 },
-    ]);
-    expect(tradeToTick({ price: 91234.5, amount: 1 }, BTC)).toBeNull(); // no timestamp
+    const origin = { source: "binance", sourceSymbol: "BTC/USDT", sourceTime: 0, receivedAt: NOW };
+    expect(TRADES.map((t) => tradeToTick(t, BTC, BTC_AT))).toEqual(
+      [
+        { ...origin, symbol: "BTCUSDT", price: "91234.55", volume: "0.00412", time: 1794996986544 },
+        { ...origin, symbol: "BTCUSDT", price: "91234.5", volume: "0.15", time: 1794996986544 },
+        { ...origin, symbol: "BTCUSDT", price: "91234.56", volume: "0.00731", time: 1794996987013 },
+      ].map((t, i) => ({ ...t, sourceTime: t.time, sourceId: TRADES[i]?.id })),
+    );
+    expect(tradeToTick({ price: 91234.5, amount: 1 }, BTC, BTC_AT)).toBeNull(); // no timestamp
   });
 });
 
@@ -181,8 +200,8 @@ describe("CcxtFeed", () => {
       ...TICKERS,
       "BTC/USDT": { ...TICKERS["BTC/USDT"], last: 91240.01, timestamp: 1794996988013, info: {} },
     };
-    expect(await feed.poll()).toEqual([
-      { symbol: "BTCUSDT", price: "91240.01", volume: "0", time: 1794996988013 },
+    expect(await feed.poll()).toMatchObject([
+      { symbol: "BTCUSDT", price: "91240.01", volume: "0", time: 1794996988013, source: "binance" },
     ]);
     await feed.stop();
   });
@@ -191,14 +210,19 @@ describe("CcxtFeed", () => {
     const exchange = new FakeExchange();
     const feed = new CcxtFeed({ exchange, manual: true, source: "trades", clock: () => NOW });
     await feed.start([BTC], () => {});
-    expect(await feed.poll()).toEqual([
-      { symbol: "BTCUSDT", price: "91234.56", volume: "0", time: 1794996987013 },
+    expect(await feed.poll()).toMatchObject([
+      { symbol: "BTCUSDT", price: "91234.56", volume: "0", time: 1794996987013, sourceId: TRADES[2]?.id },
     ]);
     exchange.trades.set("BTC/USDT", TRADES_NEXT);
-    expect(await feed.poll()).toEqual([
+    const next = await feed.poll();
+    expect(next).toMatchObject([
       { symbol: "BTCUSDT", price: "91234.57", volume: "0.02", time: 1794996987013 },
       { symbol: "BTCUSDT", price: "91236.01", volume: "0.51308", time: 1794996987655 },
     ]);
+    // Each tick names its trade: the source, the source's symbol, time and trade id, our receive time.
+    expect(next.map((t) => [t.source, t.sourceSymbol, t.sourceTime, t.sourceId, t.receivedAt])).toEqual(
+      TRADES_NEXT.slice(-2).map((t) => ["binance", "BTC/USDT", t.timestamp, t.id, NOW]),
+    );
     expect(await feed.poll()).toEqual([]);
     expect(exchange.calls.at(-1)).toBe("fetchTrades BTC/USDT 1794996987655");
   });

@@ -52,8 +52,13 @@ export interface CcxtExchange {
 /** Quote currencies tried, longest first, when an instrument has no base/quote to build "BASE/QUOTE". */
 const QUOTES = ["FDUSD", "USDT", "USDC", "BUSD", "TUSD", "EUR", "USD", "BTC", "ETH", "BNB", "TRY", "GBP"];
 
-/** Our symbol as ccxt's unified spot symbol: "BTCUSDT" → "BTC/USDT". */
-export function toCcxtSymbol(instrument: Pick<FeedInstrument, "symbol" | "base" | "quote">): string {
+/** Our symbol as ccxt's unified spot symbol: the catalogue's mapping, else "BTCUSDT" → "BTC/USDT". */
+export function toCcxtSymbol(
+  instrument: Pick<FeedInstrument, "symbol" | "base" | "quote" | "feedSource" | "sourceSymbol">,
+): string {
+  if (instrument.feedSource === "ccxt" && instrument.sourceSymbol) {
+    return instrument.sourceSymbol;
+  }
   if (instrument.base && instrument.quote) {
     return `${instrument.base}/${instrument.quote}`;
   }
@@ -106,31 +111,62 @@ function rawField(info: unknown, keys: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** Where a ccxt tick comes from: the exchange id and the unified symbol polled. */
+export interface CcxtOrigin {
+  /** The exchange id, e.g. "binance". */
+  source: string;
+  /** ccxt's unified symbol, e.g. "BTC/USDT". */
+  sourceSymbol: string;
+  /** Our receive time, ms. */
+  receivedAt: number;
+}
+
+/** A raw payload's id field (a number or a string) as a string. */
+function rawId(info: unknown, key: string): string | undefined {
+  if (!info || typeof info !== "object") {
+    return undefined;
+  }
+  const value = (info as Record<string, unknown>)[key];
+  return typeof value === "string" || (typeof value === "number" && Number.isFinite(value))
+    ? String(value)
+    : undefined;
+}
+
 /**
  * A ticker as a tick. A ticker carries a rolling 24-hour volume, not what traded since the last poll,
- * so its tick has volume "0"; the trades source gives real volume.
+ * so its tick has volume "0"; the trades source gives real volume. The source time is the ticker's own
+ * timestamp; a ticker without one is timed at its receipt. Its id is the last trade's id where the
+ * exchange says it (Binance's `lastId`).
  */
 export function tickerToTick(
   ticker: CcxtTicker,
   instrument: Pick<FeedInstrument, "symbol" | "tickSize">,
-  fallbackTime: number,
+  origin: CcxtOrigin,
 ): Tick | null {
   const last = ccxtDecimal(ticker.last, rawField(ticker.info, ["lastPrice", "last", "price"]));
   if (!last || last.lte(0)) {
     return null;
   }
+  const time = ticker.timestamp ?? origin.receivedAt;
+  const sourceId = rawId(ticker.info, "lastId");
   return {
     symbol: instrument.symbol,
     price: roundToTick(last, instrument.tickSize),
     volume: "0",
-    time: ticker.timestamp ?? fallbackTime,
+    time,
+    source: origin.source,
+    sourceSymbol: origin.sourceSymbol,
+    sourceTime: time,
+    ...(sourceId === undefined ? {} : { sourceId }),
+    receivedAt: origin.receivedAt,
   };
 }
 
-/** A trade as a tick: its price on our tick grid, its amount as the volume. */
+/** A trade as a tick: its price on our tick grid, its amount as the volume, its id as the source id. */
 export function tradeToTick(
   trade: CcxtTrade,
   instrument: Pick<FeedInstrument, "symbol" | "tickSize">,
+  origin: CcxtOrigin,
 ): Tick | null {
   const price = ccxtDecimal(trade.price, rawField(trade.info, ["p", "price"]));
   const amount = ccxtDecimal(trade.amount, rawField(trade.info, ["q", "qty", "amount", "size"]));
@@ -142,6 +178,11 @@ export function tradeToTick(
     price: roundToTick(price, instrument.tickSize),
     volume: amount ? normaliseDecimal(amount.abs()) : "0",
     time: trade.timestamp,
+    source: origin.source,
+    sourceSymbol: origin.sourceSymbol,
+    sourceTime: trade.timestamp,
+    ...(trade.id === undefined ? {} : { sourceId: trade.id }),
+    receivedAt: origin.receivedAt,
   };
 }
 
@@ -317,11 +358,14 @@ export class CcxtFeed implements MarketFeed {
     const ticks: Tick[] = [];
     for (const { instrument, ccxtSymbol } of this.instruments) {
       const ticker = tickers[ccxtSymbol];
-      const tick = ticker ? tickerToTick(ticker, instrument, now) : null;
+      const tick = ticker
+        ? tickerToTick(ticker, instrument, { source: exchange.id, sourceSymbol: ccxtSymbol, receivedAt: now })
+        : null;
       if (!tick) {
         continue;
       }
-      const key = `${tick.time}|${tick.price}`;
+      // A ticker without its own time is keyed by price alone: the same untimed price is not news.
+      const key = `${ticker?.timestamp ?? "untimed"}|${tick.price}`;
       if (this.lastTicker.get(tick.symbol) === key) {
         continue;
       }
@@ -336,13 +380,14 @@ export class CcxtFeed implements MarketFeed {
     for (const { instrument, ccxtSymbol } of this.instruments) {
       const cursor = this.tradeCursor.get(instrument.symbol);
       const trades = await exchange.fetchTrades(ccxtSymbol, cursor?.time, OHLCV_LIMIT);
+      const origin = { source: exchange.id, sourceSymbol: ccxtSymbol, receivedAt: this.clock() };
       const sorted = trades
         .filter((t) => t.timestamp !== undefined)
         .sort((a, b) => (a.timestamp ?? 0) - (b.timestamp ?? 0));
       const newest = sorted[sorted.length - 1];
       if (!cursor) {
         // First poll: the latest trade gives the current price; older trades are history, not news.
-        const tick = newest ? tradeToTick(newest, instrument) : null;
+        const tick = newest ? tradeToTick(newest, instrument, origin) : null;
         if (tick && newest?.timestamp !== undefined) {
           ticks.push({ ...tick, volume: "0" });
           const ids = sorted.filter((t) => t.timestamp === newest.timestamp).map((t) => t.id ?? "");
@@ -360,7 +405,7 @@ export class CcxtFeed implements MarketFeed {
           cursor.ids = new Set();
         }
         cursor.ids.add(trade.id ?? "");
-        const tick = tradeToTick(trade, instrument);
+        const tick = tradeToTick(trade, instrument, origin);
         if (tick) {
           ticks.push(tick);
         }

@@ -3,6 +3,8 @@ export * from "./csv.ts";
 export * from "./factory.ts";
 export * from "./grid.ts";
 export * from "./history.ts";
+export * from "./live.ts";
 export * from "./replay.ts";
 export * from "./simulator.ts";
 export * from "./types.ts";
+export * from "./yahoo.ts";

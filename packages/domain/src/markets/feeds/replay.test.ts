@@ -266,6 +266,13 @@ describe("ReplayFeed on the recorded candles (shared/marketdata)", () => {
         .slice(0, 1)
         .map((t) => t.price),
     );
+    // Provenance: the recorded file, the recording's name, the recorded time; received at the step.
+    expect(ticks.find((t) => t.symbol === "SPX500")).toMatchObject({
+      source: "replay:SPX_1m.csv",
+      sourceSymbol: "SPX",
+      sourceTime: recorded[180]?.time,
+      receivedAt: now,
+    });
     // SPY has hourly and daily recordings only: hours reach up to the replay start, 4 ticks an hour.
     const spyNow = Date.parse("2026-11-18T15:20:00Z");
     const spyReplay = await replay([instrument("SPY")], spyNow);

@@ -51,6 +51,8 @@ const SUB_TICKS = [0, 0.25, 0.5, 0.75] as const;
 
 /** One instrument's recording and where "now" falls in it. */
 interface Recording {
+  /** The recording's name: the `<name>_<period>.csv` files it was read from. */
+  name: string;
   files: Partial<Record<HistoryPeriod, Candle[]>>;
   /** The finest recorded period: its candles become the live ticks. */
   live: { period: HistoryPeriod; candles: Candle[] } | null;
@@ -179,7 +181,7 @@ export class ReplayFeed implements MarketFeed {
       // Skip ahead at most once: the candle in progress may itself start more than maxLagMs ago.
       let skipped = false;
       for (;;) {
-        const due = this.next(cursor);
+        const due = this.next(cursor, now);
         if (!due || due.time > replayNow) {
           break;
         }
@@ -196,8 +198,11 @@ export class ReplayFeed implements MarketFeed {
     return ticks;
   }
 
-  /** The next tick at the cursor, or null at the end of a recording that does not loop. */
-  private next(cursor: Cursor): Tick | null {
+  /**
+   * The next tick at the cursor, or null at the end of a recording that does not loop. Its source is
+   * the recorded file and its source time the recorded time; `time` is that moment shifted to the present.
+   */
+  private next(cursor: Cursor, receivedAt: number): Tick | null {
     const timeline = cursor.recording.timeline;
     if (!timeline) {
       return null;
@@ -211,22 +216,23 @@ export class ReplayFeed implements MarketFeed {
       cursor.pass++;
       cursor.index = 0;
       cursor.sub = 0;
-      return this.next(cursor);
+      return this.next(cursor, receivedAt);
     }
     const step = cachedPath(candle)[cursor.sub];
     const fraction = SUB_TICKS[cursor.sub];
     if (!step || fraction === undefined) {
       return null;
     }
+    const recordedTime = candle.time + fraction * HISTORY_PERIOD_MS[cursor.live.period];
     return {
       symbol: cursor.symbol,
       price: step.price,
       volume: step.volume,
-      time:
-        candle.time +
-        timeline.offset +
-        cursor.pass * timeline.loopMs +
-        fraction * HISTORY_PERIOD_MS[cursor.live.period],
+      time: recordedTime + timeline.offset + cursor.pass * timeline.loopMs,
+      source: `replay:${cursor.recording.name}_${cursor.live.period}.csv`,
+      sourceSymbol: cursor.recording.name,
+      sourceTime: recordedTime,
+      receivedAt,
     };
   }
 
@@ -330,7 +336,7 @@ export class ReplayFeed implements MarketFeed {
       files[period] = candles;
       live ??= { period, candles };
     }
-    return { files, live };
+    return { name, files, live };
   }
 }
 

@@ -109,6 +109,20 @@ describe("SimulatorFeed live ticks", () => {
     expect(Math.abs(Number(ticks[0]?.price) / 60000 - 1)).toBeLessThan(0.001);
   });
 
+  it("says on every tick that its price is made up by the simulator", async () => {
+    const ticks = await run("demo", WEDNESDAY, 3);
+    expect(ticks.length).toBeGreaterThan(0);
+    for (const t of ticks) {
+      expect(t).toMatchObject({
+        source: "simulator",
+        sourceSymbol: t.symbol,
+        sourceTime: t.time,
+        receivedAt: t.time,
+      });
+      expect(t).not.toHaveProperty("sourceId");
+    }
+  });
+
   it("emits nothing for a closed market: no stock or forex ticks on a Saturday, crypto goes on", async () => {
     const ticks = await run("weekend", SATURDAY, 120);
     expect(new Set(ticks.map((t) => t.symbol))).toEqual(new Set(["BTCUSDT", "DOGEUSDT"]));

@@ -155,6 +155,10 @@ export class SimulatorFeed implements MarketFeed {
         price: fromTicks(priceTicks, model.instrument.tickSize),
         volume: fromTicks(Math.round(volume / model.lot), model.instrument.lotSize),
         time: now,
+        source: "simulator",
+        sourceSymbol: model.instrument.symbol,
+        sourceTime: now,
+        receivedAt: now,
       };
       ticks.push(tick);
       this.onTick?.(tick);

@@ -5,9 +5,25 @@ export interface Tick {
   symbol: string;
   price: string;
   volume: string;
-  /** ms since the epoch, UTC. */
+  /** ms since the epoch, UTC: the market time of the price (the source's time for a live source). */
   time: number;
+  /**
+   * Where the price comes from: an exchange or data vendor id ("binance", "yahoo"), "simulator" for a
+   * made-up price, or "replay:<file>" for a recorded one.
+   */
+  source: string;
+  /** The instrument's symbol at the source ("BTC/USDT", "EURUSD=X"; our symbol for the simulator). */
+  sourceSymbol: string;
+  /** The source's own time of the price, ms since the epoch, UTC. */
+  sourceTime: number;
+  /** The source's trade or quote id, where it has one. */
+  sourceId?: string;
+  /** When we received (or, for the simulator, made) the price, ms since the epoch, UTC. */
+  receivedAt: number;
 }
+
+/** Provenance fields of a tick, for code that builds ticks from a source's payload. */
+export type TickProvenance = Pick<Tick, "source" | "sourceSymbol" | "sourceTime" | "sourceId" | "receivedAt">;
 
 /**
  * What a feed needs to know about an instrument. `lastPrice` is the last stored close, so that a
@@ -17,7 +33,7 @@ export type FeedInstrument = Pick<
   Instrument,
   "symbol" | "category" | "tickSize" | "lotSize" | "referencePrice" | "volatility" | "tradingHours"
 > &
-  Partial<Pick<Instrument, "base" | "quote">> & { lastPrice?: string };
+  Partial<Pick<Instrument, "base" | "quote" | "feedSource" | "sourceSymbol">> & { lastPrice?: string };
 
 /** The periods a history seed holds, finest last. */
 export const HISTORY_PERIODS = ["1d", "1h", "1m"] as const;
