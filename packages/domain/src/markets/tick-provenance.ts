@@ -1,24 +1,14 @@
 import type { TPriceSource, TRecordedTick } from "@northstar/shared/contracts/markets";
 import { MoneyDecimal } from "@northstar/shared/money";
+import type { Tick, TickProvenance } from "./feeds/types.ts";
 
 /**
- * Where a price came from: the source (an exchange, a market-data service, the simulator), the
- * source's own symbol and time of the price, its trade or quote id where it has one, and when this
- * platform received it. Each recorded tick keeps it, so every settlement, fill, liquidation and
- * overnight charge can name the price it used.
+ * A feed tick as the recorders take it: the price and where it came from (the source, the source's
+ * own symbol and time of the price, its trade or quote id where it has one, and when the platform
+ * received it). Each recorded tick keeps it, so every settlement, fill, liquidation and overnight
+ * charge can name the price it used.
  */
-export interface TickProvenance {
-  source: string;
-  sourceSymbol: string;
-  /** The source's time of the price, ms since the epoch. */
-  sourceTime: number;
-  sourceId?: string;
-  /** When the platform received the price, ms since the epoch. */
-  receivedAt: number;
-}
-
-/** A feed tick as the recorders take it; provenance is required from every feed. */
-export type ProvenancedTick = { symbol: string; price: string; time: number } & TickProvenance;
+export type ProvenancedTick = Pick<Tick, "symbol" | "price" | "time"> & TickProvenance;
 
 /** The provenance columns of a recorded tick (option_ticks and contract_ticks share them). */
 export function provenanceColumns(tick: ProvenancedTick) {

@@ -749,7 +749,7 @@ describe("the market maker and a stale price", () => {
       );
     const maker = new MarketMaker({ db, redis, prefix, now: () => now });
     const depth = () => readSnapshot<Depth>(redis, prefix, channel.depth("FETUSDT"));
-    const sides = (d: Awaited<ReturnType<typeof depth>>) => [
+    const sides = (d: Awaited<ReturnType<typeof depth>>): [number, number] => [
       d?.data.bids.length ?? 0,
       d?.data.asks.length ?? 0,
     ];
