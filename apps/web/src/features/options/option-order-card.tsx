@@ -76,7 +76,7 @@ export function OptionOrderCard({ order, now }: { order: TOptionOrderView; now?:
             children: (
               <span data-testid="option-settlement-price">
                 {order.settlement_price === null ? "—" : format.price(order.settlement_price)}
-                {order.settlement_tick_id !== null && (
+                {order.settlement_tick_id !== null && !order.settlement_source && (
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     {" "}
                     {t("options.settlementTick", {
