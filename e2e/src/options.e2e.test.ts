@@ -99,10 +99,12 @@ describe("options in the browser", () => {
     await expect.poll(() => figure(user, "option-available")).toBe("399");
     // The first tick at or after the expiry instant: 5 above the purchase price.
     const settlement = new MoneyDecimal(order.purchase_price).plus(5).toFixed();
-    await db.query("insert into option_ticks (symbol, price, time) values ('BTCUSDT', $1, $2)", [
-      settlement,
-      order.expires_at,
-    ]);
+    // Recorded as the worker records a live source's price: with where it came from.
+    await db.query(
+      `insert into option_ticks (symbol, price, time, source, source_symbol, source_time, source_id, received_at)
+       values ('BTCUSDT', $1, $2, 'binance', 'BTC/USDT', $2, 'trade-1', $2::timestamptz + interval '21 milliseconds')`,
+      [settlement, order.expires_at],
+    );
 
     // SPEC section 8: the result, shown while the user watches; the order leaves the open list.
     await user
@@ -118,6 +120,18 @@ describe("options in the browser", () => {
     await expect(settled.getAttribute("data-status")).resolves.toBe("won");
     await expect(settled.getByTestId("option-profit").textContent()).resolves.toBe("+79 USDT");
     await expect(figure(user, "option-settlement-price")).resolves.toBe(settlement);
+    // Where the settlement price came from, at the source's time in the user's zone, and the ticks around it.
+    const source = settled.getByTestId("price-source");
+    await expect(source.getAttribute("data-source")).resolves.toBe("binance");
+    const expiry = await user.evaluate((iso) => {
+      const d = new Date(iso);
+      const two = (n: number) => String(n).padStart(2, "0");
+      return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, "0")}`;
+    }, order.expires_at);
+    await expect(source.textContent()).resolves.toContain(
+      `Price ${await settled.getByTestId("option-settlement-price").textContent()} from binance at ${expiry}`,
+    );
+    await source.getByTestId("price-source-download").waitFor();
   });
 
   it(

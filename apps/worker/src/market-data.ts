@@ -65,6 +65,7 @@ export function startMarketData(
       start: (instruments: Parameters<typeof feed.start>[0], onTick: Parameters<typeof feed.start>[1]) =>
         feed.start(instruments, (tick) => {
           onTick(tick);
+          // Recorded with its provenance: source, source symbol and time, source id, receive time.
           ticks.onTick(tick);
           contractTicks.onTick(tick);
         }),

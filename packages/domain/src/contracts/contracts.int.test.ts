@@ -12,7 +12,7 @@ import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
 import { createTestDatabase } from "../test-support/index.ts";
 import { contractPositions } from "./contracts.table.ts";
-import { getContractPosition, listContractPositions } from "./list-positions.ts";
+import { contractPositionTicks, getContractPosition, listContractPositions } from "./list-positions.ts";
 import {
   adjustContractMargin,
   cancelContractOrder,
@@ -758,6 +758,108 @@ describe("overnight interest", () => {
     // 10 × 100 × 0.0003 = 0.3 a day, from the margin of 100.
     const { position } = await getContractPosition(db, user, p.id);
     expect(position).toMatchObject({ margin: "99.1", overnight_total: "0.9" });
+    await reconciled();
+  });
+});
+
+describe("where each price came from", () => {
+  /** A tick as the worker's recorder stores it: with its source, source symbol and time, id, receive time. */
+  const sourced = async (symbol: string, price: string) => {
+    const time = advance(100).getTime();
+    const [row] = await recordContractTicks(db, [
+      {
+        symbol,
+        price,
+        time,
+        source: "binance",
+        sourceSymbol: symbol.replace(/USDT$/, "/USDT"),
+        sourceTime: time - 3,
+        sourceId: `trade-${time}`,
+        receivedAt: time + 20,
+      },
+    ]);
+    return row as NonNullable<typeof row>;
+  };
+  const provenance = async (tickId: number | null | undefined) => {
+    const rows = await pool.query(
+      "select source, source_symbol, source_time, source_id, received_at from contract_ticks where id = $1",
+      [tickId],
+    );
+    return rows.rows[0];
+  };
+
+  it("a market open, a limit fill, a liquidation and an overnight charge each keep a tick whose source is recorded", async () => {
+    const engine = new ContractRiskEngine(db, { name: "provenance" });
+    await engine.start();
+    const user = await newContractUser(db, "100000");
+    const other = await newContractUser(db, "100");
+    const openTick = await sourced("DOTUSDT", "10");
+    await sourced("DOGEUSDT", "1");
+    await sourced("UNIUSDT", "10");
+    const liq = await open(user, { symbol: "DOTUSDT", side: "long", lots: "10", leverage: 20 });
+    const limit = await open(user, {
+      symbol: "DOGEUSDT",
+      side: "long",
+      order_type: "limit",
+      price: "0.9",
+      lots: "100",
+      leverage: 10,
+    });
+    const held = await open(user, { symbol: "UNIUSDT", side: "long", lots: "1", leverage: 10 });
+    const markTick = await sourced("UNIUSDT", "10.5");
+    await engine.drain();
+    const fillTick = await sourced("DOGEUSDT", "0.89");
+    const liqTick = await sourced("DOTUSDT", "9.5");
+    await engine.drain();
+
+    const rowOf = async (id: number) =>
+      (await db.select().from(contractPositions).where(eq(contractPositions.id, id)))[0];
+    expect((await rowOf(liq.id))?.openTickId).toBe(openTick.id);
+    expect((await rowOf(limit.id))?.openTickId).toBe(fillTick.id);
+    expect((await getContractPosition(db, user, limit.id)).position.entry_price).toBe("0.89");
+    const liquidated = await getContractPosition(db, user, liq.id);
+    expect(liquidated.position).toMatchObject({ status: "liquidated", exit_price: "9.5" });
+    expect(liquidated.closes[0]?.tick_id).toBe(liqTick.id);
+    expect(liquidated.position.close_source).toEqual({
+      id: liqTick.id,
+      price: "9.5",
+      time: liqTick.time.toISOString(),
+      source: "binance",
+      source_time: new Date(liqTick.time.getTime() - 3).toISOString(),
+    });
+
+    const day = (await dueOvernightCharges(db, new Date(clock.now.getTime() + 86_400_000))).find(
+      (d) => d.positionId === held.id,
+    )?.day as string;
+    expect(await chargeOvernight(db, held.id, day, new Date(clock.now.getTime() + 86_400_000))).toBe(
+      "charged",
+    );
+    const charge = await pool.query(
+      "select tick_id, price::text from contract_overnight where position_id = $1",
+      [held.id],
+    );
+    expect(Number(charge.rows[0]?.tick_id)).toBe(markTick.id);
+
+    for (const id of [openTick.id, fillTick.id, liqTick.id, markTick.id]) {
+      const p = await provenance(id);
+      expect(p?.source).toBe("binance");
+      expect(p?.source_symbol).toMatch(/\/USDT$/);
+      expect(p?.source_time).toBeInstanceOf(Date);
+      expect(p?.source_id).toMatch(/^trade-/);
+      expect(p?.received_at).toBeInstanceOf(Date);
+    }
+
+    // The ticks a minute around the liquidation, to its owner only.
+    const around = await contractPositionTicks(db, user, liq.id);
+    expect(around.tick_id).toBe(liqTick.id);
+    expect(around.ticks.map((t) => t.id)).toEqual([openTick.id, liqTick.id]);
+    expect(around.ticks[1]).toMatchObject({
+      source: "binance",
+      source_id: `trade-${liqTick.time.getTime()}`,
+    });
+    expect(await refused(contractPositionTicks(db, other, liq.id))).toMatchObject({
+      code: "CONTRACT_NOT_FOUND",
+    });
     await reconciled();
   });
 });

@@ -21,7 +21,7 @@ const money = () => numeric({ precision: 38, scale: 18 });
 const instant = () => timestamp({ withTimezone: true, precision: 3 });
 
 /**
- * Feed prices as the worker received them, for instruments with contract products. Market orders
+ * Feed prices as the worker received them, with their provenance, for instruments with contract products. Market orders
  * open at the latest row; the risk engine reads rows in id order and every trigger (TP, SL, limit
  * fill, liquidation, delivery) keeps the id of the row it used. Rows are never updated; old ones no
  * position needs any more are deleted by the retention job (see pruneContractTicks).
@@ -34,6 +34,12 @@ export const contractTicks = pgTable(
     price: money().notNull(),
     time: instant().notNull(),
     recordedAt: instant().notNull().defaultNow(),
+    /** Where the price came from (see TickProvenance); null only on ticks recorded before it was kept. */
+    source: text(),
+    sourceSymbol: text(),
+    sourceTime: instant(),
+    sourceId: text(),
+    receivedAt: instant(),
   },
   (t) => [
     index("contract_ticks_symbol_time_idx").on(t.symbol, t.time, t.id),
@@ -185,10 +191,12 @@ export const contractOvernight = pgTable(
     positionId: bigint({ mode: "number" }).notNull(),
     day: date({ mode: "string" }).notNull(),
     price: money().notNull(),
+    /** The recorded tick the mark price came from (null on charges made before it was kept). */
+    tickId: bigint({ mode: "number" }),
     amount: money().notNull(),
     createdAt: instant().notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.positionId, t.day] })],
+  (t) => [primaryKey({ columns: [t.positionId, t.day] }), index("contract_overnight_tick_idx").on(t.tickId)],
 );
 
 /** Where the risk engine has read the recorded ticks up to: a standby resumes after it. */

@@ -15,7 +15,7 @@ export type OvernightResult = "charged" | "already" | "not_holding" | "not_due" 
 
 /**
  * Charges one position one day's overnight interest (notional at the last recorded price at the due
- * instant × the position's daily rate, never more than its margin), taken from its margin to the
+ * instant, whose tick id the charge keeps, × the position's daily rate, never more than its margin), taken from its margin to the
  * house. The (position, day) row is the run-once record: a job delivered twice charges once. A
  * position opened after the due instant, or closed before it, is not charged for that day.
  */
@@ -49,7 +49,7 @@ export async function chargeOvernight(
     ).toFixed();
     const inserted = await tx
       .insert(contractOvernight)
-      .values({ positionId, day, price: tick.price, amount })
+      .values({ positionId, day, price: tick.price, tickId: tick.id, amount })
       .onConflictDoNothing()
       .returning({ day: contractOvernight.day });
     if (inserted.length === 0) {

@@ -1,6 +1,7 @@
 import { liquidationPrice } from "@northstar/shared/contract-math";
 import type { TContractCloseView, TContractPositionView } from "@northstar/shared/contracts/contracts";
 import { MoneyDecimal } from "@northstar/shared/money";
+import { type SourceRow, toPriceSource } from "../markets/index.ts";
 import type { ContractPositionRow, contractCloses } from "./contracts.table.ts";
 
 const plain = (v: string) => new MoneyDecimal(v).toFixed();
@@ -19,7 +20,10 @@ export function positionTerms(row: ContractPositionRow) {
   };
 }
 
-export function toPositionView(row: ContractPositionRow): TContractPositionView {
+export function toPositionView(
+  row: ContractPositionRow,
+  closeTick: SourceRow | null = null,
+): TContractPositionView {
   return {
     id: row.id,
     symbol: row.symbol,
@@ -48,6 +52,7 @@ export function toPositionView(row: ContractPositionRow): TContractPositionView 
     overnight_rate: plain(row.overnightRate),
     exit_price: maybe(row.exitPrice),
     close_reason: row.closeReason,
+    close_source: toPriceSource(closeTick),
     expires_at: iso(row.expiresAt),
     created_at: row.createdAt.toISOString(),
     opened_at: iso(row.openedAt),

@@ -1,18 +1,15 @@
 import type { Db } from "../db/client.ts";
+import type { ProvenancedTick } from "../markets/index.ts";
 import { listContractProducts } from "./products.ts";
 import { recordContractTicks } from "./ticks.ts";
 
-interface FeedTick {
-  symbol: string;
-  price: string;
-  time: number;
-}
+type FeedTick = ProvenancedTick;
 
 /** The product list is read again at most this often, so a product an operator adds is recorded soon. */
 const PRODUCTS_REFRESH_MS = 10_000;
 
 /**
- * Records the feed's ticks of instruments with contract products, in batches every `intervalMs`,
+ * Records the feed's ticks of instruments with contract products, with their provenance, in batches every `intervalMs`,
  * so orders, triggers and liquidations use prices that really came from the feed. One writer (the
  * market-feed role) records them, so tick ids follow the feed's order.
  */
@@ -34,7 +31,8 @@ export class ContractTickRecorder {
   }
 
   onTick(tick: FeedTick): void {
-    this.buffer.push({ symbol: tick.symbol, price: tick.price, time: tick.time });
+    const { symbol, price, time, source, sourceSymbol, sourceTime, sourceId, receivedAt } = tick;
+    this.buffer.push({ symbol, price, time, source, sourceSymbol, sourceTime, sourceId, receivedAt });
   }
 
   flush(): Promise<void> {

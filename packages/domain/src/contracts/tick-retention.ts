@@ -7,7 +7,8 @@ const PRUNE_BATCH = 10_000;
 
 /**
  * Deletes recorded ticks older than `contracts.tickRetentionDays`, except those still needed:
- * - every tick a position opened, filled or closed at (the evidence of each trade and trigger);
+ * - every tick a position opened, filled or closed at, or was charged overnight interest at (the
+ *   evidence of each trade, trigger and charge);
  * - on each instrument, every tick from the opening tick of its earliest position that is still
  *   open (pending or holding) or was closed within the retention period: the price path that
  *   shows why it was, or was not yet, triggered, and what a late replay or a delivery reads;
@@ -35,6 +36,7 @@ export async function pruneContractTicks(db: Db, now: Date): Promise<{ deleted: 
           and t.id < coalesce((select n.floor from needed n where n.symbol = t.symbol), 9223372036854775807)
           and t.id < (select max(l.id) from contract_ticks l where l.symbol = t.symbol)
           and not exists (select 1 from contract_closes c where c.tick_id = t.id)
+          and not exists (select 1 from contract_overnight o where o.tick_id = t.id)
           and not exists (select 1 from contract_positions p where p.open_tick_id = t.id)
         order by t.id
         limit ${PRUNE_BATCH})

@@ -13,6 +13,8 @@ import { loadCatalogue } from "./catalogue.ts";
 import { SimulatorFeed } from "./feeds/simulator.ts";
 import { MarketDataService } from "./market-data.ts";
 import { readSnapshot, readTickers } from "./realtime.ts";
+// Registers spot's source of the platform's own traded volume, as the worker has it loaded.
+import "../spot/index.ts";
 
 /*
  * The worker's market data loop against a real PostgreSQL and Redis: history seeded on first start,
@@ -174,6 +176,30 @@ describe("market data service", () => {
     eq(hour, aggregateCandles(minutesOfHour, "1h"));
     const ticker = (await readTickers(redis, prefix)).get("BTCUSDT");
     expect(ticker?.p).toBe("91005");
+  });
+
+  it("shows the platform's own 24h volume and turnover, not the feed's: 0 where nothing was traded here", async () => {
+    // The feed reported 2 BTC in the test above; nobody traded BTC here.
+    const trade = (symbol: string, book: string, quantity: string, price: string, at: number) =>
+      db.execute(sql`
+        insert into spot_trades (symbol, book, price, quantity, quote_qty, taker_side, maker_fee, taker_fee, created_at)
+        values (${symbol}, ${book}, ${price}, ${quantity}, ${new MoneyDecimal(quantity).times(price).toFixed()},
+                'buy', 0, 0, ${new Date(at).toISOString()}::timestamptz)`);
+    await trade("ETHUSDT", "real", "1", "3000", now - 1000);
+    await trade("ETHUSDT", "real", "0.5", "3060.5", now - 23 * 3600_000);
+    await trade("ETHUSDT", "demo", "7", "3000", now - 1000); // play money is not volume
+    await trade("ETHUSDT", "real", "9", "3000", now - 24 * 3600_000 - 1); // outside the 24 hours
+    now += 6000;
+    await service.flush();
+    const tickers = await readTickers(redis, prefix);
+    expect(tickers.get("ETHUSDT")).toMatchObject({ v: "1.5", q: "4530.25" });
+    expect(tickers.get("BTCUSDT")).toMatchObject({ v: "0", q: "0" });
+    for (const ticker of tickers.values()) {
+      if (ticker.s !== "ETHUSDT") {
+        expect([ticker.s, ticker.v, ticker.q]).toEqual([ticker.s, "0", "0"]);
+      }
+    }
+    await db.execute(sql`delete from spot_trades`);
   });
 
   it("after a restart, keeps the stored history and continues from the last price", async () => {

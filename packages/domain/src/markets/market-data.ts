@@ -21,12 +21,16 @@ import {
 import { type InstrumentView, loadCatalogue } from "./catalogue.ts";
 import { HISTORY_PERIODS, type HistorySeed, type MarketFeed, type Tick } from "./feeds/index.ts";
 import { LiveCandles } from "./live-candles.ts";
+import { type PlatformVolume, readPlatformVolume } from "./platform-volume.ts";
 import { ChannelPublisher } from "./realtime.ts";
 import { referenceDepth } from "./reference-depth.ts";
 import { TickerWindow } from "./ticker-window.ts";
 
 const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 3600_000;
 const RECENT_TRADES = 50;
+/** How often the platform's own 24h volume is read again for the tickers. */
+const PLATFORM_VOLUME_MS = 5000;
 
 interface MarketState {
   instrument: InstrumentView;
@@ -69,6 +73,8 @@ export class MarketDataService {
   private flushing: Promise<void> | null = null;
   private readonly now: () => number;
   private readonly log: (line: string) => void;
+  private platformVolume = new Map<string, PlatformVolume>();
+  private platformVolumeAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: MarketDataOptions) {
     this.publisher = new ChannelPublisher(options.redis, options.prefix);
@@ -200,6 +206,29 @@ export class MarketDataService {
     return this.flushing;
   }
 
+  /** Reads the platform's own 24h volume at most every few seconds; a market whose figure moved is republished. */
+  private async refreshPlatformVolume(now: number): Promise<void> {
+    if (now - this.platformVolumeAt < PLATFORM_VOLUME_MS) {
+      return;
+    }
+    this.platformVolumeAt = now;
+    let fresh: Map<string, PlatformVolume>;
+    try {
+      fresh = await readPlatformVolume(this.options.db, new Date(now - DAY_MS));
+    } catch (error) {
+      // Prices are still published; the volume is read again next time.
+      this.log(`platform volume not read: ${error instanceof Error ? error.message : error}`);
+      return;
+    }
+    for (const state of this.states.values()) {
+      const symbol = state.instrument.symbol;
+      if (fresh.get(symbol)?.volume !== this.platformVolume.get(symbol)?.volume) {
+        state.changed = true;
+      }
+    }
+    this.platformVolume = fresh;
+  }
+
   private async flushRound(): Promise<void> {
     const now = this.now();
     // Minutes with no tick since they ended close on the clock.
@@ -235,6 +264,7 @@ export class MarketDataService {
       }
     }
 
+    await this.refreshPlatformVolume(now);
     const changedTickers: Ticker[] = [];
     const allTickers: Ticker[] = [];
     for (const state of this.states.values()) {
@@ -243,7 +273,14 @@ export class MarketDataService {
         state.open = open;
         state.changed = true;
       }
-      const ticker = state.window.ticker(now, open);
+      // The 24h volume and turnover are what was traded on this platform, not what the feed reports
+      // for its own venue: a market nobody traded here shows 0.
+      const own = this.platformVolume.get(state.instrument.symbol);
+      const ticker = {
+        ...state.window.ticker(now, open),
+        v: new MoneyDecimal(own?.volume ?? 0).toFixed(),
+        q: new MoneyDecimal(own?.turnover ?? 0).toDecimalPlaces(2).toFixed(),
+      };
       allTickers.push(ticker);
       if (!state.changed) {
         continue;

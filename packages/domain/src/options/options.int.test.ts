@@ -12,10 +12,11 @@ import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
 import { createTestDatabase } from "../test-support/index.ts";
 import { buyOption } from "./buy-option.ts";
-import { getOptionOrder, listOptionOrders } from "./list-orders.ts";
+import { getOptionOrder, listOptionOrders, optionOrderTicks } from "./list-orders.ts";
 import { optionOrders } from "./options.table.ts";
 import { listOptionProducts } from "./products.ts";
 import { settleDueOptions, settleOption } from "./settle-option.ts";
+import { OptionTickRecorder } from "./tick-recorder.ts";
 import { pruneTicks, recordTicks } from "./ticks.ts";
 
 /**
@@ -387,6 +388,67 @@ describe("settling an option with the first recorded tick at or after its expiry
     expect(row?.settlementTickId).toBe(recorded[0]?.id);
     expect(await optionBalance(user.id)).toBe("1158");
     expect(norm(new MoneyDecimal(house).minus(await houseBalance()).toFixed())).toBe("360");
+  });
+
+  it("settles on a tick recorded with its provenance, shows where the price came from, and gives its owner alone the ticks a minute around it", async () => {
+    const t0 = slot();
+    const user = await newUser("1000");
+    const other = await newUser("0");
+    const recorder = new OptionTickRecorder(db);
+    const expiry = at(t0, 30_000);
+    const feed = (price: string, time: Date, sourceId: string) =>
+      recorder.onTick({
+        symbol: "BTCUSDT",
+        price,
+        time: time.getTime(),
+        source: "binance",
+        sourceSymbol: "BTC/USDT",
+        sourceTime: time.getTime(),
+        sourceId,
+        receivedAt: time.getTime() + 37,
+      });
+    feed("64000", at(t0, -100), "t-1");
+    await recorder.flush();
+    const order = await buy(user, t0, { amount: "100", period_seconds: 30 });
+    feed("64100", at(expiry, -60_589), "t-2"); // more than a minute before the settlement tick: not around it
+    feed("64150", at(expiry, -59_588), "t-3"); // exactly a minute before it: around
+    feed("64210.5", at(expiry, 412), "t-4");
+    feed("64300", at(expiry, 60_412), "t-5"); // exactly a minute after: still around
+    feed("64400", at(expiry, 60_413), "t-6");
+    await recorder.flush();
+    expect((await settleOption(db, order.id, at(expiry, 1000))).state).toBe("settled");
+
+    const settled = await getOptionOrder(db, user.id, order.id);
+    expect(settled.settlement_price).toBe("64210.5");
+    expect(settled.settlement_source).toEqual({
+      id: settled.settlement_tick_id,
+      price: "64210.5",
+      time: at(expiry, 412).toISOString(),
+      source: "binance",
+      source_time: at(expiry, 412).toISOString(),
+    });
+    const [listed] = (await listOptionOrders(db, user.id, { scope: "history", page: 1, pageSize: 1 })).items;
+    expect(listed?.settlement_source?.source).toBe("binance");
+
+    const around = await optionOrderTicks(db, user.id, order.id);
+    expect(around.settlement_tick_id).toBe(settled.settlement_tick_id);
+    expect(around.ticks.map((t) => [t.price, t.source_id])).toEqual([
+      ["64150", "t-3"],
+      ["64000", "t-1"],
+      ["64210.5", "t-4"],
+      ["64300", "t-5"],
+    ]);
+    expect(around.ticks[2]).toMatchObject({
+      id: settled.settlement_tick_id,
+      symbol: "BTCUSDT",
+      source: "binance",
+      source_symbol: "BTC/USDT",
+      source_time: at(expiry, 412).toISOString(),
+      received_at: at(expiry, 449).toISOString(),
+    });
+    // Another user's id reaches nothing, and a missing one nothing either.
+    expect((await refusal(optionOrderTicks(db, other.id, order.id))).code).toBe("ORDER_NOT_FOUND");
+    expect((await refusal(optionOrderTicks(db, user.id, order.id + 1_000_000))).code).toBe("ORDER_NOT_FOUND");
   });
 
   it("a loss pays nothing: down, settled 1 ms after expiry at a higher price", async () => {

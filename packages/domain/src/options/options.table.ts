@@ -18,7 +18,8 @@ const money = () => numeric({ precision: 38, scale: 18 });
 const instant = () => timestamp({ withTimezone: true, precision: 3 });
 
 /**
- * Feed prices as the worker received them, for the instruments that have options products. A
+ * Feed prices as the worker received them, with their provenance (source, the source's symbol, time
+ * and trade or quote id, when the worker received it), for the instruments that have options products. A
  * purchase takes the latest row of its instrument, a settlement the first row at or after the
  * expiry instant; both keep the row's id, so a user can check either price against the chart.
  * Rows are never updated.
@@ -32,6 +33,12 @@ export const optionTicks = pgTable(
     /** The feed's time of the price. */
     time: instant().notNull(),
     recordedAt: instant().notNull().defaultNow(),
+    /** Where the price came from (see TickProvenance); null only on ticks recorded before it was kept. */
+    source: text(),
+    sourceSymbol: text(),
+    sourceTime: instant(),
+    sourceId: text(),
+    receivedAt: instant(),
   },
   (t) => [index("option_ticks_symbol_time_idx").on(t.symbol, t.time, t.id)],
 );

@@ -1,15 +1,12 @@
 import type { Db } from "../db/client.ts";
+import type { ProvenancedTick } from "../markets/index.ts";
 import { getPolicy } from "../policy/index.ts";
 import { recordTicks } from "./ticks.ts";
 
-interface FeedTick {
-  symbol: string;
-  price: string;
-  time: number;
-}
+type FeedTick = ProvenancedTick;
 
 /**
- * Records the feed's ticks of instruments with options products, in batches every `intervalMs`, so
+ * Records the feed's ticks of instruments with options products, with their provenance, in batches every `intervalMs`, so
  * purchases and settlements read prices that really came from the feed. The product list is read
  * from policy at every flush, so a product an operator adds is recorded from then on.
  */
@@ -29,7 +26,8 @@ export class OptionTickRecorder {
   }
 
   onTick(tick: FeedTick): void {
-    this.buffer.push({ symbol: tick.symbol, price: tick.price, time: tick.time });
+    const { symbol, price, time, source, sourceSymbol, sourceTime, sourceId, receivedAt } = tick;
+    this.buffer.push({ symbol, price, time, source, sourceSymbol, sourceTime, sourceId, receivedAt });
   }
 
   flush(): Promise<void> {

@@ -1,5 +1,7 @@
 // Registers the catalogue's check for resting orders before a market's grid changes.
 import "./open-orders-check.ts";
+// Registers the markets' source of the platform's own 24h volume (the tickers show it).
+import "./platform-volume.ts";
 
 export * from "./balances.ts";
 export * from "./cancel-order.ts";

@@ -5,6 +5,7 @@ import type { Redis } from "ioredis";
 import type { Db } from "../db/client.ts";
 import { BOOKS } from "../ledger/index.ts";
 import { type InstrumentView, loadCatalogue, readTickers } from "../markets/index.ts";
+import { getPolicy } from "../policy/index.ts";
 import { commandStream, type SpotCommand } from "./commands.ts";
 import { spotPolicy } from "./terms.ts";
 
@@ -51,16 +52,26 @@ export function quoteLadder(
 /**
  * Keeps the market maker's quotes on both sides of every spot market, in the real and the demo
  * book, around the feed's last price: a new ladder whenever the price moved, and at least every ten
- * refreshes so a restarted matcher gets quotes again soon. It sends commands; the matcher applies them.
+ * refreshes so a restarted matcher gets quotes again soon. While a market's last feed price is
+ * older than `spot.maxTickAgeMs` it quotes nothing there: an empty ladder pulls its resting orders,
+ * and it quotes again with the next fresh price. It sends commands; the matcher applies them.
  */
 export class MarketMaker {
   private timer: ReturnType<typeof setInterval> | null = null;
-  private readonly quoted = new Map<string, { price: string; at: number }>();
+  /** What each market was last sent: a ladder around `price`, or nothing (`pulled`) while stale. */
+  private readonly quoted = new Map<string, { price: string; at: number; pulled?: boolean }>();
   private markets: { at: number; list: InstrumentView[] } = { at: 0, list: [] };
   private busy = false;
 
   constructor(
-    private readonly options: { db: Db; redis: Redis; prefix: string; log?: (line: string) => void },
+    private readonly options: {
+      db: Db;
+      redis: Redis;
+      prefix: string;
+      log?: (line: string) => void;
+      /** The time in ms; tests pass their clock. */
+      now?: () => number;
+    },
   ) {}
 
   async start(): Promise<void> {
@@ -96,15 +107,33 @@ export class MarketMaker {
         };
       }
       const tickers = await readTickers(redis, prefix);
+      const maxAge = await getPolicy(db, "spot.maxTickAgeMs");
       const pipeline = redis.pipeline();
-      const now = Date.now();
+      const now = this.options.now?.() ?? Date.now();
       for (const market of this.markets.list) {
         const ticker = tickers.get(market.symbol);
         const last = this.quoted.get(market.symbol);
+        if (ticker && now - ticker.t > maxAge) {
+          if (!last?.pulled) {
+            for (const book of BOOKS) {
+              const pull: SpotCommand = {
+                t: "quote",
+                book,
+                tick: market.tickSize,
+                lot: market.lotSize,
+                bids: [],
+                asks: [],
+              };
+              pipeline.xadd(commandStream(prefix, market.symbol), "*", "c", JSON.stringify(pull));
+            }
+            this.quoted.set(market.symbol, { price: ticker.p, at: now, pulled: true });
+          }
+          continue;
+        }
         if (!ticker?.x) {
           continue;
         }
-        if (last && last.price === ticker.p && now - last.at < settings.refreshMs * 10) {
+        if (last && !last.pulled && last.price === ticker.p && now - last.at < settings.refreshMs * 10) {
           continue;
         }
         const ladder = quoteLadder(ticker.p, market, settings);

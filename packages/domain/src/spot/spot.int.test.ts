@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { TPlaceOrderRequest } from "@northstar/shared/contracts/spot";
 import type { InstrumentInput } from "@northstar/shared/markets";
-import { channel, type Depth } from "@northstar/shared/markets";
+import { channel, type Depth, type Ticker } from "@northstar/shared/markets";
 import { sql } from "drizzle-orm";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,6 +30,7 @@ import {
   getSpotTerms,
   listFills,
   listOrders,
+  MarketMaker,
   placeOrder,
   type SpotDeps,
   SpotMatcher,
@@ -768,4 +769,74 @@ describe("spot orders through the matcher", () => {
     expect(await balanceOf(db, user, "USDT")).toEqual({ available: "1000", held: "0" });
     expect(await balanceOf(db, other, "USDT")).toEqual({ available: "9", held: "1" });
   }, 40_000);
+});
+
+describe("the market maker and a stale price", () => {
+  it("pulls its quotes while its market's last price is older than spot.maxTickAgeMs, and quotes again when it is fresh", async () => {
+    // FET: tick 0.0001, lot 0.1. The test's clock moves; the ticker's time is when the feed last priced it.
+    let now = Date.UTC(2026, 10, 18, 10, 0, 0);
+    const ticker = (t: number): Ticker => ({
+      s: "FETUSDT",
+      p: "0.2480",
+      o: "0.2480",
+      h: "0.2480",
+      l: "0.2480",
+      v: "0",
+      q: "0",
+      c: "0.00",
+      t,
+      x: true,
+    });
+    const priced = (t: number) =>
+      redis.set(
+        snapshotKey(prefix, "tickers"),
+        JSON.stringify({ ch: "tickers", seq: 1, ts: t, data: [ticker(t)] }),
+      );
+    const maker = new MarketMaker({ db, redis, prefix, now: () => now });
+    const depth = () => readSnapshot<Depth>(redis, prefix, channel.depth("FETUSDT"));
+    const sides = (d: Awaited<ReturnType<typeof depth>>): [number, number] => [
+      d?.data.bids.length ?? 0,
+      d?.data.asks.length ?? 0,
+    ];
+    try {
+      await priced(now);
+      await maker.refresh();
+      const quoted = await waitUntil(depth, (d) => sides(d)[0] > 0 && sides(d)[1] > 0);
+      expect(quoted?.data.bids[0]?.[0]).toBe("0.2478");
+
+      // 5 s is the default limit: at 5 s the price is still fresh, a millisecond later it is stale.
+      now += 5000;
+      await maker.refresh();
+      expect(sides(await depth())).toEqual(sides(quoted));
+      now += 1;
+      await maker.refresh();
+      await waitUntil(depth, (d) => sides(d)[0] === 0 && sides(d)[1] === 0);
+      // A market order finds nothing to take, and is refused before it tries.
+      const buyer = await createTrader(db, { USDT: "100" });
+      expect(
+        await refusal(
+          placeOrder({ ...deps, now: () => new Date(now) }, buyer, {
+            symbol: "FETUSDT",
+            side: "buy",
+            type: "market",
+            time_in_force: "gtc",
+            quote_amount: "10",
+          }),
+        ),
+      ).toBe("MARKET_PRICE_STALE");
+
+      // While stale, later rounds send nothing more: the book stays empty.
+      now += 60_000;
+      await maker.refresh();
+      expect(sides(await depth())).toEqual([0, 0]);
+
+      // A fresh price: the ladder is back.
+      await priced(now);
+      await maker.refresh();
+      const back = await waitUntil(depth, (d) => sides(d)[0] > 0 && sides(d)[1] > 0);
+      expect(back?.data.bids[0]?.[0]).toBe("0.2478");
+    } finally {
+      await redis.del(snapshotKey(prefix, "tickers"));
+    }
+  });
 });

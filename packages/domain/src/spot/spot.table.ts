@@ -103,6 +103,7 @@ export const spotTrades = pgTable(
   },
   (t) => [
     index("spot_trades_symbol_idx").on(t.symbol, t.book, t.id),
+    index("spot_trades_book_created_idx").on(t.book, t.createdAt),
     index("spot_trades_maker_user_idx").on(t.makerUserId, t.id),
     index("spot_trades_taker_user_idx").on(t.takerUserId, t.id),
   ],

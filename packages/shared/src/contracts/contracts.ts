@@ -2,6 +2,7 @@ import { z } from "zod";
 import { fitsNumeric } from "../money.ts";
 import type { ContractPositionStatus } from "../state-machines/index.ts";
 import { err } from "./common.ts";
+import type { TPriceSource } from "./markets.ts";
 import { zSymbol } from "./markets.ts";
 
 export const CONTRACT_SIDES = ["long", "short"] as const;
@@ -111,6 +112,8 @@ export interface TContractPositionView {
   overnight_rate: string;
   exit_price: string | null;
   close_reason: string | null;
+  /** Where the final close's price came from (its recorded tick's source and source time). */
+  close_source: TPriceSource | null;
   expires_at: string | null;
   created_at: string;
   opened_at: string | null;

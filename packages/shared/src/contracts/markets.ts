@@ -36,3 +36,23 @@ export const ZFavouriteRequestSchema = z.object({ symbol: zSymbol, favourite: z.
 
 export const ZSaveInstrumentRequestSchema = instrumentInputSchema;
 export const ZInstrumentEnabledRequestSchema = z.object({ symbol: zSymbol, enabled: z.boolean() });
+
+/**
+ * A recorded feed price and where it came from: the source, the source's symbol and time of the
+ * price, its trade or quote id where it has one, and when the platform received it. Ticks recorded
+ * before provenance was kept have null source fields.
+ */
+export interface TRecordedTick {
+  id: number;
+  symbol: string;
+  price: string;
+  time: string;
+  source: string | null;
+  source_symbol: string | null;
+  source_time: string | null;
+  source_id: string | null;
+  received_at: string | null;
+}
+
+/** Where a settlement's price came from, shown beside it ("price … from <source> at …"). */
+export type TPriceSource = Pick<TRecordedTick, "id" | "price" | "source" | "source_time" | "time">;

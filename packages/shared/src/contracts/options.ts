@@ -2,6 +2,7 @@ import { z } from "zod";
 import { fitsNumeric } from "../money.ts";
 import type { OptionOrderStatus } from "../state-machines/index.ts";
 import { err } from "./common.ts";
+import type { TPriceSource } from "./markets.ts";
 import { zSymbol } from "./markets.ts";
 
 export const OPTION_DIRECTIONS = ["up", "down"] as const;
@@ -79,6 +80,8 @@ export interface TOptionOrderView {
   settlement_tick_id: number | null;
   settlement_price: string | null;
   settlement_tick_time: string | null;
+  /** Where the settlement price came from (its recorded tick's source and source time); null while unsettled. */
+  settlement_source: TPriceSource | null;
   settled_at: string | null;
   payout: string | null;
   /** payout − amount − fee once settled. */

@@ -8,6 +8,7 @@ import { useRequestIntent, withRequestKey } from "../../lib/request-key.ts";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { amountInput, useMoneyFormat } from "../assets/assets-format.ts";
 import { ConfirmModal, SummaryRows } from "../common/confirm-summary-dialog.tsx";
+import { SetByPlatform } from "../common/set-by-platform.tsx";
 import { KeyValue } from "../funding/key-value.tsx";
 import { useCurrencyDecimals } from "../funding/use-currency-decimals.ts";
 import type { C2cMerchant } from "./c2c-types.ts";
@@ -117,6 +118,7 @@ export function BuyForm({ merchants, merchant }: { merchants: C2cMerchant[]; mer
           <KeyValue label={t("c2c.merchant")}>{q.merchantName}</KeyValue>
           <KeyValue label={t("c2c.price")}>
             <span data-testid="c2c-quote-price">{`1 ${q.coin} = ${fiat(q.price, q.fiat)}`}</span>
+            <SetByPlatform />
           </KeyValue>
           <KeyValue label={t("c2c.youPay")}>
             <strong data-testid="c2c-quote-fiat">{fiat(q.fiatAmount, q.fiat)}</strong>

@@ -2,6 +2,7 @@ import { Button, Card, Flex, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { useMoneyFormat } from "../assets/assets-format.ts";
 import { EmptyState } from "../common/page-states.tsx";
+import { SetByPlatform } from "../common/set-by-platform.tsx";
 import { KeyValue } from "../funding/key-value.tsx";
 import type { C2cMerchant } from "./c2c-types.ts";
 
@@ -28,9 +29,10 @@ export function MerchantList({
               {t("c2c.buyFrom", { coin: m.coin })}
             </Button>
           </Flex>
-          <KeyValue
-            label={t("c2c.price")}
-          >{`1 ${m.coin} = ${format.exact(m.price, 2, 8)} ${m.fiat}`}</KeyValue>
+          <KeyValue label={t("c2c.price")}>
+            {`1 ${m.coin} = ${format.exact(m.price, 2, 8)} ${m.fiat}`}
+            <SetByPlatform />
+          </KeyValue>
           <KeyValue label={t("c2c.limits")}>
             {`${format.exact(m.minFiat, 0, 2)} – ${format.exact(m.maxFiat, 0, 2)} ${m.fiat}`}
           </KeyValue>

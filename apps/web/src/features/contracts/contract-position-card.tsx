@@ -1,13 +1,16 @@
 import { riskRate, unrealisedPnl } from "@northstar/shared/contract-math";
 import type { TContractPositionView } from "@northstar/shared/contracts/contracts";
 import { MoneyDecimal } from "@northstar/shared/money";
+import { useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Descriptions, Flex, Tag, Typography, theme } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
 import { useTicker } from "../../lib/market-socket.ts";
+import { useTRPC } from "../../lib/trpc.ts";
 import { NUMERIC_STYLE, useMoneyFormat } from "../assets/assets-format.ts";
 import { ConfirmModal } from "../common/confirm-summary-dialog.tsx";
+import { PriceSource } from "../markets/price-source.tsx";
 import { ContractMarginDialog } from "./contract-margin-dialog.tsx";
 import { useCancelContract, useCloseContract } from "./contracts-data.ts";
 
@@ -24,6 +27,8 @@ export function ContractPositionCard({ position }: { position: TContractPosition
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const format = useMoneyFormat();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const ticker = useTicker(position.status === "holding" ? position.symbol : undefined);
   const close = useCloseContract();
   const cancel = useCancelContract();
@@ -173,6 +178,18 @@ export function ContractPositionCard({ position }: { position: TContractPosition
         items={rows}
         style={{ marginTop: 8, ...NUMERIC_STYLE }}
       />
+      {position.close_source && (
+        <PriceSource
+          source={position.close_source}
+          fileName={`position-${position.id}-ticks.csv`}
+          loadTicks={() =>
+            queryClient.fetchQuery({
+              ...trpc.contracts.ticks.queryOptions({ id: position.id }),
+              staleTime: 0,
+            })
+          }
+        />
+      )}
       <ConfirmModal
         open={closing !== null}
         title={t("contracts.close")}

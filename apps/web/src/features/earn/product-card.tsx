@@ -10,6 +10,7 @@ import { useRequestIntent, withRequestKey } from "../../lib/request-key.ts";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { amountInput, useMoneyFormat } from "../assets/assets-format.ts";
 import { ConfirmModal, SummaryRows } from "../common/confirm-summary-dialog.tsx";
+import { SetByPlatform } from "../common/set-by-platform.tsx";
 import { KeyValue } from "../funding/key-value.tsx";
 import { useCurrencyDecimals } from "../funding/use-currency-decimals.ts";
 import { cycleEarnings, ratePercent, rateText } from "./earn-rules.ts";
@@ -91,6 +92,7 @@ export function ProductCard({
           {rateText(p.rateMin, p.rateMax)}
         </Typography.Text>
         <Typography.Text type="secondary">{t("earn.dailyRate")}</Typography.Text>
+        <SetByPlatform />
       </Flex>
       <KeyValue label={t("earn.cycle")}>{t("earn.days", { count: p.cycleDays })}</KeyValue>
       <KeyValue label={t("earn.limits")}>

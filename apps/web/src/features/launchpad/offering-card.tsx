@@ -9,6 +9,7 @@ import { useRequestIntent, withRequestKey } from "../../lib/request-key.ts";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { amountInput, useMoneyFormat } from "../assets/assets-format.ts";
 import { ConfirmModal, SummaryRows } from "../common/confirm-summary-dialog.tsx";
+import { SetByPlatform } from "../common/set-by-platform.tsx";
 import { KeyValue } from "../funding/key-value.tsx";
 import { useCurrencyDecimals } from "../funding/use-currency-decimals.ts";
 import { useFormatDateTime } from "../funding/use-format-date-time.ts";
@@ -80,7 +81,10 @@ export function OfferingCard({ offering: o }: { offering: Offering }) {
         </Tag>
       </Flex>
       <KeyValue label={t("launchpad.issuePrice")}>{pay(o.issuePrice)}</KeyValue>
-      <KeyValue label={t("launchpad.subscribePrice")}>{pay(o.subscribePrice)}</KeyValue>
+      <KeyValue label={t("launchpad.subscribePrice")}>
+        {pay(o.subscribePrice)}
+        <SetByPlatform />
+      </KeyValue>
       <KeyValue label={t("launchpad.total")}>{coins(o.totalQuantity)}</KeyValue>
       <KeyValue label={t("launchpad.subscribed")}>{coins(o.subscribed)}</KeyValue>
       <KeyValue label={t("launchpad.perUser")}>

@@ -3,6 +3,7 @@ import { Flex, Tag, Typography, theme } from "antd";
 import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useMoneyFormat } from "../assets/assets-format.ts";
+import { SetByPlatform } from "../common/set-by-platform.tsx";
 import { KeyValue } from "../funding/key-value.tsx";
 import { RecordsPage } from "../funding/records-page.tsx";
 import { useFormatDateTime } from "../funding/use-format-date-time.ts";
@@ -75,7 +76,10 @@ function RecordRow({ record: r }: { record: SubscriptionRecord }) {
         </Tag>
       </Flex>
       <KeyValue label={t("launchpad.issuePrice")}>{pay(r.issuePrice)}</KeyValue>
-      <KeyValue label={t("launchpad.subscribePrice")}>{pay(r.subscribePrice)}</KeyValue>
+      <KeyValue label={t("launchpad.subscribePrice")}>
+        {pay(r.subscribePrice)}
+        <SetByPlatform />
+      </KeyValue>
       <KeyValue label={t("launchpad.quantity")}>{coins(r.quantity)}</KeyValue>
       <KeyValue label={t("launchpad.passedQuantity")}>
         <span data-testid="launchpad-record-passed">{coins(r.passedQuantity)}</span>

@@ -1,8 +1,11 @@
 import type { TOptionOrderView } from "@northstar/shared/contracts/options";
+import { useQueryClient } from "@tanstack/react-query";
 import { Card, Descriptions, Flex, Tag, Typography, theme } from "antd";
 import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
+import { useTRPC } from "../../lib/trpc.ts";
 import { NUMERIC_STYLE, useMoneyFormat } from "../assets/assets-format.ts";
+import { PriceSource } from "../markets/price-source.tsx";
 import { countdown, periodParts } from "./option-period.ts";
 
 const STATUS_COLOR = {
@@ -21,6 +24,8 @@ export function OptionOrderCard({ order, now }: { order: TOptionOrderView; now?:
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const format = useMoneyFormat();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const period = periodParts(order.period_seconds);
   const time = (iso: string | null) => (iso ? dayjs(iso).format("YYYY-MM-DD HH:mm:ss") : "—");
   const profitColor =
@@ -71,7 +76,7 @@ export function OptionOrderCard({ order, now }: { order: TOptionOrderView; now?:
             children: (
               <span data-testid="option-settlement-price">
                 {order.settlement_price === null ? "—" : format.price(order.settlement_price)}
-                {order.settlement_tick_id !== null && (
+                {order.settlement_tick_id !== null && !order.settlement_source && (
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     {" "}
                     {t("options.settlementTick", {
@@ -99,6 +104,15 @@ export function OptionOrderCard({ order, now }: { order: TOptionOrderView; now?:
           },
         ]}
       />
+      {order.settlement_source && (
+        <PriceSource
+          source={order.settlement_source}
+          fileName={`option-${order.id}-ticks.csv`}
+          loadTicks={() =>
+            queryClient.fetchQuery({ ...trpc.options.ticks.queryOptions({ id: order.id }), staleTime: 0 })
+          }
+        />
+      )}
       {order.status === "void" && (
         <Typography.Text type="secondary" data-testid="option-void-note">
           {t("options.voidNote")}

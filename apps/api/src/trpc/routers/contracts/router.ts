@@ -5,6 +5,7 @@ import {
   closeContractPosition,
   contractExposure,
   contractHouseResult,
+  contractPositionTicks,
   getContractBalance,
   getContractPosition,
   listContractPositions,
@@ -75,6 +76,10 @@ export const contractsRouter = router({
   position: authedProcedure
     .input(ZContractIdRequestSchema)
     .query(({ ctx, input }) => getContractPosition(ctx.deps.db, ctx.auth.user, input.id)),
+  /** The recorded ticks around the price one of the user's own positions closed (or opened) at. */
+  ticks: authedProcedure
+    .input(ZContractIdRequestSchema)
+    .query(({ ctx, input }) => contractPositionTicks(ctx.deps.db, ctx.auth.user, input.id)),
 });
 
 const riskRead = operatorProcedure("risk.read");

@@ -7,6 +7,7 @@ import {
   listSettledOptions,
   optionExposure,
   optionHouseResult,
+  optionOrderTicks,
   settlementScheduler,
 } from "@northstar/domain/options";
 import {
@@ -45,6 +46,10 @@ export const optionsRouter = router({
   order: authedProcedure
     .input(ZOptionOrderRequestSchema)
     .query(({ ctx, input }) => getOptionOrder(ctx.deps.db, ctx.auth.user.id, input.id)),
+  /** The recorded ticks around the price one of the user's own orders settled at. */
+  ticks: authedProcedure
+    .input(ZOptionOrderRequestSchema)
+    .query(({ ctx, input }) => optionOrderTicks(ctx.deps.db, ctx.auth.user.id, input.id)),
 });
 
 const riskRead = operatorProcedure("risk.read");
