@@ -5,6 +5,7 @@ import {
   type Address,
   createPublicClient,
   createWalletClient,
+  encodeFunctionData,
   type Hash,
   type Hex,
   http,
@@ -82,6 +83,13 @@ export interface TestChain {
   /** Transfers test USDT (decimal string) from one of the node's accounts; mined at once. */
   transferUsdt(from: Address, to: Address, amount: string): Promise<Hash>;
   usdtBalance(owner: Address): Promise<bigint>;
+  /**
+   * Signs a test USDT transfer without sending it: the same signed transaction can be sent, forgotten
+   * by a revert, and sent again into another block.
+   */
+  signUsdtTransfer(from: Address, to: Address, amount: string): Promise<Hex>;
+  /** Sends a signed transaction; mined at once. */
+  sendRaw(raw: Hex): Promise<Hash>;
   close(): Promise<void>;
 }
 
@@ -189,6 +197,21 @@ export async function startTestChain(options: TestChainOptions = {}): Promise<Te
     transferUsdt: (from, to, amount) => write(from, "transfer", to, amount),
     usdtBalance: (owner) =>
       client.readContract({ address: usdt, abi: MINT_ABI, functionName: "balanceOf", args: [owner] }),
+    async signUsdtTransfer(from, to, amount) {
+      const account = signer(from);
+      const request = await wallet.prepareTransactionRequest({
+        account,
+        chain,
+        to: usdt,
+        data: encodeFunctionData({
+          abi: MINT_ABI,
+          functionName: "transfer",
+          args: [to, parseUnits(amount, TEST_USDT_DECIMALS)],
+        }),
+      });
+      return wallet.signTransaction({ ...request, account, chain } as never);
+    },
+    sendRaw: (raw) => wallet.sendRawTransaction({ serializedTransaction: raw }),
     close: () => server.close(),
   };
 }
