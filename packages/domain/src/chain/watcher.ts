@@ -1,6 +1,6 @@
 import { MoneyDecimal } from "@northstar/shared/money";
 import { chainTransferMachine } from "@northstar/shared/state-machines";
-import { and, asc, desc, eq, gt, isNotNull, isNull, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne } from "drizzle-orm";
 import { type Address, formatUnits, type PublicClient, parseAbiItem } from "viem";
 import type { Db, DbOrTx } from "../db/client.ts";
 import {
@@ -42,7 +42,7 @@ export interface PassResult {
   reorgForkedAfter: bigint | null;
 }
 
-interface SeenTransfer {
+export interface SeenTransfer {
   txHash: string;
   logIndex: number;
   to: string;
@@ -284,6 +284,34 @@ async function processBlock(
     if (inserted.length === 0) {
       return;
     }
+    // A transfer recorded at this height from another block (a user's claim read before the watcher
+    // got here, on a branch that lost) was never in the chain the watcher follows.
+    const stale = await tx
+      .select({ id: chainTransfers.id, status: chainTransfers.status, depositId: chainTransfers.depositId })
+      .from(chainTransfers)
+      .where(
+        and(
+          eq(chainTransfers.network, config.network),
+          eq(chainTransfers.blockNumber, n),
+          ne(chainTransfers.blockHash, block.hash as string),
+          inArray(chainTransfers.status, ["confirming", "below_minimum"]),
+        ),
+      )
+      .orderBy(asc(chainTransfers.id));
+    for (const t of stale) {
+      await transition(tx, {
+        machine: chainTransferMachine,
+        table: chainTransfers,
+        id: t.id,
+        from: t.status as "confirming" | "below_minimum",
+        to: "orphaned",
+        by: "system",
+        set: { blockNumber: null, blockHash: null },
+      });
+      if (t.depositId !== null) {
+        await setChainDepositConfirmations(tx, t.depositId, 0);
+      }
+    }
     for (const s of mine) {
       const owner = owners.get(s.to);
       if (!owner) {
@@ -305,7 +333,7 @@ export function requiredConfirmations(
   return policy[network]?.[currency] ?? 12;
 }
 
-async function recordTransfer(
+export async function recordTransfer(
   tx: DbOrTx,
   config: ChainConfig,
   s: SeenTransfer,

@@ -26,6 +26,12 @@ export interface ChainDepositInput {
   confirmationsRequired: number;
 }
 
+/** One deposit by id (null when there is none). */
+export async function findDeposit(db: DbOrTx, depositId: number) {
+  const [row] = await db.select().from(deposits).where(eq(deposits.id, depositId));
+  return row ?? null;
+}
+
 /** Records (or finds, when already recorded) the pending deposit of one transfer; returns its id. */
 export async function recordChainDeposit(tx: DbOrTx, input: ChainDepositInput): Promise<number> {
   const [row] = await tx
