@@ -1,7 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { MoneyDecimal } from "@northstar/shared/money";
-import { HDKey } from "@scure/bip32";
-import { mnemonicToSeedSync } from "@scure/bip39";
 import { and, asc, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +10,7 @@ import { getUserBalances, reconcileLedger } from "../ledger/index.ts";
 import { createFixedPriceProvider } from "../markets/index.ts";
 import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
-import { createTestDatabase, startTestChain, type TestChain } from "../test-support/index.ts";
+import { createTestDatabase, startTestChain, type TestChain, testXpub } from "../test-support/index.ts";
 import { depositAddressFor } from "./addresses.ts";
 import { chainAlerts, chainTransfers } from "./chain.table.ts";
 import { type ChainConfig, chainClient } from "./config.ts";

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
+import { HDKey } from "@scure/bip32";
+import { mnemonicToSeedSync } from "@scure/bip39";
 import {
   type Account,
   type Address,
@@ -18,6 +20,18 @@ import { mnemonicToAccount } from "viem/accounts";
 /** The test node's accounts come from this phrase (the well-known development one), so runs repeat. */
 export const TEST_CHAIN_MNEMONIC = "test test test test test test test test test test test junk";
 export const TEST_CHAIN_ID = 1337;
+/**
+ * The phrase of the platform's deposit addresses in tests: another than the node's funded accounts,
+ * as in production the deposit key is nobody else's.
+ */
+export const TEST_PLATFORM_MNEMONIC =
+  "legal winner thank year wave sausage worth useful legal winner thank yellow";
+
+/** The account-level extended public key (m/44'/60'/0') of a phrase: what CHAIN_XPUB holds. */
+export function testXpub(mnemonic: string = TEST_PLATFORM_MNEMONIC): string {
+  return HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive("m/44'/60'/0'").publicExtendedKey;
+}
+
 /** Test USDT has 6 decimals, as USDT has. */
 export const TEST_USDT_DECIMALS = 6;
 
