@@ -22,10 +22,7 @@ import { listOpenChainAlerts, type WatcherDeps, watchOnce } from "./watcher.ts";
  * before and after the credit, restarts and repeated passes; the ledger reconciles throughout.
  */
 // Users' addresses come from another phrase than the node's funded accounts, as in production.
-const PLATFORM_MNEMONIC = "legal winner thank year wave sausage worth useful legal winner thank yellow";
-const XPUB = HDKey.fromMasterSeed(mnemonicToSeedSync(PLATFORM_MNEMONIC)).derive(
-  "m/44'/60'/0'",
-).publicExtendedKey;
+const XPUB = testXpub();
 const CONFIRMATIONS = 3;
 
 let db: Db;
