@@ -4,7 +4,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
-import { deposits } from "../funding/index.ts";
+import { confirmDeposit, deposits, rejectDeposit } from "../funding/index.ts";
 import { users } from "../identity/index.ts";
 import { getUserBalances, reconcileLedger } from "../ledger/index.ts";
 import { createFixedPriceProvider } from "../markets/index.ts";
@@ -128,6 +128,13 @@ describe("chain deposits", () => {
       confirmationsRequired: CONFIRMATIONS,
     });
     expect(await exchange(user.id, "USDT")).toBe("0");
+    // Operators do not decide a deposit the chain settles.
+    await expect(
+      confirmDeposit(db, deps.prices, { depositId: deposit?.id ?? 0, operatorId: 1, actor: "test" }),
+    ).rejects.toMatchObject({ code: "DEPOSIT_ON_CHAIN" });
+    await expect(
+      rejectDeposit(db, { depositId: deposit?.id ?? 0, operatorId: 1, actor: "test", reason: "no" }),
+    ).rejects.toMatchObject({ code: "DEPOSIT_ON_CHAIN" });
 
     await chain.mine(CONFIRMATIONS - 2);
     await catchUp();
