@@ -14,7 +14,7 @@ import { createTestDatabase, startTestChain, type TestChain, testXpub } from "..
 import { depositAddressFor } from "./addresses.ts";
 import { chainAlerts, chainTransfers } from "./chain.table.ts";
 import { type ChainConfig, chainClient } from "./config.ts";
-import { listOpenChainAlerts, type WatcherDeps, watchOnce } from "./watcher.ts";
+import { listOpenChainAlerts, resolveChainAlert, type WatcherDeps, watchOnce } from "./watcher.ts";
 
 /**
  * The chain watcher against a real EVM node in this process: deposits credited after their
@@ -240,6 +240,11 @@ describe("chain deposits", () => {
     ).toHaveLength(1);
     expect(await exchange(user.id, "USDT")).toBe("70");
     await expectReconciled();
+    // An operator looks into it and resolves it, once.
+    const alert = alerts.find((a) => a.transferId === transfer?.id);
+    expect(await resolveChainAlert(db, alert?.id ?? 0, "operator:test")).toBe(true);
+    expect(await resolveChainAlert(db, alert?.id ?? 0, "operator:test")).toBe(false);
+    expect((await listOpenChainAlerts(db, "ERC20")).some((a) => a.id === alert?.id)).toBe(false);
   });
 
   it("catches up after a stop with nothing lost or doubled, and two passes at once credit once", async () => {
