@@ -74,7 +74,7 @@ export async function claimChainDeposit(
   const own = await depositAddressFor(db, config, user.id);
   const notFound = () => new AppError("DEPOSIT_TX_NOT_FOUND", { chain: input.chain }, "tx_hash");
   const receipt = await client.getTransactionReceipt({ hash: txHash as Hash }).catch(() => null);
-  if (!receipt || receipt.status !== "success") {
+  if (receipt?.status !== "success") {
     throw notFound();
   }
   const candidates: SeenTransfer[] = [];
