@@ -137,7 +137,8 @@ export async function startTestChain(options: TestChainOptions = {}): Promise<Te
     throw new Error("the test node has no TCP address");
   }
   const rpcUrl = `http://127.0.0.1:${address.port}`;
-  const transport = http(rpcUrl, { retryCount: 0 });
+  // A block of a thousand transactions takes the node seconds to mine.
+  const transport = http(rpcUrl, { retryCount: 0, timeout: 300_000 });
   const client = createPublicClient({ transport }) as PublicClient;
   const wallet = createWalletClient({ transport });
   // The node's accounts, signed for here (the same derivation path the node uses).
