@@ -1,6 +1,6 @@
 import pg from "pg";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestChain, type TestChain, testXpub } from "../../packages/domain/src/test-support/index.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 import { pageAs, registerUser } from "./users.ts";
@@ -34,11 +34,15 @@ beforeAll(async () => {
   const db = new pg.Client({ connectionString: platform.databaseUrl });
   await db.connect();
   try {
-    await expect
-      .poll(async () => (await db.query("select count(*)::int as n from chain_blocks")).rows[0]?.n, {
-        timeout: 60_000,
-      })
-      .toBeGreaterThan(0);
+    await vi.waitFor(
+      async () => {
+        const { rows } = await db.query<{ n: number }>("select count(*)::int as n from chain_blocks");
+        if (!(rows[0] && rows[0].n > 0)) {
+          throw new Error("the chain watcher has read no block yet");
+        }
+      },
+      { timeout: 60_000, interval: 250 },
+    );
   } finally {
     await db.end();
   }
