@@ -5,7 +5,7 @@ import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
 import { confirmDeposit, deposits, rejectDeposit } from "../funding/index.ts";
-import { users } from "../identity/index.ts";
+import { type User, users } from "../identity/index.ts";
 import { getUserBalances, reconcileLedger } from "../ledger/index.ts";
 import { createFixedPriceProvider } from "../markets/index.ts";
 import { setPolicy } from "../policy/index.ts";
@@ -13,6 +13,7 @@ import { seedDatabase } from "../setup/index.ts";
 import { createTestDatabase, startTestChain, type TestChain, testXpub } from "../test-support/index.ts";
 import { depositAddressFor } from "./addresses.ts";
 import { chainAlerts, chainTransfers } from "./chain.table.ts";
+import { claimChainDeposit } from "./claims.ts";
 import { type ChainConfig, chainClient } from "./config.ts";
 import { listOpenChainAlerts, resolveChainAlert, type WatcherDeps, watchOnce } from "./watcher.ts";
 
@@ -65,7 +66,7 @@ afterAll(async () => {
   await teardown?.();
 });
 
-async function newUser(): Promise<{ id: number; address: Address }> {
+async function newUser(): Promise<{ id: number; address: Address; user: User }> {
   const uid = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
   const [user] = await db
     .insert(users)
@@ -81,7 +82,7 @@ async function newUser(): Promise<{ id: number; address: Address }> {
     throw new Error("insert failed");
   }
   const address = await depositAddressFor(db, deps.config, user.id);
-  return { id: user.id, address: address.address as Address };
+  return { id: user.id, address: address.address as Address, user };
 }
 
 async function exchange(userId: number, currency: string): Promise<string> {
@@ -245,6 +246,29 @@ describe("chain deposits", () => {
     expect(await resolveChainAlert(db, alert?.id ?? 0, "operator:test")).toBe(true);
     expect(await resolveChainAlert(db, alert?.id ?? 0, "operator:test")).toBe(false);
     expect((await listOpenChainAlerts(db, "ERC20")).some((a) => a.id === alert?.id)).toBe(false);
+  });
+
+  it("orphans a reported transfer whose block lost before the watcher reached it, crediting nothing", async () => {
+    const { id, address, user } = await newUser();
+    const before = await chain.snapshot();
+    const hash = await chain.transferUsdt(funder, address, "33");
+    // Reported by the user before the watcher has read its block.
+    const { depositId } = await claimChainDeposit(db, deps.client, deps.config, user, {
+      currency: "USDT",
+      chain: "ERC20",
+      amount: "33",
+      tx_hash: hash,
+    });
+    expect((await depositsOf(id))[0]).toMatchObject({ id: depositId, status: "pending" });
+    // That block is replaced before the watcher gets there.
+    await chain.revert(before);
+    await chain.mine(CONFIRMATIONS + 2);
+    await catchUp();
+    const [transfer] = await db.select().from(chainTransfers).where(eq(chainTransfers.userId, id));
+    expect(transfer).toMatchObject({ status: "orphaned", blockNumber: null });
+    expect((await depositsOf(id))[0]).toMatchObject({ status: "pending", confirmations: 0 });
+    expect(await exchange(id, "USDT")).toBe("0");
+    await expectReconciled();
   });
 
   it("catches up after a stop with nothing lost or doubled, and two passes at once credit once", async () => {
