@@ -57,10 +57,10 @@ afterAll(async () => {
 describe("a deposit on the chain in the browser", () => {
   it("shows the user's address, then confirming n/N, then the credit", async () => {
     await user.goto("/authenticationrj");
-    const address = (await user.getByTestId("deposit-address").first().innerText()).trim();
+    const address = ((await user.getByTestId("deposit-address").first().textContent()) ?? "").trim();
     expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     await expect
-      .poll(() => user.getByTestId("deposit-confirmations").first().innerText())
+      .poll(() => user.getByTestId("deposit-confirmations").first().textContent())
       .toBe(String(CONFIRMATIONS));
     await user.getByTestId("deposit-qr").first().waitFor();
 
@@ -73,7 +73,7 @@ describe("a deposit on the chain in the browser", () => {
           return user
             .getByTestId("record-confirmations")
             .first()
-            .innerText({ timeout: 2000 })
+            .textContent({ timeout: 2000 })
             .catch(() => "");
         },
         { timeout: 60_000 },
@@ -95,6 +95,6 @@ describe("a deposit on the chain in the browser", () => {
         { timeout: 60_000 },
       )
       .toBe("success");
-    expect(await user.getByTestId("record-amount").first().innerText()).toContain("12.5");
+    expect(await user.getByTestId("record-amount").first().textContent()).toContain("12.5");
   });
 });
