@@ -20,6 +20,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<BenchResult>
   "contracts-risk": () => import("./contracts-risk.ts"),
   "login-flood": () => import("./login-flood.ts"),
   "bot-api": () => import("./bot-api.ts"),
+  "chain-watcher": () => import("./chain-watcher.ts"),
 };
 
 const smoke = process.argv.includes("--smoke");

@@ -30,7 +30,7 @@ function databaseUrl(name: string): string {
  * Starts the platform the way `pnpm start` does (setup, API serving the built web, worker) with a
  * fresh database, its own Redis prefix and a real SMTP server, and a headless Chromium.
  */
-export async function startPlatform() {
+export async function startPlatform(options: { env?: Record<string, string> } = {}) {
   const dbName = `northstar_e2e_${randomBytes(5).toString("hex")}`;
   const port = await freePort();
   const mailbox = await startMailbox();
@@ -46,6 +46,7 @@ export async function startPlatform() {
     WEB_DIST: process.env.WEB_DIST ?? `${ROOT}apps/web/dist`,
     UPLOAD_DIR: `/tmp/${dbName}-uploads`,
     LOG_LEVEL: "warn",
+    ...options.env,
   };
   const setup = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/setup.ts"], {
     cwd: ROOT,

@@ -1,8 +1,10 @@
+import { chainConfigFromEnv } from "@northstar/domain/chain";
 import { getSiteSettings } from "@northstar/domain/content";
 import { createDb } from "@northstar/domain/db";
 import { useMessagePublisher } from "@northstar/domain/messages";
 import { createMailTransport, createSmsProvider } from "@northstar/domain/notifications";
 import { Redis } from "ioredis";
+import { startChainWatcher } from "./chain-watcher.ts";
 import { startContractRisk } from "./contract-risk.ts";
 import { env as loadEnv } from "./env.ts";
 import { startWorkerHttp } from "./http.ts";
@@ -101,6 +103,15 @@ const c2c = env.WORKER_ROLES.has("c2c-expiry")
 const contractRisk = env.WORKER_ROLES.has("contract-risk")
   ? startContractRisk(db, connection, { prefix: env.REDIS_PREFIX, leaseTtlMs: env.LEASE_TTL_MS, log })
   : { close: async () => {} };
+const chainConfig = chainConfigFromEnv(env);
+const chainWatcher =
+  env.WORKER_ROLES.has("chain-watcher") && chainConfig
+    ? startChainWatcher(db, connection, chainConfig, {
+        prefix: env.REDIS_PREFIX,
+        leaseTtlMs: env.LEASE_TTL_MS,
+        log,
+      })
+    : { close: async () => {} };
 
 const http =
   env.WORKER_HTTP_PORT > 0
@@ -127,6 +138,7 @@ const shutdown = async () => {
     options.close(),
     c2c.close(),
     contractRisk.close(),
+    chainWatcher.close(),
   ]);
   connection.disconnect();
   await close();

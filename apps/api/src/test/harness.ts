@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { useApiKeyKeyring } from "@northstar/domain/apikeys";
+import type { ChainConfig } from "@northstar/domain/chain";
 import { createDb } from "@northstar/domain/db";
 import { TotpKeyring, useTotpKeyring } from "@northstar/domain/identity";
 import { createFixedPriceProvider } from "@northstar/domain/markets";
@@ -33,6 +34,8 @@ export async function createHarness(
     webDist?: string;
     /** The clock of the per-address limits (ms since the epoch); Date.now by default. */
     clock?: () => number;
+    /** A watched EVM chain (a test node); none by default, so crypto deposits take the manual path. */
+    chain?: ChainConfig;
   } = {},
 ) {
   const database = await createTestDatabase();
@@ -63,6 +66,7 @@ export async function createHarness(
     redis,
     notifier,
     prices: createFixedPriceProvider(),
+    chain: options.chain ?? null,
     clock: options.clock,
     config: {
       uploadDir,

@@ -3,3 +3,4 @@ export * from "./mailbox.ts";
 export * from "./market-data.ts";
 export * from "./postgres-cluster.ts";
 export * from "./redis.ts";
+export * from "./test-chain.ts";
