@@ -416,7 +416,7 @@ export async function failHotWalletWithdrawal(
     from: params.from,
     to: "failed",
     by: "system",
-    set: { ...(params.progress ?? {}), rejectReason: "reverted on chain" },
+    set: params.progress ?? {},
   });
   if (!moved) {
     return false;
