@@ -24,6 +24,7 @@ const LADDER = [
   "kyc",
   "markets",
   "funding",
+  "chain",
   "spot",
   "options",
   "earn",

@@ -28,6 +28,26 @@ export const domainEnv = () =>
        */
       TOTP_ENCRYPTION_KEY: z.string().optional(),
       TOTP_ENCRYPTION_PREVIOUS_KEYS: z.string().optional(),
+      /**
+       * The EVM node the chain watcher reads (and the signer sends through). Unset, no chain is
+       * watched: crypto deposits keep the manual path (a hash and a proof, confirmed by an operator).
+       */
+      CHAIN_RPC_URL: z.string().url().optional(),
+      /**
+       * The extended public key (xpub, BIP-32) that users' deposit addresses are derived from, at the
+       * account level of BIP-44 (m/44'/60'/0'); the platform keeps no deposit private key.
+       */
+      CHAIN_XPUB: z
+        .string()
+        .regex(/^[xt]pub[1-9A-HJ-NP-Za-km-z]{100,112}$/, "an extended public key (xpub…)")
+        .optional(),
+      /** The id of the chain CHAIN_RPC_URL serves (1: Ethereum mainnet); the watcher refuses another. */
+      CHAIN_ID: z.coerce.number().int().positive().default(1),
+      /** The USDT (ERC20) contract on that chain: mainnet USDT unless a test or local chain says otherwise. */
+      CHAIN_USDT_ADDRESS: z
+        .string()
+        .regex(/^0x[0-9a-fA-F]{40}$/, "a 0x address")
+        .default("0xdAC17F958D2ee523a2206206994597C13D831ec7"),
       /** The address users reach the site at; used in invite links and mails. */
       PUBLIC_URL: z.string().url().default("http://localhost:3000"),
     },

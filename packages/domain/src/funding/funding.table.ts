@@ -44,6 +44,13 @@ export const deposits = pgTable(
     description: text(),
     /** USDT value at confirmation, for the withdrawal turnover requirement. */
     valueUsdt: money(),
+    /**
+     * On a watched chain: which transfer of the transaction (−1 the native one, else the log index),
+     * the confirmations seen so far and those needed. Null on the manual path.
+     */
+    logIndex: integer(),
+    confirmations: integer(),
+    confirmationsRequired: integer(),
     status: text({ enum: ["pending", "success", "failed"] })
       .notNull()
       .default("pending"),
@@ -55,8 +62,10 @@ export const deposits = pgTable(
   (t) => [
     index("deposits_user_idx").on(t.userId, t.createdAt),
     index("deposits_status_idx").on(t.status, t.createdAt),
-    // One on-chain transaction can be claimed once, unless an earlier claim was rejected.
-    uniqueIndex("deposits_tx_hash_key").on(t.chain, t.txHash).where(sql`${t.status} <> 'failed'`),
+    // One on-chain transfer can be claimed once, unless an earlier claim was rejected.
+    uniqueIndex("deposits_tx_hash_key")
+      .on(t.chain, t.txHash, sql`coalesce(${t.logIndex}, -1)`)
+      .where(sql`${t.status} <> 'failed'`),
   ],
 );
 

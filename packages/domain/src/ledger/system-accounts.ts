@@ -71,6 +71,10 @@ export const SYSTEM_ACCOUNT_RULES = {
     sign: "not_positive",
     why: "mirrors outside money arriving through a deposit channel (and wired loan repayments); it only gives, so its balance is minus what arrived",
   },
+  "chain_custody:*": {
+    sign: "not_positive",
+    why: "coins the platform holds on a chain, one account per chain and place (`chain_custody:ERC20:deposits` on users' deposit addresses, `chain_custody:ERC20:hot` in the hot wallet); a deposit seen on chain debits it, a sweep moves it between places, so its balance is minus the coins there and nothing can leave a place more than arrived",
+  },
   "withdrawal_clearing:*": {
     sign: "not_negative",
     why: "mirrors money sent out through a withdrawal method; it only receives, so its balance is what left the platform",

@@ -2,3 +2,4 @@ export * from "./databases.ts";
 export * from "./mailbox.ts";
 export * from "./market-data.ts";
 export * from "./redis.ts";
+export * from "./test-chain.ts";

@@ -229,6 +229,22 @@ export const POLICY = {
    * quoted amounts; after them the quote is refused as expired and the user asks for a new one.
    */
   "funding.convert.quoteSeconds": { schema: z.number().int().min(3).max(60), default: 10, public: true },
+  /**
+   * Deposits on a watched chain (an EVM node configured): how many blocks, counting the one that holds
+   * the transfer, before it is credited, per chain and currency. The minimum is
+   * `funding.deposit.minimums`: a transfer below it is recorded and never credited.
+   */
+  "chain.deposit.confirmations": {
+    schema: z.record(zChainCode, z.record(zCurrencyCode, z.number().int().min(1).max(10_000))),
+    default: { ERC20: { ETH: 12, USDT: 12 } } as Record<string, Record<string, number>>,
+    public: true,
+  },
+  /** The chain watcher reads at most this many blocks per pass (one transaction per block). */
+  "chain.watcher.maxBlocksPerPass": {
+    schema: z.number().int().min(1).max(10_000),
+    default: 100,
+    public: false,
+  },
   /** Demo accounts: the simulated amounts offered, and how long a demo account lives. */
   "demo.amounts": { schema: z.array(zPositive).min(1), default: ["10000", "50000", "100000"], public: true },
   "demo.ttlDays": { schema: z.number().int().min(1).max(90), default: 7, public: true },
