@@ -1,3 +1,4 @@
+import { hotWalletChain, useHotWalletPayouts } from "@northstar/domain/chain";
 import {
   configureSecretHashing,
   loadTotpKeyring,
@@ -13,6 +14,8 @@ import { createDeps } from "./http/create-deps.ts";
 const env = loadEnv();
 await runMigrations(env.DATABASE_URL);
 const deps = createDeps(env);
+// With a watched chain and a hot-wallet key, approvals on that chain go to the worker's hot wallet.
+useHotWalletPayouts(hotWalletChain(env));
 // Password hashing in flight per process, and how many may wait (see identity/secrets.ts).
 configureSecretHashing({
   ...(env.SECRET_HASH_CONCURRENCY ? { concurrency: env.SECRET_HASH_CONCURRENCY } : {}),

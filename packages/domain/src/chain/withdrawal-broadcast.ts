@@ -42,7 +42,10 @@ export interface HotWallet {
 }
 
 /** Whether this wallet pays a withdrawal of this currency on this chain. */
-export function paysWithdrawal(network: HotWalletNetwork, w: { currency: string; chain: string | null }) {
+export function paysWithdrawal(
+  network: Pick<HotWalletNetwork, "chain" | "nativeCurrency" | "tokens">,
+  w: { currency: string; chain: string | null },
+) {
   return (
     w.chain === network.chain && (w.currency === network.nativeCurrency || w.currency in network.tokens)
   );
