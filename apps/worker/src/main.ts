@@ -1,4 +1,9 @@
-import { hotWalletChain, hotWalletNetwork, loadHotWalletSigner, useHotWalletPayouts } from "@northstar/domain/chain";
+import {
+  hotWalletChain,
+  hotWalletNetwork,
+  loadHotWalletSigner,
+  useHotWalletPayouts,
+} from "@northstar/domain/chain";
 import { getSiteSettings } from "@northstar/domain/content";
 import { createDb } from "@northstar/domain/db";
 import { useMessagePublisher } from "@northstar/domain/messages";

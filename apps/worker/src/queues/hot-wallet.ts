@@ -4,7 +4,11 @@ import { JOBS, QUEUES } from "@northstar/shared/jobs";
 import { UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { processPayWithdrawal } from "../processors/chain/pay-withdrawal.ts";
-import { HOT_WALLET_POLL_MS, HOT_WALLET_SWEEP_INTERVAL_MS, hotWalletWorkerOptions } from "./hot-wallet.config.ts";
+import {
+  HOT_WALLET_POLL_MS,
+  HOT_WALLET_SWEEP_INTERVAL_MS,
+  hotWalletWorkerOptions,
+} from "./hot-wallet.config.ts";
 
 export interface HotWalletOptions {
   db: Db;

@@ -1,4 +1,15 @@
-import { bigint, bigserial, index, integer, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 const money = () => numeric({ precision: 38, scale: 18 });
 /** A quantity of wei (or gas), an unsigned 256-bit integer. */

@@ -29,7 +29,12 @@ describe("the hot-wallet signer", () => {
     expect(parseTransaction(raw).nonce).toBe(3);
     expect(await recoverTransactionAddress({ serializedTransaction: raw as never })).toBe(signer!.address);
     const bare = KEY.slice(2);
-    for (const shown of [JSON.stringify(signer), inspect(signer, { depth: 5, showHidden: true }), String(signer), raw]) {
+    for (const shown of [
+      JSON.stringify(signer),
+      inspect(signer, { depth: 5, showHidden: true }),
+      String(signer),
+      raw,
+    ]) {
       expect(shown.toLowerCase()).not.toContain(bare);
     }
   });

@@ -37,7 +37,9 @@ export function createPayoutScheduler(
           },
         );
       } catch (error) {
-        log(`payout of withdrawal ${withdrawalId} not enqueued: ${error instanceof Error ? error.message : error}`);
+        log(
+          `payout of withdrawal ${withdrawalId} not enqueued: ${error instanceof Error ? error.message : error}`,
+        );
       }
     },
     close: () => queue.close(),

@@ -6,7 +6,12 @@ import { paysWithdrawal } from "./withdrawal-broadcast.ts";
 
 type HotWalletEnv = Pick<
   DomainEnv,
-  "CHAIN_RPC_URL" | "CHAIN_XPUB" | "CHAIN_ID" | "CHAIN_USDT_ADDRESS" | "HOT_WALLET_PRIVATE_KEY" | "HOT_WALLET_KEY_FILE"
+  | "CHAIN_RPC_URL"
+  | "CHAIN_XPUB"
+  | "CHAIN_ID"
+  | "CHAIN_USDT_ADDRESS"
+  | "HOT_WALLET_PRIVATE_KEY"
+  | "HOT_WALLET_KEY_FILE"
 >;
 
 /** The chain the hot wallet pays on, as the signer sees it, over the configured node's client. */
@@ -17,7 +22,9 @@ export function hotWalletNetwork(config: ChainConfig, client = chainClient(confi
     client,
     nativeCurrency: config.nativeCurrency,
     nativeDecimals: EVM_NATIVE_DECIMALS,
-    tokens: Object.fromEntries(config.tokens.map((t) => [t.currency, { address: t.address, decimals: t.decimals }])),
+    tokens: Object.fromEntries(
+      config.tokens.map((t) => [t.currency, { address: t.address, decimals: t.decimals }]),
+    ),
   };
 }
 

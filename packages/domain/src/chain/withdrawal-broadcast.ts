@@ -18,8 +18,8 @@ import {
   lockWithdrawalForPayout,
 } from "../funding/index.ts";
 import { getPolicy } from "../policy/index.ts";
-import type { HotWalletSigner } from "./hot-wallet.ts";
 import { hotWalletNonces, hotWalletPayouts, hotWalletTransactions } from "./hot-wallet.table.ts";
+import type { HotWalletSigner } from "./hot-wallet.ts";
 
 /**
  * A chain the hot wallet pays on: its chain code (the withdrawal's `chain`, e.g. ERC20), the node's
@@ -46,9 +46,7 @@ export function paysWithdrawal(
   network: Pick<HotWalletNetwork, "chain" | "nativeCurrency" | "tokens">,
   w: { currency: string; chain: string | null },
 ) {
-  return (
-    w.chain === network.chain && (w.currency === network.nativeCurrency || w.currency in network.tokens)
-  );
+  return w.chain === network.chain && (w.currency === network.nativeCurrency || w.currency in network.tokens);
 }
 
 /** Confirmations a payout waits for on this chain in this currency (policy). */
@@ -203,7 +201,12 @@ function payoutCall(network: HotWalletNetwork, currency: string, to: Address, re
       kind: "token" as const,
     };
   }
-  return { to, value: toBaseUnits(received, network.nativeDecimals), data: undefined, kind: "native" as const };
+  return {
+    to,
+    value: toBaseUnits(received, network.nativeDecimals),
+    data: undefined,
+    kind: "native" as const,
+  };
 }
 
 /**
@@ -275,10 +278,17 @@ async function signPayout(db: Db, wallet: HotWallet, withdrawalId: number, now: 
   });
 }
 
-/** Errors a node gives for bytes it has already seen or already included: the send is done. */
+/**
+ * Errors a node gives for bytes it has already seen or already included, or (a development node that
+ * mines on receipt) included and reverted: the send is done, and the receipt tells the rest.
+ */
+const SENT =
+  /already known|already imported|known transaction|nonce too low|already exists|VM Exception while processing transaction: revert/i;
+
 function alreadySent(error: unknown) {
-  const text = error instanceof Error ? `${error.message} ${(error as { details?: string }).details ?? ""}` : "";
-  return /already known|already imported|known transaction|nonce too low|already exists/i.test(text);
+  const text =
+    error instanceof Error ? `${error.message} ${(error as { details?: string }).details ?? ""}` : "";
+  return SENT.test(text);
 }
 
 async function sendRaw(wallet: HotWallet, raw: Hex) {
@@ -385,7 +395,10 @@ async function followPayout(db: Db, wallet: HotWallet, withdrawalId: number, now
 }
 
 async function payoutOf(db: DbOrTx, withdrawalId: number) {
-  const [payout] = await db.select().from(hotWalletPayouts).where(eq(hotWalletPayouts.withdrawalId, withdrawalId));
+  const [payout] = await db
+    .select()
+    .from(hotWalletPayouts)
+    .where(eq(hotWalletPayouts.withdrawalId, withdrawalId));
   if (!payout) {
     throw new Error(`withdrawal ${withdrawalId} has no payout`);
   }
@@ -397,7 +410,13 @@ async function payoutOf(db: DbOrTx, withdrawalId: number) {
  * percentage (or to the network's current level, if higher). Stored before it is sent, like the
  * first; the withdrawal shows the newest hash and keeps every earlier one.
  */
-async function replacePayout(db: Db, wallet: HotWallet, withdrawalId: number, seenAttempt: number, now: Date) {
+async function replacePayout(
+  db: Db,
+  wallet: HotWallet,
+  withdrawalId: number,
+  seenAttempt: number,
+  now: Date,
+) {
   const { network, signer } = wallet;
   const market = await currentFees(network.client);
   const result = await db.transaction(async (tx) => {
@@ -416,8 +435,10 @@ async function replacePayout(db: Db, wallet: HotWallet, withdrawalId: number, se
     }
     const payout = await payoutOf(tx, withdrawalId);
     const percent = await getPolicy(tx, "chain.withdraw.feeBumpPercent");
-    const maxPriorityFeePerGas = [bumped(BigInt(latest.maxPriorityFeePerGas), percent), market.maxPriorityFeePerGas]
-      .reduce((a, b) => (a > b ? a : b));
+    const maxPriorityFeePerGas = [
+      bumped(BigInt(latest.maxPriorityFeePerGas), percent),
+      market.maxPriorityFeePerGas,
+    ].reduce((a, b) => (a > b ? a : b));
     let maxFeePerGas = [bumped(BigInt(latest.maxFeePerGas), percent), market.maxFeePerGas].reduce((a, b) =>
       a > b ? a : b,
     );
@@ -448,7 +469,12 @@ async function replacePayout(db: Db, wallet: HotWallet, withdrawalId: number, se
       maxPriorityFeePerGas: maxPriorityFeePerGas.toString(),
       createdAt: now,
     });
-    await advanceHotWalletWithdrawal(tx, { id: withdrawalId, from: "broadcast", to: "broadcast", progress: { txHash: hash } });
+    await advanceHotWalletWithdrawal(tx, {
+      id: withdrawalId,
+      from: "broadcast",
+      to: "broadcast",
+      progress: { txHash: hash },
+    });
     return { raw, hash, nonce: payout.nonce };
   });
   if (!result) {

@@ -210,7 +210,11 @@ export const POLICY = {
     public: false,
   },
   /** A payout transaction not included this many seconds after it was sent is replaced (same nonce, higher fee). */
-  "chain.withdraw.stuckSeconds": { schema: z.number().int().min(10).max(86_400), default: 600, public: false },
+  "chain.withdraw.stuckSeconds": {
+    schema: z.number().int().min(10).max(86_400),
+    default: 600,
+    public: false,
+  },
   /** How much a replacement raises both fee caps, in percent (nodes refuse less than 10). */
   "chain.withdraw.feeBumpPercent": { schema: z.number().int().min(10).max(500), default: 25, public: false },
   /** Gas limit of a payout: a native transfer, and an ERC20 `transfer` call. */
