@@ -15,8 +15,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("the hot-wallet signer", () => {
   it("signs with the key from the environment, and shows only its address", async () => {
     const signer = loadHotWalletSigner({ HOT_WALLET_PRIVATE_KEY: KEY });
-    expect(signer).not.toBeNull();
-    const raw = await signer!.signTransaction({
+    if (!signer) {
+      throw new Error("no signer");
+    }
+    const raw = await signer.signTransaction({
       type: "eip1559",
       chainId: 1337,
       nonce: 3,
@@ -27,7 +29,7 @@ describe("the hot-wallet signer", () => {
       maxPriorityFeePerGas: 1n,
     });
     expect(parseTransaction(raw).nonce).toBe(3);
-    expect(await recoverTransactionAddress({ serializedTransaction: raw as never })).toBe(signer!.address);
+    expect(await recoverTransactionAddress({ serializedTransaction: raw as never })).toBe(signer.address);
     const bare = KEY.slice(2);
     for (const shown of [
       JSON.stringify(signer),

@@ -327,6 +327,11 @@ async function nodeKnows(client: PublicClient, hash: Hex) {
   }
 }
 
+/** The larger of two wei amounts (Math.max takes numbers, not bigints). */
+function larger(a: bigint, b: bigint): bigint {
+  return a >= b ? a : b;
+}
+
 /** Raises a fee cap by `percent`, rounding up, so the node takes the replacement. */
 function bumped(value: bigint, percent: number) {
   return (value * BigInt(100 + percent) + 99n) / 100n;
@@ -435,16 +440,14 @@ async function replacePayout(
     }
     const payout = await payoutOf(tx, withdrawalId);
     const percent = await getPolicy(tx, "chain.withdraw.feeBumpPercent");
-    const maxPriorityFeePerGas = [
+    const maxPriorityFeePerGas = larger(
       bumped(BigInt(latest.maxPriorityFeePerGas), percent),
       market.maxPriorityFeePerGas,
-    ].reduce((a, b) => (a > b ? a : b));
-    let maxFeePerGas = [bumped(BigInt(latest.maxFeePerGas), percent), market.maxFeePerGas].reduce((a, b) =>
-      a > b ? a : b,
     );
-    if (maxFeePerGas < maxPriorityFeePerGas) {
-      maxFeePerGas = maxPriorityFeePerGas;
-    }
+    const maxFeePerGas = larger(
+      larger(bumped(BigInt(latest.maxFeePerGas), percent), market.maxFeePerGas),
+      maxPriorityFeePerGas,
+    );
     const call = payoutCall(network, w.currency, w.address as Address, w.received);
     const gas = BigInt(latest.gas);
     const raw = await signer.signTransaction({

@@ -54,7 +54,6 @@ const catalogue = operatorProcedure("catalogue.manage");
 const enrol = operatorProcedure("account.enrol");
 const security = operatorProcedure("account.security");
 const manage = operatorProcedure("operators.manage");
-const zStatus = z.enum(["pending", "success", "failed", "cancelled"]).optional();
 const zWithdrawalStatus = z.enum(withdrawalMachine.states).optional();
 const zReview = z.object({ id: z.coerce.number().int().positive() });
 const zReason = z.string().trim().min(1).max(200);
