@@ -46,14 +46,14 @@ const workerEnv = () =>
       /**
        * Which roles this worker takes, comma-separated: notifications, market-feed, spot-matcher,
        * market-maker, custody-yield, launchpad-unlock, option-settlement, proof-publish, loan-overdue,
-       * c2c-expiry, contract-risk, contract-overnight, contract-delivery, referral-rewards, hot-wallet
-       * (with a watched chain and a hot-wallet key). Default all; a deployment
+       * c2c-expiry, contract-risk, contract-overnight, contract-delivery, referral-rewards, chain-watcher
+       * (only with CHAIN_RPC_URL set), hot-wallet (with CHAIN_RPC_URL and a hot-wallet key). Default all; a deployment
        * can give the matcher workers of its own.
        */
       WORKER_ROLES: z
         .string()
         .default(
-          "notifications,market-feed,spot-matcher,market-maker,custody-yield,launchpad-unlock,option-settlement,proof-publish,loan-overdue,c2c-expiry,contract-risk,contract-overnight,contract-delivery,referral-rewards,hot-wallet",
+          "notifications,market-feed,spot-matcher,market-maker,custody-yield,launchpad-unlock,option-settlement,proof-publish,loan-overdue,c2c-expiry,contract-risk,contract-overnight,contract-delivery,referral-rewards,chain-watcher,hot-wallet",
         )
         .transform((v) => new Set(v.split(",").map((r) => r.trim()))),
       /** How long a role's lease lives unrenewed: a standby takes over this long after a holder dies. */

@@ -1,4 +1,5 @@
 import {
+  chainConfigFromEnv,
   hotWalletChain,
   hotWalletNetwork,
   loadHotWalletSigner,
@@ -9,6 +10,7 @@ import { createDb } from "@northstar/domain/db";
 import { useMessagePublisher } from "@northstar/domain/messages";
 import { createMailTransport, createSmsProvider } from "@northstar/domain/notifications";
 import { Redis } from "ioredis";
+import { startChainWatcher } from "./chain-watcher.ts";
 import { startContractRisk } from "./contract-risk.ts";
 import { env as loadEnv } from "./env.ts";
 import { startMarketData } from "./market-data.ts";
@@ -117,6 +119,15 @@ if (signer) {
 const contractRisk = env.WORKER_ROLES.has("contract-risk")
   ? startContractRisk(db, connection, { prefix: env.REDIS_PREFIX, leaseTtlMs: env.LEASE_TTL_MS, log })
   : { close: async () => {} };
+const chainConfig = chainConfigFromEnv(env);
+const chainWatcher =
+  env.WORKER_ROLES.has("chain-watcher") && chainConfig
+    ? startChainWatcher(db, connection, chainConfig, {
+        prefix: env.REDIS_PREFIX,
+        leaseTtlMs: env.LEASE_TTL_MS,
+        log,
+      })
+    : { close: async () => {} };
 
 const shutdown = async () => {
   await Promise.all([
@@ -127,6 +138,7 @@ const shutdown = async () => {
     c2c.close(),
     hotWallet.close(),
     contractRisk.close(),
+    chainWatcher.close(),
   ]);
   connection.disconnect();
   await close();

@@ -84,6 +84,8 @@ export const ERROR_CODES = {
   DEPOSIT_BELOW_MINIMUM: ResponseCode.Refused,
   DEPOSIT_ADDRESS_MISSING: ResponseCode.Refused,
   DEPOSIT_TX_HASH_USED: ResponseCode.Refused,
+  DEPOSIT_TX_NOT_FOUND: ResponseCode.Refused,
+  DEPOSIT_TX_MISMATCH: ResponseCode.Refused,
   ADDRESS_FORMAT: ResponseCode.Refused,
   AMOUNT_INVALID: ResponseCode.Refused,
   AMOUNT_TOO_LARGE: ResponseCode.Refused,

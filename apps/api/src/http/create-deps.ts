@@ -1,3 +1,4 @@
+import { chainConfigFromEnv } from "@northstar/domain/chain";
 import { createDb } from "@northstar/domain/db";
 import { createTickerPriceProvider, readTickers } from "@northstar/domain/markets";
 import { useMessagePublisher } from "@northstar/domain/messages";
@@ -20,6 +21,7 @@ export function createDeps(env: ApiEnv): AppDeps & { close(): Promise<void> } {
     notifier,
     // Money screens value assets at the feed's last prices, read from the worker's ticker snapshot.
     prices: createTickerPriceProvider(() => readTickers(redis, env.REDIS_PREFIX)),
+    chain: chainConfigFromEnv(env),
     config: {
       uploadDir: env.UPLOAD_DIR,
       publicUrl: env.PUBLIC_URL,

@@ -1,3 +1,4 @@
+import type { ChainConfig } from "@northstar/domain/chain";
 import type { Db } from "@northstar/domain/db";
 import type { PriceProvider } from "@northstar/domain/markets";
 import type { Notifier } from "@northstar/domain/notifications";
@@ -9,6 +10,8 @@ export interface AppDeps {
   redis: Redis;
   notifier: Notifier;
   prices: PriceProvider;
+  /** The watched EVM chain (CHAIN_RPC_URL set), or null/absent: crypto deposits take the manual path. */
+  chain?: ChainConfig | null;
   /** Milliseconds since the epoch for the per-address limits; a test clock in tests, else Date.now. */
   clock?: () => number;
   config: {

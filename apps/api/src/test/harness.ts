@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ChainConfig } from "@northstar/domain/chain";
 import { createDb } from "@northstar/domain/db";
 import { TotpKeyring, useTotpKeyring } from "@northstar/domain/identity";
 import { createFixedPriceProvider } from "@northstar/domain/markets";
@@ -32,6 +33,8 @@ export async function createHarness(
     webDist?: string;
     /** The clock of the per-address limits (ms since the epoch); Date.now by default. */
     clock?: () => number;
+    /** A watched EVM chain (a test node); none by default, so crypto deposits take the manual path. */
+    chain?: ChainConfig;
   } = {},
 ) {
   const database = await createTestDatabase();
@@ -61,6 +64,7 @@ export async function createHarness(
     redis,
     notifier,
     prices: createFixedPriceProvider(),
+    chain: options.chain ?? null,
     clock: options.clock,
     config: {
       uploadDir,

@@ -63,7 +63,15 @@ export function chainDefinition(config: ChainConfig): Chain {
   };
 }
 
-/** The read client of a chain (viem over HTTP JSON-RPC). */
+const clients = new Map<string, PublicClient>();
+
+/** The read client of a chain (viem over HTTP JSON-RPC), one per node and chain id in a process. */
 export function chainClient(config: ChainConfig): PublicClient {
-  return createPublicClient({ chain: chainDefinition(config), transport: http(config.rpcUrl) });
+  const key = `${config.chainId}|${config.rpcUrl}`;
+  let client = clients.get(key);
+  if (!client) {
+    client = createPublicClient({ chain: chainDefinition(config), transport: http(config.rpcUrl) });
+    clients.set(key, client);
+  }
+  return client;
 }

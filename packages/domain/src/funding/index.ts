@@ -4,6 +4,7 @@ import "./policy-checks.ts";
 export * from "./address-format.ts";
 export * from "./addresses.ts";
 export * from "./assets.ts";
+export * from "./chain-deposits.ts";
 export * from "./claims.ts";
 export * from "./conversion-quotes.ts";
 export * from "./deposits.ts";

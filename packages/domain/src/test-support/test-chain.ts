@@ -1,10 +1,13 @@
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
+import { HDKey } from "@scure/bip32";
+import { mnemonicToSeedSync } from "@scure/bip39";
 import {
   type Account,
   type Address,
   createPublicClient,
   createWalletClient,
+  encodeFunctionData,
   type Hash,
   type Hex,
   http,
@@ -17,6 +20,18 @@ import { mnemonicToAccount } from "viem/accounts";
 /** The test node's accounts come from this phrase (the well-known development one), so runs repeat. */
 export const TEST_CHAIN_MNEMONIC = "test test test test test test test test test test test junk";
 export const TEST_CHAIN_ID = 1337;
+/**
+ * The phrase of the platform's deposit addresses in tests: another than the node's funded accounts,
+ * as in production the deposit key is nobody else's.
+ */
+export const TEST_PLATFORM_MNEMONIC =
+  "legal winner thank year wave sausage worth useful legal winner thank yellow";
+
+/** The account-level extended public key (m/44'/60'/0') of a phrase: what CHAIN_XPUB holds. */
+export function testXpub(mnemonic: string = TEST_PLATFORM_MNEMONIC): string {
+  return HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive("m/44'/60'/0'").publicExtendedKey;
+}
+
 /** Test USDT has 6 decimals, as USDT has. */
 export const TEST_USDT_DECIMALS = 6;
 
@@ -82,6 +97,13 @@ export interface TestChain {
   /** Transfers test USDT (decimal string) from one of the node's accounts; mined at once. */
   transferUsdt(from: Address, to: Address, amount: string): Promise<Hash>;
   usdtBalance(owner: Address): Promise<bigint>;
+  /**
+   * Signs a test USDT transfer without sending it: the same signed transaction can be sent, forgotten
+   * by a revert, and sent again into another block.
+   */
+  signUsdtTransfer(from: Address, to: Address, amount: string): Promise<Hex>;
+  /** Sends a signed transaction; mined at once. */
+  sendRaw(raw: Hex): Promise<Hash>;
   close(): Promise<void>;
 }
 
@@ -189,6 +211,21 @@ export async function startTestChain(options: TestChainOptions = {}): Promise<Te
     transferUsdt: (from, to, amount) => write(from, "transfer", to, amount),
     usdtBalance: (owner) =>
       client.readContract({ address: usdt, abi: MINT_ABI, functionName: "balanceOf", args: [owner] }),
+    async signUsdtTransfer(from, to, amount) {
+      const account = signer(from);
+      const request = await wallet.prepareTransactionRequest({
+        account,
+        chain,
+        to: usdt,
+        data: encodeFunctionData({
+          abi: MINT_ABI,
+          functionName: "transfer",
+          args: [to, parseUnits(amount, TEST_USDT_DECIMALS)],
+        }),
+      });
+      return wallet.signTransaction({ ...request, account, chain } as never);
+    },
+    sendRaw: (raw) => wallet.sendRawTransaction({ serializedTransaction: raw }),
     close: () => server.close(),
   };
 }

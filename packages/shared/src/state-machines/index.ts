@@ -61,10 +61,31 @@ export const depositMachine = defineMachine({
   states: ["pending", "success", "failed"],
   initial: "pending",
   transitions: [
-    { from: "pending", to: "success", by: ["operator"] },
-    { from: "pending", to: "failed", by: ["operator"] },
+    { from: "pending", to: "success", by: ["operator", "system"] },
+    { from: "pending", to: "failed", by: ["operator", "system"] },
   ],
 });
+
+/**
+ * A transfer to a user's deposit address seen by the chain watcher: `confirming` until its block is
+ * deep enough (then `credited`, for good), or `below_minimum` (recorded, never credited). A replaced
+ * block makes what it held `orphaned`; the same transfer in a new block is `confirming` (or
+ * `below_minimum`) again. A credited transfer stays credited whatever happens to its block (an
+ * operator alert says so).
+ */
+export const chainTransferMachine = defineMachine({
+  name: "chain-transfer",
+  states: ["confirming", "credited", "below_minimum", "orphaned"],
+  initial: "confirming",
+  transitions: [
+    { from: "confirming", to: "credited", by: ["system"] },
+    { from: "confirming", to: "orphaned", by: ["system"] },
+    { from: "below_minimum", to: "orphaned", by: ["system"] },
+    { from: "orphaned", to: "confirming", by: ["system"] },
+    { from: "orphaned", to: "below_minimum", by: ["system"] },
+  ],
+});
+export type ChainTransferStatus = (typeof chainTransferMachine.states)[number];
 
 /**
  * Withdrawals: the amount is held at application (pending); an operator approves or rejects (failed,

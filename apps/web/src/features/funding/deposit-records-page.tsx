@@ -34,6 +34,21 @@ function DepositRow({ row }: { row: DepositRecord }) {
   const { token } = theme.useToken();
   return (
     <RecordRow record={row} route={row.chain} rejectReason={row.rejectReason}>
+      {row.confirmationsRequired !== null && row.status === "pending" && (
+        <KeyValue label={t("funding.records.confirmations")}>
+          <Typography.Text data-testid="record-confirmations">
+            {t("funding.records.confirming", {
+              n: Math.min(row.confirmations ?? 0, row.confirmationsRequired),
+              total: row.confirmationsRequired,
+            })}
+          </Typography.Text>
+        </KeyValue>
+      )}
+      {row.confirmationsRequired !== null && row.status === "failed" && (
+        <Typography.Text type="danger" data-testid="record-below-minimum">
+          {t("funding.records.belowMinimum")}
+        </Typography.Text>
+      )}
       <KeyValue label={t("fields.txHash")}>
         <Typography.Text
           className="ns-num"

@@ -72,6 +72,13 @@ export function DepositTarget({ target }: { target: DepositOption }) {
               <Amount value={target.minimum} currency={target.currency} strong />
             </span>
           </KeyValue>
+          {target.confirmations !== null && (
+            <KeyValue label={t("funding.deposit.confirmations")}>
+              <Typography.Text strong data-testid="deposit-confirmations">
+                {target.confirmations}
+              </Typography.Text>
+            </KeyValue>
+          )}
         </Flex>
       </div>
       <Alert
@@ -82,7 +89,13 @@ export function DepositTarget({ target }: { target: DepositOption }) {
           chain: target.chain,
           min: target.minimum,
         })}
-        description={target.memo ? t("funding.deposit.memoWarning") : undefined}
+        description={
+          target.confirmations !== null
+            ? t("funding.deposit.autoCredit", { count: target.confirmations })
+            : target.memo
+              ? t("funding.deposit.memoWarning")
+              : undefined
+        }
       />
     </Flex>
   );

@@ -1,3 +1,9 @@
+import {
+  chainClient,
+  claimChainDeposit,
+  isWatchedDeposit,
+  withChainDepositOptions,
+} from "@northstar/domain/chain";
 import { getSiteSettings } from "@northstar/domain/content";
 import {
   addBankCard,
@@ -9,6 +15,7 @@ import {
   currencyDecimals,
   deleteBankCard,
   deleteWithdrawalAddress,
+  findDeposit,
   getAssets,
   getWithdrawalTerms,
   listBankCards,
@@ -62,15 +69,35 @@ export const assetRouter = router({
 });
 
 export const depositRouter = router({
-  options: authedProcedure.query(({ ctx }) => listDepositOptions(ctx.deps.db)),
+  /** The ways in; on the watched chain, the user's own address and the confirmations that credit it. */
+  options: authedProcedure.query(async ({ ctx }) =>
+    withChainDepositOptions(
+      ctx.deps.db,
+      ctx.deps.chain ?? null,
+      ctx.auth.user,
+      await listDepositOptions(ctx.deps.db),
+    ),
+  ),
   /** How many ways in are configured (each currency and chain, and the bank when open): the home page's figure. */
   methods: publicProcedure.query(async ({ ctx }) => {
     const { channels, addresses } = await listDepositOptions(ctx.deps.db);
     return { count: (channels.crypto ? addresses.length : 0) + (channels.bank ? 1 : 0) };
   }),
-  create: authedProcedure
-    .input(ZSubmitDepositRequestSchema)
-    .mutation(({ ctx, input }) => submitDeposit(ctx.deps.db, ctx.auth.user, input)),
+  /** A reported transfer: on the watched chain the chain checks it; elsewhere an operator does. */
+  create: authedProcedure.input(ZSubmitDepositRequestSchema).mutation(async ({ ctx, input }) => {
+    const chain = ctx.deps.chain ?? null;
+    if (chain && input.channel === "crypto" && isWatchedDeposit(chain, input)) {
+      const { depositId } = await claimChainDeposit(
+        ctx.deps.db,
+        chainClient(chain),
+        chain,
+        ctx.auth.user,
+        input,
+      );
+      return findDeposit(ctx.deps.db, depositId);
+    }
+    return submitDeposit(ctx.deps.db, ctx.auth.user, input);
+  }),
   getMany: authedProcedure
     .input(ZPageRequestSchema)
     .query(({ ctx, input }) => listUserDeposits(ctx.deps.db, ctx.auth.user.id, input.page, input.page_size)),

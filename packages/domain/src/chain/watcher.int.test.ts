@@ -1,0 +1,256 @@
+import { randomBytes } from "node:crypto";
+import { MoneyDecimal } from "@northstar/shared/money";
+import { and, asc, eq } from "drizzle-orm";
+import type { Address } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db } from "../db/client.ts";
+import { deposits } from "../funding/index.ts";
+import { users } from "../identity/index.ts";
+import { getUserBalances, reconcileLedger } from "../ledger/index.ts";
+import { createFixedPriceProvider } from "../markets/index.ts";
+import { setPolicy } from "../policy/index.ts";
+import { seedDatabase } from "../setup/index.ts";
+import { createTestDatabase, startTestChain, type TestChain, testXpub } from "../test-support/index.ts";
+import { depositAddressFor } from "./addresses.ts";
+import { chainAlerts, chainTransfers } from "./chain.table.ts";
+import { type ChainConfig, chainClient } from "./config.ts";
+import { listOpenChainAlerts, type WatcherDeps, watchOnce } from "./watcher.ts";
+
+/**
+ * The chain watcher against a real EVM node in this process: deposits credited after their
+ * confirmations and not before, below the minimum recorded and never credited, reorganisations
+ * before and after the credit, restarts and repeated passes; the ledger reconciles throughout.
+ */
+// Users' addresses come from another phrase than the node's funded accounts, as in production.
+const XPUB = testXpub();
+const CONFIRMATIONS = 3;
+
+let db: Db;
+let chain: TestChain;
+let deps: WatcherDeps;
+let funder: Address;
+let teardown: () => Promise<void>;
+
+beforeAll(async () => {
+  const database = await createTestDatabase();
+  const conn = createDb(database.url, { max: 10 });
+  conn.pool.on("error", () => {});
+  db = conn.db;
+  await seedDatabase(db);
+  await setPolicy(
+    db,
+    "chain.deposit.confirmations",
+    { ERC20: { ETH: CONFIRMATIONS, USDT: CONFIRMATIONS } },
+    "test",
+  );
+  chain = await startTestChain();
+  funder = chain.accounts[1] as Address;
+  await chain.mintUsdt(funder, "1000000");
+  const config: ChainConfig = {
+    network: "ERC20",
+    chainId: chain.chainId,
+    rpcUrl: chain.rpcUrl,
+    xpub: XPUB,
+    nativeCurrency: "ETH",
+    tokens: [{ currency: "USDT", address: chain.usdt.toLowerCase() as Address, decimals: 6 }],
+  };
+  deps = { db, client: chainClient(config), config, prices: createFixedPriceProvider(), startBlock: 0n };
+  teardown = async () => {
+    await chain.close();
+    await conn.close();
+    await database.drop();
+  };
+});
+afterAll(async () => {
+  await teardown?.();
+});
+
+async function newUser(): Promise<{ id: number; address: Address }> {
+  const uid = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
+  const [user] = await db
+    .insert(users)
+    .values({
+      uid,
+      passwordHash: "x",
+      nationality: "GB",
+      inviteCode: `C${randomBytes(4).toString("hex")}`,
+      nickname: `U${uid}`,
+    })
+    .returning();
+  if (!user) {
+    throw new Error("insert failed");
+  }
+  const address = await depositAddressFor(db, deps.config, user.id);
+  return { id: user.id, address: address.address as Address };
+}
+
+async function exchange(userId: number, currency: string): Promise<string> {
+  const balances = await getUserBalances(db, userId, "real");
+  const row = balances.find((b) => b.wallet === "exchange" && b.currency === currency);
+  return new MoneyDecimal(row?.available ?? "0").toString();
+}
+
+async function depositsOf(userId: number) {
+  return db.select().from(deposits).where(eq(deposits.userId, userId)).orderBy(asc(deposits.id));
+}
+
+async function expectReconciled() {
+  const report = await reconcileLedger(db);
+  expect(report.ok, JSON.stringify(report)).toBe(true);
+}
+
+/** Passes until the watcher has read the node's head. */
+async function catchUp() {
+  for (;;) {
+    const result = await watchOnce(deps);
+    if (result.lastBlock === (await chain.head())) {
+      return result;
+    }
+  }
+}
+
+describe("chain deposits", () => {
+  it("allocates each user one stable address of the xpub", async () => {
+    const a = await newUser();
+    const b = await newUser();
+    expect(a.address).not.toBe(b.address);
+    expect((await depositAddressFor(db, deps.config, a.id)).address).toBe(a.address);
+  });
+
+  it("credits a USDT transfer after N confirmations and not before, showing n/N meanwhile", async () => {
+    const user = await newUser();
+    await chain.transferUsdt(funder, user.address, "25.123456");
+    await catchUp();
+    let [deposit] = await depositsOf(user.id);
+    expect(deposit).toMatchObject({
+      status: "pending",
+      confirmations: 1,
+      confirmationsRequired: CONFIRMATIONS,
+    });
+    expect(await exchange(user.id, "USDT")).toBe("0");
+
+    await chain.mine(CONFIRMATIONS - 2);
+    await catchUp();
+    [deposit] = await depositsOf(user.id);
+    expect(deposit).toMatchObject({ status: "pending", confirmations: CONFIRMATIONS - 1 });
+    expect(await exchange(user.id, "USDT")).toBe("0");
+
+    await chain.mine(1);
+    await catchUp();
+    [deposit] = await depositsOf(user.id);
+    expect(deposit?.status).toBe("success");
+    expect(await exchange(user.id, "USDT")).toBe("25.123456");
+    // More blocks and more passes change nothing.
+    await chain.mine(2);
+    await catchUp();
+    await catchUp();
+    expect(await exchange(user.id, "USDT")).toBe("25.123456");
+    expect(await depositsOf(user.id)).toHaveLength(1);
+    await expectReconciled();
+  });
+
+  it("credits native ETH to the last wei", async () => {
+    const user = await newUser();
+    await chain.sendEth(funder, user.address, "0.123456789012345678");
+    await chain.mine(CONFIRMATIONS);
+    await catchUp();
+    expect(await exchange(user.id, "ETH")).toBe("0.123456789012345678");
+    await expectReconciled();
+  });
+
+  it("records a transfer below the minimum and never credits it", async () => {
+    const user = await newUser();
+    await chain.transferUsdt(funder, user.address, "0.5");
+    await chain.mine(CONFIRMATIONS + 1);
+    await catchUp();
+    const [deposit] = await depositsOf(user.id);
+    expect(deposit).toMatchObject({ status: "failed", amount: expect.stringMatching(/^0\.5/) });
+    const [transfer] = await db.select().from(chainTransfers).where(eq(chainTransfers.userId, user.id));
+    expect(transfer?.status).toBe("below_minimum");
+    expect(await exchange(user.id, "USDT")).toBe("0");
+    await expectReconciled();
+  });
+
+  it("undoes a transfer whose block is replaced before N, and the same transfer again is the same deposit", async () => {
+    const user = await newUser();
+    const before = await chain.snapshot();
+    const raw = await chain.signUsdtTransfer(funder, user.address, "40");
+    const hash = await chain.sendRaw(raw);
+    await catchUp();
+    const [seen] = await depositsOf(user.id);
+    expect(seen).toMatchObject({ status: "pending", confirmations: 1, txHash: hash });
+
+    // The block is replaced by empty ones: the transfer is gone.
+    await chain.revert(before);
+    await chain.mine(2);
+    const result = await catchUp();
+    expect(result.reorgForkedAfter).not.toBeNull();
+    const [transfer] = await db.select().from(chainTransfers).where(eq(chainTransfers.userId, user.id));
+    expect(transfer).toMatchObject({ status: "orphaned", blockNumber: null });
+    expect((await depositsOf(user.id))[0]).toMatchObject({ status: "pending", confirmations: 0 });
+    await chain.mine(CONFIRMATIONS + 1);
+    await catchUp();
+    expect(await exchange(user.id, "USDT")).toBe("0");
+
+    // The same signed transaction lands in a later block: the same transfer, the same deposit.
+    expect(await chain.sendRaw(raw)).toBe(hash);
+    await chain.mine(CONFIRMATIONS - 1);
+    await catchUp();
+    const deposits = await depositsOf(user.id);
+    expect(deposits).toHaveLength(1);
+    expect(deposits[0]).toMatchObject({ id: seen?.id, status: "success", confirmations: CONFIRMATIONS });
+    expect(await exchange(user.id, "USDT")).toBe("40");
+    await expectReconciled();
+  });
+
+  it("reports a reorg after the credit to operators and never credits twice", async () => {
+    const user = await newUser();
+    const before = await chain.snapshot();
+    const raw = await chain.signUsdtTransfer(funder, user.address, "70");
+    await chain.sendRaw(raw);
+    await chain.mine(CONFIRMATIONS);
+    await catchUp();
+    expect(await exchange(user.id, "USDT")).toBe("70");
+
+    await chain.revert(before);
+    await chain.mine(CONFIRMATIONS + 2);
+    await catchUp();
+    // The same transaction again in the new chain, confirmed again: still credited once.
+    await chain.sendRaw(raw);
+    await chain.mine(CONFIRMATIONS + 2);
+    await catchUp();
+    const [transfer] = await db.select().from(chainTransfers).where(eq(chainTransfers.userId, user.id));
+    expect(transfer?.status).toBe("credited");
+    const alerts = await listOpenChainAlerts(db, "ERC20");
+    expect(alerts.filter((a) => a.transferId === transfer?.id)).toHaveLength(1);
+    // Another pass raises no second alert and credits nothing more.
+    await catchUp();
+    expect(
+      await db
+        .select()
+        .from(chainAlerts)
+        .where(and(eq(chainAlerts.transferId, transfer?.id ?? 0))),
+    ).toHaveLength(1);
+    expect(await exchange(user.id, "USDT")).toBe("70");
+    await expectReconciled();
+  });
+
+  it("catches up after a stop with nothing lost or doubled, and two passes at once credit once", async () => {
+    const users = await Promise.all([newUser(), newUser(), newUser()]);
+    // The watcher is stopped while transfers arrive and blocks pass.
+    for (const [i, user] of users.entries()) {
+      await chain.transferUsdt(funder, user.address, `${10 + i}`);
+      await chain.sendEth(funder, user.address, "0.2");
+      await chain.mine(1);
+    }
+    await chain.mine(CONFIRMATIONS);
+    // Two watchers at once (a job delivered twice, a lease handed over mid-pass).
+    await Promise.all([catchUp(), catchUp()]);
+    for (const [i, user] of users.entries()) {
+      expect(await exchange(user.id, "USDT")).toBe(`${10 + i}`);
+      expect(await exchange(user.id, "ETH")).toBe("0.2");
+      expect(await depositsOf(user.id)).toHaveLength(2);
+    }
+    await expectReconciled();
+  });
+});
