@@ -19,6 +19,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<BenchResult>
   "custody-yield": () => import("./custody-yield.ts"),
   "contracts-risk": () => import("./contracts-risk.ts"),
   "login-flood": () => import("./login-flood.ts"),
+  "chain-watcher": () => import("./chain-watcher.ts"),
 };
 
 const smoke = process.argv.includes("--smoke");

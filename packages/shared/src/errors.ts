@@ -86,6 +86,7 @@ export const ERROR_CODES = {
   DEPOSIT_TX_HASH_USED: ResponseCode.Refused,
   DEPOSIT_TX_NOT_FOUND: ResponseCode.Refused,
   DEPOSIT_TX_MISMATCH: ResponseCode.Refused,
+  DEPOSIT_ON_CHAIN: ResponseCode.Refused,
   ADDRESS_FORMAT: ResponseCode.Refused,
   AMOUNT_INVALID: ResponseCode.Refused,
   AMOUNT_TOO_LARGE: ResponseCode.Refused,

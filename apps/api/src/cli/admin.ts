@@ -32,6 +32,7 @@ const USAGE = `usage: pnpm admin <command>
   deposits:list [pending|success|failed] | deposits:confirm <id> | deposits:reject <id> <reason>
   withdrawals:list [pending|success|failed|cancelled] | withdrawals:approve <id> | withdrawals:reject <id> <reason>
   deposit-address:list | deposit-address:set <currency> <chain> <address> [memo]
+  chain:alerts | chain:alert:resolve <id>   credited chain deposits whose block was replaced (never credited twice)
   instruments:list [search] | instrument:save <json> | instrument:enable <symbol> | instrument:disable <symbol>
   user <uid|email|phone>              balances and recent ledger lines
   user:freeze <uid|email|phone> <reason> | user:unfreeze <uid|email|phone> <reason>
@@ -182,6 +183,12 @@ async function main(): Promise<number> {
     case "withdrawals:reject":
       await admin.rejectWithdrawal({ id: id(), reason: args.slice(1).join(" ") });
       console.log("rejected");
+      return 0;
+    case "chain:alerts":
+      print(await admin.chainAlerts());
+      return 0;
+    case "chain:alert:resolve":
+      print(await admin.resolveChainAlert({ id: id() }));
       return 0;
     case "deposit-address:list":
       print(await admin.depositAddresses());

@@ -4,7 +4,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
-import { deposits } from "../funding/index.ts";
+import { confirmDeposit, deposits, rejectDeposit } from "../funding/index.ts";
 import { users } from "../identity/index.ts";
 import { getUserBalances, reconcileLedger } from "../ledger/index.ts";
 import { createFixedPriceProvider } from "../markets/index.ts";
@@ -14,7 +14,7 @@ import { createTestDatabase, startTestChain, type TestChain, testXpub } from "..
 import { depositAddressFor } from "./addresses.ts";
 import { chainAlerts, chainTransfers } from "./chain.table.ts";
 import { type ChainConfig, chainClient } from "./config.ts";
-import { listOpenChainAlerts, type WatcherDeps, watchOnce } from "./watcher.ts";
+import { listOpenChainAlerts, resolveChainAlert, type WatcherDeps, watchOnce } from "./watcher.ts";
 
 /**
  * The chain watcher against a real EVM node in this process: deposits credited after their
@@ -128,6 +128,13 @@ describe("chain deposits", () => {
       confirmationsRequired: CONFIRMATIONS,
     });
     expect(await exchange(user.id, "USDT")).toBe("0");
+    // Operators do not decide a deposit the chain settles.
+    await expect(
+      confirmDeposit(db, deps.prices, { depositId: deposit?.id ?? 0, operatorId: 1, actor: "test" }),
+    ).rejects.toMatchObject({ code: "DEPOSIT_ON_CHAIN" });
+    await expect(
+      rejectDeposit(db, { depositId: deposit?.id ?? 0, operatorId: 1, actor: "test", reason: "no" }),
+    ).rejects.toMatchObject({ code: "DEPOSIT_ON_CHAIN" });
 
     await chain.mine(CONFIRMATIONS - 2);
     await catchUp();
@@ -233,6 +240,11 @@ describe("chain deposits", () => {
     ).toHaveLength(1);
     expect(await exchange(user.id, "USDT")).toBe("70");
     await expectReconciled();
+    // An operator looks into it and resolves it, once.
+    const alert = alerts.find((a) => a.transferId === transfer?.id);
+    expect(await resolveChainAlert(db, alert?.id ?? 0, "operator:test")).toBe(true);
+    expect(await resolveChainAlert(db, alert?.id ?? 0, "operator:test")).toBe(false);
+    expect((await listOpenChainAlerts(db, "ERC20")).some((a) => a.id === alert?.id)).toBe(false);
   });
 
   it("catches up after a stop with nothing lost or doubled, and two passes at once credit once", async () => {

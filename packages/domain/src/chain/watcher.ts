@@ -2,6 +2,7 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import { chainTransferMachine } from "@northstar/shared/state-machines";
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne } from "drizzle-orm";
 import { type Address, formatUnits, type PublicClient, parseAbiItem } from "viem";
+import { recordAudit } from "../audit/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import {
   creditChainDeposit,
@@ -464,6 +465,27 @@ async function settleConfirmations(deps: WatcherDeps, lastBlock: bigint): Promis
 /** The ledger system account of a chain's coins at one place: users' deposit addresses or the hot wallet. */
 export function custodyAccount(network: string, place: "deposits" | "hot"): `chain_custody:${string}` {
   return `chain_custody:${network}:${place}`;
+}
+
+/** An operator marks an alert looked into (audited); false when it was not open. */
+export async function resolveChainAlert(db: Db, alertId: number, actor: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const resolved = await tx
+      .update(chainAlerts)
+      .set({ resolvedAt: new Date(), resolvedBy: actor })
+      .where(and(eq(chainAlerts.id, alertId), isNull(chainAlerts.resolvedAt)))
+      .returning({ id: chainAlerts.id, transferId: chainAlerts.transferId });
+    if (resolved.length === 0) {
+      return false;
+    }
+    await recordAudit(tx, {
+      actor,
+      action: "chain-alert.resolve",
+      subject: String(alertId),
+      details: { transferId: resolved[0]?.transferId },
+    });
+    return true;
+  });
 }
 
 /** Operator alerts not yet resolved, newest first. */

@@ -164,6 +164,9 @@ export async function confirmDeposit(
     if (!deposit) {
       throw new AppError("NOT_FOUND");
     }
+    if (deposit.confirmationsRequired !== null) {
+      throw new AppError("DEPOSIT_ON_CHAIN");
+    }
     const valueUsdt = (await valueInUsdt(prices, deposit.currency, deposit.amount)) ?? "0";
     if (!fitsNumeric(valueUsdt)) {
       throw new AppError("AMOUNT_TOO_LARGE", {}, "amount");
@@ -226,12 +229,16 @@ export async function rejectDeposit(
         userId: deposits.userId,
         amount: deposits.amount,
         currency: deposits.currency,
+        confirmationsRequired: deposits.confirmationsRequired,
       })
       .from(deposits)
       .where(eq(deposits.id, params.depositId))
       .for("update");
     if (!deposit) {
       throw new AppError("NOT_FOUND");
+    }
+    if (deposit.confirmationsRequired !== null) {
+      throw new AppError("DEPOSIT_ON_CHAIN");
     }
     const moved = await transition(tx, {
       machine: depositMachine,

@@ -112,6 +112,8 @@ export interface TestChainOptions {
   port?: number;
   host?: string;
   totalAccounts?: number;
+  /** Gas per block (ganache's default: 30 million; a bench packing a thousand transfers needs more). */
+  blockGasLimit?: bigint;
 }
 
 /**
@@ -124,7 +126,10 @@ export async function startTestChain(options: TestChainOptions = {}): Promise<Te
     logging: { quiet: true },
     wallet: { mnemonic: TEST_CHAIN_MNEMONIC, totalAccounts: options.totalAccounts ?? 5 },
     chain: { chainId: TEST_CHAIN_ID, vmErrorsOnRPCResponse: true },
-    miner: { instamine: "eager" },
+    miner: {
+      instamine: "eager",
+      ...(options.blockGasLimit ? { blockGasLimit: `0x${options.blockGasLimit.toString(16)}` } : {}),
+    },
   });
   await server.listen(options.port ?? 0, options.host ?? "127.0.0.1");
   const address = (server as unknown as { address(): ReturnType<Server["address"]> }).address();

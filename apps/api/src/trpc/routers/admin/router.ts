@@ -16,7 +16,7 @@ import {
   startOperatorTotp,
 } from "@northstar/domain/admin";
 import { listAuditLog } from "@northstar/domain/audit";
-import { payoutScheduler } from "@northstar/domain/chain";
+import { listOpenChainAlerts, payoutScheduler, resolveChainAlert } from "@northstar/domain/chain";
 import { getSiteSettings } from "@northstar/domain/content";
 import { AppError } from "@northstar/domain/errors";
 import {
@@ -198,6 +198,13 @@ export const adminRouter = router({
     return { ok: true };
   }),
 
+  /** Credited chain deposits whose block was replaced: never credited twice, but the coins may be gone. */
+  chainAlerts: funding.query(({ ctx }) =>
+    listOpenChainAlerts(ctx.deps.db, ctx.deps.chain?.network ?? "ERC20"),
+  ),
+  resolveChainAlert: funding.input(zReview).mutation(async ({ ctx, input }) => ({
+    resolved: await resolveChainAlert(ctx.deps.db, input.id, actor(ctx.operator)),
+  })),
   deposits: funding
     .input(z.object({ status: z.enum(["pending", "success", "failed"]).optional() }))
     .query(({ ctx, input }) => listDepositsForReview(ctx.deps.db, input.status)),
