@@ -1,4 +1,5 @@
 import { useApiKeyKeyring } from "@northstar/domain/apikeys";
+import { hotWalletChain, useHotWalletPayouts } from "@northstar/domain/chain";
 import {
   configureSecretHashing,
   loadTotpKeyring,
@@ -14,6 +15,8 @@ import { createDeps } from "./http/create-deps.ts";
 const env = loadEnv();
 await runMigrations(env.DATABASE_URL);
 const deps = createDeps(env);
+// With a watched chain and a hot-wallet key, approvals on that chain go to the worker's hot wallet.
+useHotWalletPayouts(hotWalletChain(env));
 // Password hashing in flight per process, and how many may wait (see identity/secrets.ts).
 configureSecretHashing({
   ...(env.SECRET_HASH_CONCURRENCY ? { concurrency: env.SECRET_HASH_CONCURRENCY } : {}),

@@ -53,13 +53,13 @@ const workerEnv = () =>
        * Which roles this worker takes, comma-separated: notifications, market-feed, spot-matcher,
        * market-maker, custody-yield, launchpad-unlock, option-settlement, proof-publish, loan-overdue,
        * c2c-expiry, contract-risk, contract-overnight, contract-delivery, referral-rewards, ledger-reconcile,
-       * chain-watcher (only with CHAIN_RPC_URL set). Default all; a deployment
+       * chain-watcher (only with CHAIN_RPC_URL set), hot-wallet (with CHAIN_RPC_URL and a hot-wallet key). Default all; a deployment
        * can give the matcher workers of its own.
        */
       WORKER_ROLES: z
         .string()
         .default(
-          "notifications,market-feed,spot-matcher,market-maker,custody-yield,launchpad-unlock,option-settlement,proof-publish,loan-overdue,c2c-expiry,contract-risk,contract-overnight,contract-delivery,referral-rewards,ledger-reconcile,chain-watcher",
+          "notifications,market-feed,spot-matcher,market-maker,custody-yield,launchpad-unlock,option-settlement,proof-publish,loan-overdue,c2c-expiry,contract-risk,contract-overnight,contract-delivery,referral-rewards,ledger-reconcile,chain-watcher,hot-wallet",
         )
         .transform((v) => new Set(v.split(",").map((r) => r.trim()))),
       /** How long a role's lease lives unrenewed: a standby takes over this long after a holder dies. */

@@ -1,4 +1,10 @@
-import { chainConfigFromEnv } from "@northstar/domain/chain";
+import {
+  chainConfigFromEnv,
+  hotWalletChain,
+  hotWalletNetwork,
+  loadHotWalletSigner,
+  useHotWalletPayouts,
+} from "@northstar/domain/chain";
 import { getSiteSettings } from "@northstar/domain/content";
 import { createDb } from "@northstar/domain/db";
 import { useMessagePublisher } from "@northstar/domain/messages";
@@ -13,6 +19,7 @@ import { startC2cExpiry } from "./queues/c2c-expiry.ts";
 import { startContractDeliveryWorker } from "./queues/contract-delivery.ts";
 import { startContractOvernightWorker } from "./queues/contract-overnight.ts";
 import { startCustodyYieldWorker } from "./queues/custody-yield.ts";
+import { startHotWallet } from "./queues/hot-wallet.ts";
 import { startLaunchpadUnlockWorker } from "./queues/launchpad-unlock.ts";
 import { startLedgerReconcileWorker } from "./queues/ledger-reconcile.ts";
 import { startLoanOverdueWorker } from "./queues/loan-overdue.ts";
@@ -100,6 +107,23 @@ const options = env.WORKER_ROLES.has("option-settlement")
 const c2c = env.WORKER_ROLES.has("c2c-expiry")
   ? startC2cExpiry({ db, connection, prefix: env.REDIS_PREFIX, log })
   : { close: async () => {} };
+// Approvals this process makes (none today) and the API's agree on which withdrawals the hot wallet pays.
+const payoutChain = hotWalletChain(env);
+useHotWalletPayouts(payoutChain);
+const signer = payoutChain && env.WORKER_ROLES.has("hot-wallet") ? loadHotWalletSigner(env) : null;
+const hotWallet =
+  payoutChain && signer
+    ? startHotWallet({
+        db,
+        connection,
+        prefix: env.REDIS_PREFIX,
+        wallet: { network: hotWalletNetwork(payoutChain), signer },
+        log,
+      })
+    : { close: async () => {} };
+if (signer) {
+  log(`hot wallet ${signer.address} pays withdrawals on ${payoutChain?.network}`);
+}
 const contractRisk = env.WORKER_ROLES.has("contract-risk")
   ? startContractRisk(db, connection, { prefix: env.REDIS_PREFIX, leaseTtlMs: env.LEASE_TTL_MS, log })
   : { close: async () => {} };
@@ -137,6 +161,7 @@ const shutdown = async () => {
     spot.close(),
     options.close(),
     c2c.close(),
+    hotWallet.close(),
     contractRisk.close(),
     chainWatcher.close(),
   ]);

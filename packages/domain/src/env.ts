@@ -55,6 +55,13 @@ export const domainEnv = () =>
         .string()
         .regex(/^0x[0-9a-fA-F]{40}$/, "a 0x address")
         .default("0xdAC17F958D2ee523a2206206994597C13D831ec7"),
+      /**
+       * The hot wallet's private key (32 bytes in hex), or a file holding it: with a watched chain,
+       * approved withdrawals on it are signed and sent by the worker's hot-wallet role. Only that role
+       * loads the key; it is never stored or logged. Set one, not both.
+       */
+      HOT_WALLET_PRIVATE_KEY: z.string().optional(),
+      HOT_WALLET_KEY_FILE: z.string().optional(),
       /** The address users reach the site at; used in invite links and mails. */
       PUBLIC_URL: z.string().url().default("http://localhost:3000"),
     },

@@ -1,3 +1,4 @@
+import { useHotWalletPayouts } from "@northstar/domain/chain";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectOk, expectTrpcRefusal, query } from "../test/fixtures.ts";
@@ -177,6 +178,44 @@ describe("bank withdrawals", () => {
       new MoneyDecimal(clearing).plus(475).toFixed(),
     );
     expect(await balanceOf(h, u.userId)).toEqual({ available: "500", held: "0" });
+  });
+});
+
+describe("withdrawals the hot wallet pays", () => {
+  it("approves into the signer's queue: held until the chain confirms, enqueued, released only when waiting", async () => {
+    useHotWalletPayouts({
+      network: "ERC20",
+      chainId: 1337,
+      rpcUrl: "http://127.0.0.1:1",
+      xpub: null,
+      nativeCurrency: "ETH",
+      tokens: [{ currency: "USDT", address: "0x5fbdb2315678afecb367f032d93f642f64180aa3", decimals: 6 }],
+    });
+    try {
+      const u = await readyUser("400");
+      const w = await apply(u, "200");
+      expectOk(await admin(h, "approveWithdrawal", { id: w.id }, op));
+      expect((await mine(u))[0]).toMatchObject({ id: w.id, status: "queued" });
+      // Nothing has left yet: the amount stays held, no payout entry.
+      expect(await balanceOf(h, u.userId)).toEqual({ available: "200", held: "200" });
+      expect((await entries(w.id)).map((e) => e.kind)).toEqual(["withdrawal.hold"]);
+      const job = await h.redis.hgetall(`${h.redisPrefix}:hot-wallet:pay-withdrawal-${w.id}`);
+      expect(JSON.parse(job.data ?? "{}")).toEqual({ withdrawalId: w.id });
+
+      // Only a withdrawal waiting over the daily limit can be released, by a finance operator.
+      expectTrpcRefusal(await admin(h, "releaseWithdrawal", { id: w.id }, op), "ALREADY_REVIEWED");
+      const support = await operatorToken(h, "support");
+      expectTrpcRefusal(await admin(h, "releaseWithdrawal", { id: w.id }, support), "FORBIDDEN");
+      expectTrpcRefusal(
+        await admin(h, "rejectWithdrawal", { id: w.id, reason: "late" }, op),
+        "ALREADY_REVIEWED",
+      );
+      expectTrpcRefusal(await h.trpc("withdrawal.cancel", { id: w.id }, u.token), "ALREADY_REVIEWED");
+      const queued = dataOf<Withdrawal[]>(await admin(h, "withdrawals", { status: "queued" }, op, "query"));
+      expect(queued.map((x) => x.id)).toContain(w.id);
+    } finally {
+      useHotWalletPayouts(null);
+    }
   });
 });
 

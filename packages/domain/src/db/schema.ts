@@ -4,6 +4,7 @@ export * from "../apikeys/apikeys.table.ts";
 export * from "../audit/audit.table.ts";
 export * from "../c2c/c2c.table.ts";
 export * from "../chain/chain.table.ts";
+export * from "../chain/hot-wallet.table.ts";
 export * from "../content/content.table.ts";
 export * from "../contracts/contracts.table.ts";
 export * from "../currencies/currencies.table.ts";

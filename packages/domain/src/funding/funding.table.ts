@@ -120,12 +120,30 @@ export const withdrawals = pgTable(
     amount: money().notNull(),
     fee: money().notNull(),
     received: money().notNull(),
-    status: text({ enum: ["pending", "success", "failed", "cancelled"] })
+    status: text({
+      enum: [
+        "pending",
+        "queued",
+        "awaiting_release",
+        "broadcast",
+        "confirming",
+        "success",
+        "failed",
+        "cancelled",
+      ],
+    })
       .notNull()
       .default("pending"),
     rejectReason: text(),
     reviewedBy: bigint({ mode: "number" }),
     reviewedAt: timestamp({ withTimezone: true }),
+    /** The operator who let it pass the daily hot-wallet limit (awaiting_release → queued). */
+    releasedBy: bigint({ mode: "number" }),
+    /** Paid by the hot wallet: the latest transaction's hash (every attempt is kept by the chain module). */
+    txHash: text(),
+    /** Blocks on top of the including one, counting it, and how many the payout waits for. */
+    confirmations: integer(),
+    confirmationsRequired: integer(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

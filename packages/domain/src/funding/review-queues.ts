@@ -1,3 +1,4 @@
+import type { WithdrawalStatus } from "@northstar/shared/state-machines";
 import { desc, eq } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
 import { depositAddresses, deposits, withdrawals } from "./funding.table.ts";
@@ -14,10 +15,7 @@ export function listDepositsForReview(db: DbOrTx, status?: "pending" | "success"
     .limit(QUEUE_LIMIT);
 }
 
-export function listWithdrawalsForReview(
-  db: DbOrTx,
-  status?: "pending" | "success" | "failed" | "cancelled",
-) {
+export function listWithdrawalsForReview(db: DbOrTx, status?: WithdrawalStatus) {
   return db
     .select()
     .from(withdrawals)

@@ -3,7 +3,7 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import { withdrawalMachine } from "@northstar/shared/state-machines";
 import { withdrawalQuote } from "@northstar/shared/withdrawal-fee";
 import { isWithinWindow, zonedClock } from "@northstar/shared/zoned-clock";
-import { and, count, desc, eq, gte, isNull, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, isNull, ne, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/index.ts";
 import { assertAmountDecimals, assertCurrencyAmount } from "../currencies/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
@@ -224,60 +224,49 @@ export async function listUserWithdrawals(db: DbOrTx, userId: number, page: numb
 
 type Review = { withdrawalId: number; operatorId: number; actor: string };
 
-/** An operator approves: the held amount leaves (received to the clearing account, fee to fees). */
+type PayoutRoute = (w: { currency: string; chain: string | null }) => boolean;
+let paidByHotWallet: PayoutRoute = () => false;
+
+/**
+ * The chain module tells which crypto withdrawals its hot wallet pays (a chain with a node and a
+ * currency it holds there); until it registers, every approval is paid outside the platform.
+ */
+export function registerHotWalletRoute(route: PayoutRoute) {
+  paidByHotWallet = route;
+}
+
+type WithdrawalRow = typeof withdrawals.$inferSelect;
+
+/**
+ * An operator approves. A withdrawal paid outside the platform (bank wire, a chain without a node)
+ * is done: the held amount leaves (received to the clearing account, fee to fees). One the hot
+ * wallet pays is `queued` for the signer and stays held until the chain confirms it.
+ */
 export async function approveWithdrawal(db: Db, params: Review) {
   return db.transaction(async (tx) => {
     const w = await lockWithdrawal(tx, params.withdrawalId);
+    const onChain = w.method === "crypto" && w.status === "pending" && paidByHotWallet(w);
     if (
       !(await transition(tx, {
         machine: withdrawalMachine,
         table: withdrawals,
         id: w.id,
         from: "pending",
-        to: "success",
+        to: onChain ? "queued" : "success",
         by: "operator",
         set: { reviewedBy: params.operatorId, reviewedAt: new Date() },
       }))
     ) {
       throw new AppError("ALREADY_REVIEWED");
     }
-    const postings = [
-      {
-        account: {
-          userId: w.userId,
-          book: "real" as const,
-          wallet: "exchange" as const,
-          currency: w.currency,
-          bucket: "held" as const,
-        },
-        amount: `-${w.amount}`,
-      },
-      {
-        account: {
-          system: `withdrawal_clearing:${w.method}` as const,
-          book: "real" as const,
-          currency: w.currency,
-        },
-        amount: w.received,
-      },
-    ];
-    if (!new MoneyDecimal(w.fee).isZero()) {
-      postings.push({
-        account: { system: "fees", book: "real", currency: w.currency } as never,
-        amount: w.fee,
-      });
+    if (!onChain) {
+      await postPayout(tx, w);
     }
-    await postEntry(tx, {
-      idempotencyKey: `withdrawal:${w.id}:approve`,
-      kind: "withdrawal.approve",
-      reference: { type: "withdrawal", id: w.id },
-      postings,
-    });
     await recordAudit(tx, {
       actor: params.actor,
       action: "withdrawal.approve",
       subject: String(w.id),
-      details: { amount: w.amount, fee: w.fee },
+      details: { amount: w.amount, fee: w.fee, ...(onChain ? { route: "hot_wallet" } : {}) },
     });
     await addMessage(tx, {
       userId: w.userId,
@@ -285,6 +274,173 @@ export async function approveWithdrawal(db: Db, params: Review) {
       params: { amount: w.amount, currency: w.currency },
       eventKey: `withdrawal:${w.id}:approved`,
     });
+    return { status: onChain ? ("queued" as const) : ("success" as const) };
+  });
+}
+
+/** The held amount leaves: received to the method's clearing account, the fee to fees. Once per withdrawal. */
+async function postPayout(tx: DbOrTx, w: WithdrawalRow) {
+  const postings = [
+    {
+      account: {
+        userId: w.userId,
+        book: "real" as const,
+        wallet: "exchange" as const,
+        currency: w.currency,
+        bucket: "held" as const,
+      },
+      amount: `-${w.amount}`,
+    },
+    {
+      account: {
+        system: `withdrawal_clearing:${w.method}` as const,
+        book: "real" as const,
+        currency: w.currency,
+      },
+      amount: w.received,
+    },
+  ];
+  if (!new MoneyDecimal(w.fee).isZero()) {
+    postings.push({
+      account: { system: "fees", book: "real", currency: w.currency } as never,
+      amount: w.fee,
+    });
+  }
+  await postEntry(tx, {
+    idempotencyKey: `withdrawal:${w.id}:approve`,
+    kind: "withdrawal.approve",
+    reference: { type: "withdrawal", id: w.id },
+    postings,
+  });
+}
+
+/**
+ * An operator lets a withdrawal over the daily hot-wallet limit go: back to `queued`, marked so the
+ * signer sends it without checking the limit again.
+ */
+export async function releaseWithdrawal(db: Db, params: Review) {
+  return db.transaction(async (tx) => {
+    const w = await lockWithdrawal(tx, params.withdrawalId);
+    if (
+      !(await transition(tx, {
+        machine: withdrawalMachine,
+        table: withdrawals,
+        id: w.id,
+        from: "awaiting_release",
+        to: "queued",
+        by: "operator",
+        set: { releasedBy: params.operatorId },
+      }))
+    ) {
+      throw new AppError("ALREADY_REVIEWED");
+    }
+    await recordAudit(tx, {
+      actor: params.actor,
+      action: "withdrawal.release",
+      subject: String(w.id),
+      details: { amount: w.amount, currency: w.currency },
+    });
+  });
+}
+
+/** The withdrawal row under a row lock, for the hot-wallet signer's transaction. */
+export async function lockWithdrawalForPayout(tx: DbOrTx, id: number): Promise<WithdrawalRow> {
+  return lockWithdrawal(tx, id);
+}
+
+/** Withdrawals the hot wallet still has work on (to sign, to send, to confirm), oldest first. */
+export async function listHotWalletWork(db: DbOrTx, limit = 500) {
+  return db
+    .select({ id: withdrawals.id, status: withdrawals.status })
+    .from(withdrawals)
+    .where(inArray(withdrawals.status, ["queued", "broadcast", "confirming"]))
+    .orderBy(withdrawals.id)
+    .limit(limit);
+}
+
+type ChainProgress = { txHash?: string; confirmations?: number; confirmationsRequired?: number };
+
+/**
+ * The signer's progress on a withdrawal: a state change through the machine (compare-and-set), or,
+ * with `from` equal to `to`, only the shown hash and confirmations. Reaching success posts the payout.
+ */
+export async function advanceHotWalletWithdrawal(
+  tx: DbOrTx,
+  params: {
+    id: number;
+    from: "queued" | "broadcast" | "confirming";
+    to: "awaiting_release" | "broadcast" | "confirming" | "success";
+    /** Only the shown hash and confirmations change when `from` equals `to`. */
+    progress?: ChainProgress;
+  },
+): Promise<boolean> {
+  const w = await lockWithdrawal(tx, params.id);
+  if (w.status !== params.from) {
+    return false;
+  }
+  if (params.from === params.to) {
+    await tx
+      .update(withdrawals)
+      .set(params.progress ?? {})
+      .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, params.from)));
+    return true;
+  }
+  const moved = await transition(tx, {
+    machine: withdrawalMachine,
+    table: withdrawals,
+    id: w.id,
+    from: params.from,
+    to: params.to,
+    by: "system",
+    set: params.progress ?? {},
+  });
+  if (moved && params.to === "success") {
+    await postPayout(tx, w);
+  }
+  return moved;
+}
+
+/**
+ * The chain reverted the hot wallet's transaction: the withdrawal fails and the held amount returns
+ * to the user's available balance, once (compare-and-set on the state, and the release's key).
+ */
+export async function failHotWalletWithdrawal(
+  tx: DbOrTx,
+  params: { id: number; from: "broadcast" | "confirming"; progress?: ChainProgress },
+): Promise<boolean> {
+  const w = await lockWithdrawal(tx, params.id);
+  const moved = await transition(tx, {
+    machine: withdrawalMachine,
+    table: withdrawals,
+    id: w.id,
+    from: params.from,
+    to: "failed",
+    by: "system",
+    set: params.progress ?? {},
+  });
+  if (!moved) {
+    return false;
+  }
+  await refundHeld(tx, w, "withdrawal.chain_failed");
+  await addMessage(tx, {
+    userId: w.userId,
+    kind: "withdrawal.failed",
+    params: { amount: w.amount, currency: w.currency },
+    eventKey: `withdrawal:${w.id}:chain-failed`,
+  });
+  return true;
+}
+
+async function refundHeld(tx: DbOrTx, w: WithdrawalRow, kind: string) {
+  await releaseFunds(tx, {
+    userId: w.userId,
+    book: "real",
+    wallet: "exchange",
+    currency: w.currency,
+    amount: w.amount,
+    idempotencyKey: `withdrawal:${w.id}:release`,
+    kind,
+    reference: { type: "withdrawal", id: w.id },
   });
 }
 
@@ -334,12 +490,14 @@ async function closeWithRelease(
 ) {
   return db.transaction(async (tx) => {
     const w = await lockWithdrawal(tx, withdrawalId);
+    // An operator may also reject one waiting over the daily hot-wallet limit: it is still held.
+    const from = by === "operator" && w.status === "awaiting_release" ? "awaiting_release" : "pending";
     if (
       !(await transition(tx, {
         machine: withdrawalMachine,
         table: withdrawals,
         id: w.id,
-        from: "pending",
+        from,
         to,
         by,
         set,

@@ -10,6 +10,7 @@ export const MESSAGE_KINDS = [
   "deposit.rejected",
   "withdrawal.approved",
   "withdrawal.rejected",
+  "withdrawal.failed",
   "kyc.approved",
   "kyc.rejected",
   "loan.approved",

@@ -14,6 +14,7 @@ export const QUEUES = {
   contractDelivery: "contract-delivery",
   referralRewards: "referral-rewards",
   ledgerReconcile: "ledger-reconcile",
+  hotWallet: "hot-wallet",
 } as const;
 
 export const JOBS = {
@@ -29,6 +30,7 @@ export const JOBS = {
   payReferralRewards: "pay-referral-rewards",
   pruneContractTicks: "prune-contract-ticks",
   reconcileLedger: "reconcile-ledger",
+  payWithdrawal: "pay-withdrawal",
 } as const;
 
 export const ZSendCodeJobSchema = z.object({
@@ -52,3 +54,10 @@ export type TSettleOptionsDueJob = z.infer<typeof ZSettleOptionsDueJobSchema>;
 /** Expires one C2C order at its deadline unless its proof came first; the order id is the business key. */
 export const ZExpireC2cOrderJobSchema = z.object({ orderId: z.number().int().positive() });
 export type TExpireC2cOrderJob = z.infer<typeof ZExpireC2cOrderJobSchema>;
+
+/**
+ * Moves one hot-wallet payout on (sign and send, follow to N confirmations, replace when stuck); the
+ * withdrawal id is the business key and the job id, so a second delivery changes nothing.
+ */
+export const ZPayWithdrawalJobSchema = z.object({ withdrawalId: z.number().int().positive() });
+export type TPayWithdrawalJob = z.infer<typeof ZPayWithdrawalJobSchema>;

@@ -185,6 +185,48 @@ export const POLICY = {
   "funding.withdraw.turnoverRatio": { schema: zShare, default: "0.9", public: true },
   /** Withdrawal fee, taken from the amount: the user receives amount × (1 − rate). */
   "funding.withdraw.feeRate": { schema: zRate, default: "0.05", public: true },
+  /**
+   * Hot-wallet payouts (chains with a node): a withdrawal is done after this many confirmations of
+   * its transaction (the including block counts as one), per chain and currency; a chain or currency
+   * not named waits for `default`.
+   */
+  "chain.withdraw.confirmations": {
+    schema: z.object({
+      default: z.number().int().min(1).max(1000),
+      byChain: z.record(zChainCode, z.record(zCurrencyCode, z.number().int().min(1).max(1000))),
+    }),
+    default: { default: 12, byChain: { ERC20: { ETH: 12, USDT: 12 } } } as {
+      default: number;
+      byChain: Record<string, Record<string, number>>;
+    },
+    public: true,
+  },
+  /**
+   * What the hot wallet may send per currency in a UTC day (the amounts users receive); a withdrawal
+   * that would pass it waits for an operator to release it. A currency not named has no limit.
+   */
+  "chain.withdraw.dailyLimit": {
+    schema: z.record(zCurrencyCode, zPositive),
+    default: { ETH: "50", USDT: "200000" } as Record<string, string>,
+    public: false,
+  },
+  /** A payout transaction not included this many seconds after it was sent is replaced (same nonce, higher fee). */
+  "chain.withdraw.stuckSeconds": {
+    schema: z.number().int().min(10).max(86_400),
+    default: 600,
+    public: false,
+  },
+  /** How much a replacement raises both fee caps, in percent (nodes refuse less than 10). */
+  "chain.withdraw.feeBumpPercent": { schema: z.number().int().min(10).max(500), default: 25, public: false },
+  /** Gas limit of a payout: a native transfer, and an ERC20 `transfer` call. */
+  "chain.withdraw.gasLimits": {
+    schema: z.object({
+      native: z.number().int().min(21_000).max(1_000_000),
+      token: z.number().int().min(21_000).max(1_000_000),
+    }),
+    default: { native: 21_000, token: 100_000 },
+    public: false,
+  },
   /** Spread on currency conversion, against the user, shown before confirming. */
   "funding.convert.spread": { schema: zRate, default: "0.002", public: true },
   /**

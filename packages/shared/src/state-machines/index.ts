@@ -88,18 +88,43 @@ export const chainTransferMachine = defineMachine({
 export type ChainTransferStatus = (typeof chainTransferMachine.states)[number];
 
 /**
- * Withdrawals: the amount is held at application (pending); an operator approves (success, the
- * funds leave) or rejects (failed, the hold is released); the user may cancel while pending
- * (cancelled, released).
+ * Withdrawals: the amount is held at application (pending); an operator approves or rejects (failed,
+ * the hold is released); the user may cancel while pending (cancelled, released). An approval paid
+ * outside the platform (bank wire, a chain without a node) ends at success. An approval on a chain the
+ * platform's hot wallet pays from is `queued` for the signer (system): over the daily hot-wallet limit
+ * it waits in `awaiting_release` until an operator releases it (back to queued) or rejects it (failed,
+ * refunded); otherwise the signer signs and sends it (`broadcast`), the chain includes it
+ * (`confirming`, n of N blocks; back to broadcast if a reorganisation drops the including block) and
+ * it ends at success after N confirmations, or failed (refunded once) when the chain reverts it.
  */
 export const withdrawalMachine = defineMachine({
   name: "withdrawal",
-  states: ["pending", "success", "failed", "cancelled"],
+  states: [
+    "pending",
+    "queued",
+    "awaiting_release",
+    "broadcast",
+    "confirming",
+    "success",
+    "failed",
+    "cancelled",
+  ],
   initial: "pending",
   transitions: [
     { from: "pending", to: "success", by: ["operator"] },
+    { from: "pending", to: "queued", by: ["operator"] },
     { from: "pending", to: "failed", by: ["operator"] },
     { from: "pending", to: "cancelled", by: ["user"] },
+    { from: "queued", to: "awaiting_release", by: ["system"] },
+    { from: "awaiting_release", to: "queued", by: ["operator"] },
+    { from: "awaiting_release", to: "failed", by: ["operator"] },
+    { from: "queued", to: "broadcast", by: ["system"] },
+    { from: "broadcast", to: "confirming", by: ["system"] },
+    { from: "broadcast", to: "success", by: ["system"] },
+    { from: "confirming", to: "success", by: ["system"] },
+    { from: "confirming", to: "broadcast", by: ["system"] },
+    { from: "broadcast", to: "failed", by: ["system"] },
+    { from: "confirming", to: "failed", by: ["system"] },
   ],
 });
 export type DepositStatus = (typeof depositMachine.states)[number];

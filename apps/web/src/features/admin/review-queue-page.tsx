@@ -28,7 +28,7 @@ interface Decision<Row> {
 
 /**
  * A back-office review queue (deposits, withdrawals): a status filter, the rows newest first, and
- * for a pending row an accept and a reject button, each confirmed in a dialog; a rejection needs
+ * for a pending row (or one in the `release` state) an accept and a reject button, each confirmed in a dialog; a rejection needs
  * a reason, which the user sees. Whatever the answer (even "already reviewed"), the queue is read
  * again.
  */
@@ -44,6 +44,7 @@ export function ReviewQueuePage<Row extends ReviewRow, S extends string>({
   acceptLabel,
   accept,
   reject,
+  release,
 }: {
   title: string;
   emptyText: string;
@@ -66,28 +67,35 @@ export function ReviewQueuePage<Row extends ReviewRow, S extends string>({
   acceptLabel: string;
   accept: Decision<Row>;
   reject: Decision<Row>;
+  /**
+   * A second state that waits for an operator, with its own accept (a withdrawal over the daily
+   * hot-wallet limit: release) beside the same reject.
+   */
+  release?: { status: string; key: string; label: string; decision: Decision<Row> };
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [status, setStatus] = useStatusFilter(statuses);
   const list = useList(status);
-  const [action, setAction] = useState<{ kind: "accept" | "reject"; row: Row } | null>(null);
+  const [action, setAction] = useState<{ kind: "accept" | "release" | "reject"; row: Row } | null>(null);
+  const waits = (row: Row) => row.status === "pending" || row.status === release?.status;
+  const openStatus = status === "pending" || status === release?.status;
 
   const review: TableColumnsType<Row>[number] = {
     // Pending rows get the review buttons; reviewed ones show how they ended.
-    title: status === "pending" ? t("admin.columns.actions") : t("fields.status"),
+    title: openStatus ? t("admin.columns.actions") : t("fields.status"),
     key: "review",
-    width: status === "pending" ? 120 : 190,
+    width: openStatus ? 120 : 190,
     fixed: "right",
     render: (_, row) =>
-      row.status === "pending" ? (
+      waits(row) ? (
         <ReviewButtons
-          acceptLabel={acceptLabel}
+          acceptLabel={row.status === "pending" || !release ? acceptLabel : release.label}
           testIdPrefix={{
-            accept: `${testIdStem}-${acceptKey}-${row.id}`,
+            accept: `${testIdStem}-${row.status === "pending" || !release ? acceptKey : release.key}-${row.id}`,
             reject: `${testIdStem}-reject-${row.id}`,
           }}
-          onAccept={() => setAction({ kind: "accept", row })}
+          onAccept={() => setAction({ kind: row.status === "pending" ? "accept" : "release", row })}
           onReject={() => setAction({ kind: "reject", row })}
         />
       ) : (
@@ -96,7 +104,8 @@ export function ReviewQueuePage<Row extends ReviewRow, S extends string>({
   };
 
   const row = action?.row;
-  const decision = action?.kind === "reject" ? reject : accept;
+  const decision =
+    action?.kind === "reject" ? reject : action?.kind === "release" && release ? release.decision : accept;
   return (
     <AdminPage
       title={title}
@@ -119,7 +128,13 @@ export function ReviewQueuePage<Row extends ReviewRow, S extends string>({
         open={action !== null}
         title={row ? decision.title(row) : ""}
         description={row && decision.body(row)}
-        okText={action?.kind === "reject" ? t("admin.review.reject") : acceptLabel}
+        okText={
+          action?.kind === "reject"
+            ? t("admin.review.reject")
+            : action?.kind === "release" && release
+              ? release.label
+              : acceptLabel
+        }
         danger={action?.kind === "reject"}
         reasonRequired={action?.kind === "reject"}
         onClose={() => setAction(null)}

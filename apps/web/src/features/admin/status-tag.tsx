@@ -6,6 +6,10 @@ export const STATUS_COLOR: Record<string, string> = {
   success: "success",
   failed: "error",
   cancelled: "default",
+  queued: "processing",
+  awaiting_release: "warning",
+  broadcast: "processing",
+  confirming: "processing",
 };
 
 /** A review status as a tag; a rejection shows its reason on hover. */

@@ -9,13 +9,23 @@ import { Code } from "./code-text.tsx";
 import { DateTime } from "./date-time.tsx";
 import { ReviewQueuePage } from "./review-queue-page.tsx";
 
-const STATUSES = ["pending", "success", "failed", "cancelled"] as const;
+const STATUSES = [
+  "pending",
+  "awaiting_release",
+  "queued",
+  "broadcast",
+  "confirming",
+  "success",
+  "failed",
+  "cancelled",
+] as const;
+const WAITING = new Set<string>(["pending", "awaiting_release", "queued", "broadcast", "confirming"]);
 
 function useWithdrawals(status: (typeof STATUSES)[number] | "all") {
   const trpc = useTRPC();
   return useQuery(
     trpc.admin.withdrawals.queryOptions(status === "all" ? {} : { status }, {
-      refetchInterval: status === "pending" ? 30_000 : false,
+      refetchInterval: status !== "all" && WAITING.has(status) ? 30_000 : false,
     }),
   );
 }
@@ -23,13 +33,16 @@ function useWithdrawals(status: (typeof STATUSES)[number] | "all") {
 /**
  * The withdrawal queue. The amount is held from the user's balance when they apply; approving
  * settles the hold (the user receives the amount less the fee) and rejecting releases it back to
- * their available balance. Both are ledger entries and audited.
+ * their available balance. Both are ledger entries and audited. A withdrawal the hot wallet pays
+ * stays held after approval until the chain confirms it (sending, broadcast, confirming n/N, with
+ * its transaction); one over the daily hot-wallet limit waits for an operator to release or reject it.
  */
 export function WithdrawalsPage() {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const approve = useMutation(trpc.admin.approveWithdrawal.mutationOptions({ meta: { inline: true } }));
   const reject = useMutation(trpc.admin.rejectWithdrawal.mutationOptions({ meta: { inline: true } }));
+  const release = useMutation(trpc.admin.releaseWithdrawal.mutationOptions({ meta: { inline: true } }));
 
   const columns: TableColumnsType<WithdrawalRow> = [
     { title: t("fields.id"), dataIndex: "id", width: 56, fixed: "left" },
@@ -66,6 +79,12 @@ export function WithdrawalsPage() {
       key: "destination",
       width: 200,
       render: (_, row) => <Destination row={row} />,
+    },
+    {
+      title: t("admin.columns.transaction"),
+      key: "transaction",
+      width: 170,
+      render: (_, row) => <Transaction row={row} />,
     },
     {
       title: t("admin.columns.time"),
@@ -111,6 +130,17 @@ export function WithdrawalsPage() {
         done: (row) => t("admin.withdrawals.rejected", { id: row.id }),
         run: (row, reason) => reject.mutateAsync({ id: row.id, reason }),
       }}
+      release={{
+        status: "awaiting_release",
+        key: "release",
+        label: t("admin.withdrawals.release"),
+        decision: {
+          title: (row) => t("admin.withdrawals.releaseTitle", { id: row.id }),
+          body: (row) => body(row, t("admin.withdrawals.releaseBody", amounts(row))),
+          done: (row) => t("admin.withdrawals.released", { id: row.id }),
+          run: (row) => release.mutateAsync({ id: row.id }),
+        },
+      }}
     />
   );
 }
@@ -141,6 +171,27 @@ function Destination({ row, full = false }: { row: WithdrawalRow; full?: boolean
         {row.chain ?? "—"}
         {row.memo ? ` · ${t("fields.memo")}: ${row.memo}` : ""}
       </Typography.Text>
+    </Flex>
+  );
+}
+
+/** The hot wallet's latest transaction and its confirmations (n/N), for a withdrawal paid on chain. */
+function Transaction({ row }: { row: WithdrawalRow }) {
+  if (!row.txHash) {
+    return <Typography.Text type="secondary">—</Typography.Text>;
+  }
+  return (
+    <Flex vertical gap={2}>
+      <Code value={row.txHash} width={150} />
+      {row.confirmationsRequired !== null && (
+        <Typography.Text
+          type="secondary"
+          style={{ fontSize: 12 }}
+          data-testid={`admin-withdrawal-confirmations-${row.id}`}
+        >
+          {row.confirmations ?? 0}/{row.confirmationsRequired}
+        </Typography.Text>
+      )}
     </Flex>
   );
 }

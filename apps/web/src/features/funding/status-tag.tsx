@@ -7,6 +7,10 @@ const STATUS_COLOR: Record<string, string> = {
   success: "success",
   failed: "error",
   cancelled: "default",
+  queued: "processing",
+  awaiting_release: "warning",
+  broadcast: "processing",
+  confirming: "processing",
 };
 
 export function StatusTag({ status }: { status: string }) {

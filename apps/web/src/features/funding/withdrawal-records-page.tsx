@@ -19,7 +19,10 @@ function useWithdrawals(page: number) {
   );
 }
 
-/** /tbjl and /addcardRecord: the user's withdrawals with fee and amount received; pending ones can be cancelled. */
+/**
+ * /tbjl and /addcardRecord: the user's withdrawals with fee and amount received; pending ones can be
+ * cancelled. One paid by the hot wallet shows its transaction hash and, on its way, its confirmations n/N.
+ */
 export function WithdrawalRecordsPage() {
   const { t } = useTranslation();
   const trpc = useTRPC();
@@ -70,6 +73,25 @@ function WithdrawalRow({ row, cards }: { row: WithdrawalRecord; cards: BankCard[
           </Typography.Text>
         )}
       </KeyValue>
+      {row.txHash && (
+        <KeyValue label={t("funding.records.txHash")}>
+          <Typography.Text
+            copyable={{ text: row.txHash, tooltips: [t("common.copy"), t("common.copied")] }}
+            title={row.txHash}
+            style={{ fontFamily: token.fontFamilyCode }}
+            data-testid="record-tx-hash"
+          >
+            {shorten(row.txHash)}
+          </Typography.Text>
+        </KeyValue>
+      )}
+      {row.confirmationsRequired !== null && (row.status === "broadcast" || row.status === "confirming") && (
+        <KeyValue label={t("funding.records.confirmations")}>
+          <Typography.Text data-testid="record-confirmations">
+            {row.confirmations ?? 0}/{row.confirmationsRequired}
+          </Typography.Text>
+        </KeyValue>
+      )}
     </RecordRow>
   );
 }

@@ -16,7 +16,7 @@ import {
   startOperatorTotp,
 } from "@northstar/domain/admin";
 import { listAuditLog } from "@northstar/domain/audit";
-import { listOpenChainAlerts, resolveChainAlert } from "@northstar/domain/chain";
+import { listOpenChainAlerts, payoutScheduler, resolveChainAlert } from "@northstar/domain/chain";
 import { getSiteSettings } from "@northstar/domain/content";
 import { AppError } from "@northstar/domain/errors";
 import {
@@ -27,6 +27,7 @@ import {
   listWithdrawalsForReview,
   rejectDeposit,
   rejectWithdrawal,
+  releaseWithdrawal,
   upsertDepositAddress,
 } from "@northstar/domain/funding";
 import { setUserStatus } from "@northstar/domain/identity";
@@ -41,6 +42,7 @@ import {
 } from "@northstar/shared/contracts/markets";
 import { OPERATOR_ROLES, OPERATOR_USERNAME } from "@northstar/shared/operators";
 import { isPolicyKey } from "@northstar/shared/policy";
+import { withdrawalMachine } from "@northstar/shared/state-machines";
 import { z } from "zod";
 import { addressLimitedProcedure, operatorActor, operatorProcedure, router } from "../../init.ts";
 import { kycAdminRouter } from "../kyc/admin-router.ts";
@@ -52,7 +54,7 @@ const catalogue = operatorProcedure("catalogue.manage");
 const enrol = operatorProcedure("account.enrol");
 const security = operatorProcedure("account.security");
 const manage = operatorProcedure("operators.manage");
-const zStatus = z.enum(["pending", "success", "failed", "cancelled"]).optional();
+const zWithdrawalStatus = z.enum(withdrawalMachine.states).optional();
 const zReview = z.object({ id: z.coerce.number().int().positive() });
 const zReason = z.string().trim().min(1).max(200);
 const zReject = zReview.extend({ reason: zReason });
@@ -224,14 +226,28 @@ export const adminRouter = router({
   }),
 
   withdrawals: funding
-    .input(z.object({ status: zStatus }))
+    .input(z.object({ status: zWithdrawalStatus }))
     .query(({ ctx, input }) => listWithdrawalsForReview(ctx.deps.db, input.status)),
+  /** Approves; a withdrawal the hot wallet pays goes on the `hot-wallet` queue at once. */
   approveWithdrawal: funding.input(zReview).mutation(async ({ ctx, input }) => {
-    await approveWithdrawal(ctx.deps.db, {
+    const { status } = await approveWithdrawal(ctx.deps.db, {
       withdrawalId: input.id,
       operatorId: ctx.operator.id,
       actor: actor(ctx.operator),
     });
+    if (status === "queued") {
+      await payoutScheduler(ctx.deps.redis, ctx.deps.config.redisPrefix).schedule(input.id);
+    }
+    return { ok: true };
+  }),
+  /** Lets a withdrawal over the daily hot-wallet limit go out; audited. */
+  releaseWithdrawal: funding.input(zReview).mutation(async ({ ctx, input }) => {
+    await releaseWithdrawal(ctx.deps.db, {
+      withdrawalId: input.id,
+      operatorId: ctx.operator.id,
+      actor: actor(ctx.operator),
+    });
+    await payoutScheduler(ctx.deps.redis, ctx.deps.config.redisPrefix).schedule(input.id);
     return { ok: true };
   }),
   rejectWithdrawal: funding.input(zReject).mutation(async ({ ctx, input }) => {
