@@ -7,6 +7,7 @@ import {
   assertMarketTakesOrders,
   checkSourceHealth,
   clearSourceHealth,
+  marketPriceStatus,
   sourceStatuses,
 } from "./feed-health.ts";
 import { recordRunningFeed } from "./feed-state.ts";
@@ -116,5 +117,29 @@ describe("stale sources pause their markets", () => {
     expect(await refusal(assertMarketTakesOrders(db, "XMRUSDT", real))).toBeNull();
     await recordRunningFeed(db, "simulator", false, new Date(START));
     expect(await refusal(assertMarketTakesOrders(db, "XMRUSDT", real))).toBeNull();
+  });
+});
+
+describe("the source a market's page names", () => {
+  it("is the feed that serves it now, never a live mapping the running feed does not use", async () => {
+    await recordRunningFeed(db, "simulator", true);
+    const simulated = await marketPriceStatus(db, "BTCUSDT");
+    // Mapped to ccxt, but the simulator gives its prices: the page must say simulated.
+    expect(simulated).toMatchObject({ feedSource: "ccxt", servedBy: "simulator" });
+
+    await recordRunningFeed(db, "live", false);
+    expect(await marketPriceStatus(db, "BTCUSDT")).toMatchObject({
+      servedBy: "ccxt",
+      sourceSymbol: "BTC/USDT",
+    });
+    expect(await marketPriceStatus(db, "EURUSD")).toMatchObject({
+      servedBy: "yahoo",
+      sourceSymbol: "EURUSD=X",
+    });
+    // No live source: nothing serves it, and real accounts only view it.
+    expect(await marketPriceStatus(db, "XMRUSDT")).toMatchObject({ servedBy: null, viewOnly: true });
+
+    await recordRunningFeed(db, "ccxt", false);
+    expect(await marketPriceStatus(db, "EURUSD")).toMatchObject({ servedBy: null, viewOnly: true });
   });
 });

@@ -76,6 +76,12 @@ export interface MarketPriceStatus {
   /** The live source it is mapped to ("ccxt", "yahoo") and its symbol there; null: none. */
   feedSource: string | null;
   sourceSymbol: string | null;
+  /**
+   * The feed that gives this market its prices, chart candles and volume bars now: its live source
+   * while a live feed serves it, "simulator" or "replay" in a sandbox, null when nothing does (or no
+   * feed has started). The page names this one, never a mapping the running feed does not use.
+   */
+  servedBy: string | null;
   /** While its source is stale: the source's name and since when (refusal time format). */
   paused: { source: string; since: string } | null;
   /** Real accounts may only view it: a live feed runs and gives it no price, and this is no sandbox. */
@@ -103,9 +109,20 @@ export async function marketPriceStatus(db: DbOrTx, symbol: string): Promise<Mar
   }
   const live = row.kind !== null && LIVE_FEED_KINDS.includes(row.kind);
   const served = row.kind === "live" ? row.feedSource !== null : row.feedSource === row.kind;
+  const servedBy =
+    row.kind === null
+      ? null
+      : served
+        ? row.kind === "live"
+          ? row.feedSource
+          : row.kind
+        : live
+          ? null
+          : row.kind;
   return {
     feedSource: row.feedSource,
     sourceSymbol: row.sourceSymbol,
+    servedBy,
     paused: row.staleSince
       ? { source: row.label ?? row.feedSource ?? "", since: refusalTime(row.staleSince) }
       : null,

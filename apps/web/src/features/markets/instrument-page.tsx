@@ -203,13 +203,18 @@ function PriceSourceNotes({ instrument }: { instrument: InstrumentRow }) {
           {t("market.instrument.viewOnly")}
         </Paragraph>
       )}
-      {prices.feedSource && prices.sourceSymbol && (
+      {prices.servedBy && (
         <Paragraph
           type="secondary"
           style={{ margin: "8px 0 0", fontSize: 12 }}
           data-testid="instrument-price-source"
         >
-          {t("market.instrument.priceSource", { source: prices.feedSource, symbol: prices.sourceSymbol })}
+          {prices.servedBy === "simulator" || prices.servedBy.startsWith("replay")
+            ? t("market.instrument.priceSourceSimulated")
+            : t("market.instrument.priceSource", {
+                source: prices.servedBy,
+                symbol: prices.sourceSymbol ?? instrument.symbol,
+              })}
         </Paragraph>
       )}
     </>
