@@ -133,157 +133,121 @@ export function registerPlatformMetrics(
     return pending;
   };
 
-  new Gauge({
-    name: "northstar_metrics_group_up",
-    help: "1 when the metric group could be read at this scrape, 0 when its source failed.",
-    labelNames: ["group"],
-    registers,
-    async collect() {
-      const { up } = await current();
-      this.reset();
-      for (const [group, ok] of up) {
-        this.set({ group }, ok ? 1 : 0);
-      }
-    },
-  });
-
-  new Counter({
-    name: "northstar_ledger_journal_entries_total",
-    help: "Journal entries written to the ledger (each balance change is one); rate() gives postings per second.",
-    registers,
-    async collect() {
-      const { journalEntries } = await current();
-      this.reset();
-      if (journalEntries !== undefined) {
-        this.inc(journalEntries);
-      }
-    },
-  });
-
-  new Gauge({
-    name: "northstar_reconcile_last_ok",
-    help: "1 when the last scheduled reconciliation found the books exact, 0 when it found a problem, -1 before the first.",
-    registers,
-    async collect() {
-      const { reconcile } = await current();
-      this.set(reconcile ? (reconcile.ok ? 1 : 0) : -1);
-    },
-  });
-  new Gauge({
-    name: "northstar_reconcile_last_problems",
-    help: "Problems the last scheduled reconciliation found.",
-    registers,
-    async collect() {
-      const { reconcile } = await current();
-      this.set(reconcile?.problems ?? 0);
-    },
-  });
-  new Gauge({
-    name: "northstar_reconcile_last_run_timestamp_seconds",
-    help: "When the last scheduled reconciliation's slot started (Unix seconds; 0 before the first).",
-    registers,
-    async collect() {
-      const { reconcile } = await current();
-      this.set(reconcile ? reconcile.slot.getTime() / 1000 : 0);
-    },
-  });
-
-  new Counter({
-    name: "northstar_spot_commands_total",
-    help: "Commands appended to each market's matcher stream (orders placed and cancelled, market-maker ladders).",
-    labelNames: ["market"],
-    registers,
-    async collect() {
-      const { lags } = await current();
-      this.reset();
-      for (const lag of lags ?? []) {
-        this.inc({ market: lag.symbol }, lag.commandsAdded);
-      }
-    },
-  });
-  new Gauge({
-    name: "northstar_spot_matcher_lag_seconds",
-    help: "How long the oldest command the matcher has not committed has waited, per market.",
-    labelNames: ["market"],
-    registers,
-    async collect() {
-      const { lags } = await current();
-      this.reset();
-      for (const lag of lags ?? []) {
-        this.set({ market: lag.symbol }, lag.lagSeconds);
-      }
-    },
-  });
-
-  new Gauge({
-    name: "northstar_queue_jobs",
-    help: "Jobs in each BullMQ queue, by state.",
-    labelNames: ["queue", "state"],
-    registers,
-    async collect() {
-      const snapshot = await current();
-      this.reset();
-      for (const row of snapshot.queues ?? []) {
-        for (const state of JOB_STATES) {
-          this.set({ queue: row.name, state }, row.counts[state] ?? 0);
+  /**
+   * One family whose samples are read from the scrape's snapshot. A counter's value is the running
+   * total the snapshot read (it is set, not incremented, as any process may answer the scrape).
+   */
+  const family = (
+    kind: "gauge" | "counter",
+    name: string,
+    help: string,
+    labelNames: string[],
+    samples: (snapshot: Snapshot) => [Record<string, string>, number][],
+  ) => {
+    const Metric = kind === "gauge" ? Gauge : Counter;
+    new Metric({
+      name,
+      help,
+      labelNames,
+      registers,
+      async collect() {
+        const rows = samples(await current());
+        this.reset();
+        for (const [labels, value] of rows) {
+          if (this instanceof Gauge) {
+            this.set(labels, value);
+          } else {
+            this.inc(labels, value);
+          }
         }
-      }
-    },
-  });
-  new Gauge({
-    name: "northstar_queue_oldest_job_age_seconds",
-    help: "Age of the oldest job waiting in each queue, or how long the most overdue delayed job is past its time.",
-    labelNames: ["queue"],
-    registers,
-    async collect() {
-      const snapshot = await current();
-      this.reset();
-      for (const row of snapshot.queues ?? []) {
-        this.set({ queue: row.name }, row.ageSeconds);
-      }
-    },
-  });
+      },
+    });
+  };
 
-  new Gauge({
-    name: "northstar_feed_tick_age_seconds",
-    help: "Seconds since each market's last price, labelled with the feed that serves it.",
-    labelNames: ["market", "source"],
-    registers,
-    async collect() {
-      const { ticks } = await current();
-      this.reset();
-      for (const tick of ticks ?? []) {
-        this.set({ market: tick.symbol, source: tick.source }, tick.ageSeconds);
-      }
-    },
-  });
-  new Gauge({
-    name: "northstar_market_open",
-    help: "1 while the market is inside its trading hours (tick age matters only then).",
-    labelNames: ["market"],
-    registers,
-    async collect() {
-      const { ticks } = await current();
-      this.reset();
-      for (const tick of ticks ?? []) {
-        this.set({ market: tick.symbol }, tick.open ? 1 : 0);
-      }
-    },
-  });
-
-  new Gauge({
-    name: "northstar_lease_holder",
-    help: "1 for each leased role that has a holder now, labelled with the holder's token; absent when nobody holds it.",
-    labelNames: ["role", "holder"],
-    registers,
-    async collect() {
-      const { leases } = await current();
-      this.reset();
-      for (const lease of leases ?? []) {
-        this.set(lease, 1);
-      }
-    },
-  });
+  family(
+    "gauge",
+    "northstar_metrics_group_up",
+    "1 when the metric group could be read at this scrape, 0 when its source failed.",
+    ["group"],
+    (s) => [...s.up].map(([group, ok]) => [{ group }, ok ? 1 : 0]),
+  );
+  family(
+    "counter",
+    "northstar_ledger_journal_entries_total",
+    "Journal entries written to the ledger (each balance change is one); rate() gives postings per second.",
+    [],
+    (s) => (s.journalEntries === undefined ? [] : [[{}, s.journalEntries]]),
+  );
+  family(
+    "gauge",
+    "northstar_reconcile_last_ok",
+    "1 when the last scheduled reconciliation found the books exact, 0 when it found a problem, -1 before the first.",
+    [],
+    (s) => [[{}, s.reconcile ? (s.reconcile.ok ? 1 : 0) : -1]],
+  );
+  family(
+    "gauge",
+    "northstar_reconcile_last_problems",
+    "Problems the last scheduled reconciliation found.",
+    [],
+    (s) => [[{}, s.reconcile?.problems ?? 0]],
+  );
+  family(
+    "gauge",
+    "northstar_reconcile_last_run_timestamp_seconds",
+    "When the last scheduled reconciliation's slot started (Unix seconds; 0 before the first).",
+    [],
+    (s) => [[{}, s.reconcile ? s.reconcile.slot.getTime() / 1000 : 0]],
+  );
+  family(
+    "counter",
+    "northstar_spot_commands_total",
+    "Commands appended to each market's matcher stream (orders placed and cancelled, market-maker ladders).",
+    ["market"],
+    (s) => (s.lags ?? []).map((lag) => [{ market: lag.symbol }, lag.commandsAdded]),
+  );
+  family(
+    "gauge",
+    "northstar_spot_matcher_lag_seconds",
+    "How long the oldest command the matcher has not committed has waited, per market.",
+    ["market"],
+    (s) => (s.lags ?? []).map((lag) => [{ market: lag.symbol }, lag.lagSeconds]),
+  );
+  family("gauge", "northstar_queue_jobs", "Jobs in each BullMQ queue, by state.", ["queue", "state"], (s) =>
+    (s.queues ?? []).flatMap((row) =>
+      JOB_STATES.map(
+        (state) => [{ queue: row.name, state }, row.counts[state] ?? 0] as [Record<string, string>, number],
+      ),
+    ),
+  );
+  family(
+    "gauge",
+    "northstar_queue_oldest_job_age_seconds",
+    "Age of the oldest job waiting in each queue, or how long the most overdue delayed job is past its time.",
+    ["queue"],
+    (s) => (s.queues ?? []).map((row) => [{ queue: row.name }, row.ageSeconds]),
+  );
+  family(
+    "gauge",
+    "northstar_feed_tick_age_seconds",
+    "Seconds since each market's last price, labelled with the feed that serves it.",
+    ["market", "source"],
+    (s) => (s.ticks ?? []).map((tick) => [{ market: tick.symbol, source: tick.source }, tick.ageSeconds]),
+  );
+  family(
+    "gauge",
+    "northstar_market_open",
+    "1 while the market is inside its trading hours (tick age matters only then).",
+    ["market"],
+    (s) => (s.ticks ?? []).map((tick) => [{ market: tick.symbol }, tick.open ? 1 : 0]),
+  );
+  family(
+    "gauge",
+    "northstar_lease_holder",
+    "1 for each leased role that has a holder now, labelled with the holder's token; absent when nobody holds it.",
+    ["role", "holder"],
+    (s) => (s.leases ?? []).map((lease) => [lease, 1]),
+  );
 
   return {
     async close() {
