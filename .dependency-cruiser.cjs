@@ -51,10 +51,11 @@ const SCHEMA_LIST = `${SRC}db/schema\\.ts$`;
 
 const escapeRegex = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-// What apps, bench and browser tests may reach: the package's published exports.
+// What apps, bench and browser tests may reach: the package's published exports (their sources; the
+// `northstar-compiled` condition names the compiled file of the same module).
 const exportsMap = JSON.parse(readFileSync(join(__dirname, "packages/domain/package.json"), "utf8")).exports;
 const PUBLISHED = Object.values(exportsMap).map(
-  (target) => `^packages/domain/${escapeRegex(target.slice(2))}$`,
+  (target) => `^packages/domain/${escapeRegex((typeof target === "string" ? target : target.default).slice(2))}$`,
 );
 
 // Test helpers are not published: tests and benches import them by path.

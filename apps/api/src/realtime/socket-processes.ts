@@ -4,7 +4,9 @@ import type { Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { MarketSocketServer, SocketLog, UpgradeMessage } from "./socket-types.ts";
 
-const ENTRY = fileURLToPath(new URL("./socket-process.ts", import.meta.url));
+/** This module compiled (`dist/…/.js`, run by plain node) or as source (`src/…/.ts`, run through tsx). */
+const COMPILED = import.meta.url.endsWith(".js");
+const ENTRY = fileURLToPath(new URL(COMPILED ? "./socket-process.js" : "./socket-process.ts", import.meta.url));
 
 /**
  * Child processes that serve the market socket, each its share of the connections in full. The
@@ -14,13 +16,14 @@ const ENTRY = fileURLToPath(new URL("./socket-process.ts", import.meta.url));
  * environment; the Redis prefix, which tests choose per run, is passed as their argument.
  */
 export function startSocketProcesses(count: number, log: SocketLog, redisPrefix: string): MarketSocketServer {
-  // The children run this TypeScript as the parent does (`node --import tsx`).
+  // The children run as the parent does: the compiled JavaScript with the parent's node options, or
+  // this TypeScript through tsx (`node --import tsx`).
   const args = process.execArgv;
   const hasTsx = args.some(
     (a, i) =>
       /^--(import|loader)=tsx$/.test(a) || (a === "tsx" && /^--(import|loader)$/.test(args[i - 1] ?? "")),
   );
-  const execArgv = hasTsx ? args : [...args, "--import", "tsx"];
+  const execArgv = COMPILED || hasTsx ? args : [...args, "--import", "tsx"];
   let closing = false;
   let next = 0;
   const children: { child: ChildProcess; ready: Promise<void> }[] = [];
