@@ -55,7 +55,8 @@ const escapeRegex = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 // `northstar-compiled` condition names the compiled file of the same module).
 const exportsMap = JSON.parse(readFileSync(join(__dirname, "packages/domain/package.json"), "utf8")).exports;
 const PUBLISHED = Object.values(exportsMap).map(
-  (target) => `^packages/domain/${escapeRegex((typeof target === "string" ? target : target.default).slice(2))}$`,
+  (target) =>
+    `^packages/domain/${escapeRegex((typeof target === "string" ? target : target.default).slice(2))}$`,
 );
 
 // Test helpers are not published: tests and benches import them by path.

@@ -17,8 +17,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const SERVER_PACKAGES = ["packages/shared", "packages/domain", "apps/api", "apps/worker"];
 
 /** Left out of the compiled output: tests, test helpers and recorded fixtures. */
-const isTestOnly = (path) =>
-  /\.test\.ts$/.test(path) || /(^|\/)(test|test-support|fixtures)\//.test(path);
+const isTestOnly = (path) => /\.test\.ts$/.test(path) || /(^|\/)(test|test-support|fixtures)\//.test(path);
 
 /**
  * Every import stays an import: relative ones are pointed at the compiled `.js` file, bare ones
@@ -71,6 +70,4 @@ let count = 0;
 for (const pkg of SERVER_PACKAGES) {
   count += await compilePackage(pkg);
 }
-console.log(
-  `compiled ${count} files of ${SERVER_PACKAGES.join(", ")} in ${Date.now() - started} ms`,
-);
+console.log(`compiled ${count} files of ${SERVER_PACKAGES.join(", ")} in ${Date.now() - started} ms`);

@@ -45,4 +45,6 @@ for (const child of children) {
 }
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
-console.log(`Northstar is starting on http://localhost:${process.env.PORT ?? 3000}${dev ? " (sources, tsx)" : ""}`);
+console.log(
+  `Northstar is starting on http://localhost:${process.env.PORT ?? 3000}${dev ? " (sources, tsx)" : ""}`,
+);

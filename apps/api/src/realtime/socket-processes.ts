@@ -6,7 +6,9 @@ import type { MarketSocketServer, SocketLog, UpgradeMessage } from "./socket-typ
 
 /** This module compiled (`dist/…/.js`, run by plain node) or as source (`src/…/.ts`, run through tsx). */
 const COMPILED = import.meta.url.endsWith(".js");
-const ENTRY = fileURLToPath(new URL(COMPILED ? "./socket-process.js" : "./socket-process.ts", import.meta.url));
+const ENTRY = fileURLToPath(
+  new URL(COMPILED ? "./socket-process.js" : "./socket-process.ts", import.meta.url),
+);
 
 /**
  * Child processes that serve the market socket, each its share of the connections in full. The
