@@ -52,6 +52,8 @@ export const ERROR_CODES = {
   UPLOAD_MISSING: ResponseCode.Refused,
   UPLOAD_DAILY_LIMIT: ResponseCode.Refused,
   UPLOAD_STORAGE_FULL: ResponseCode.Refused,
+  /** The server's storage for uploads has no room left (a full disk): nothing was stored, try later. */
+  STORAGE_FULL: ResponseCode.Refused,
   UNKNOWN_CALL: ResponseCode.Refused,
   MALFORMED_REQUEST: ResponseCode.Refused,
   FIELD_INVALID: ResponseCode.Refused,

@@ -63,6 +63,10 @@ export function registerUploadRoutes(app: FastifyInstance, deps: AppDeps): void 
         const id = await store(auth.user, bytes);
         return { code: 0, message: "", data: { id, url: `/uploads/${id}` }, time: now() };
       } catch (error) {
+        if (error instanceof AppError && error.code === "STORAGE_FULL") {
+          // The user is told to try later; operators must free or grow the uploads' disk.
+          request.log.error({ uploadDir: deps.config.uploadDir }, "uploads disk is full: upload refused");
+        }
         const refusal = toRefusal(error, lang);
         return {
           code: refusal.code,

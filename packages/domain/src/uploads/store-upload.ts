@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
@@ -31,9 +31,31 @@ export function detectImageType(bytes: Uint8Array): ImageMime | null {
   return null;
 }
 
+/** Errors of a file system with no room left for the file (full, or the server's disk quota reached). */
+const NO_ROOM = new Set(["ENOSPC", "EDQUOT"]);
+
+/**
+ * Writes an upload's file whole or not at all: a write that fails part-way (the disk filled up) has
+ * its partial file removed, and a full disk is refused as `STORAGE_FULL` (translated, try later).
+ */
+async function writeWhole(uploadDir: string, path: string, bytes: Uint8Array): Promise<void> {
+  try {
+    await mkdir(uploadDir, { recursive: true });
+    await writeFile(path, bytes, { mode: 0o600 });
+  } catch (error) {
+    await rm(path, { force: true });
+    if (NO_ROOM.has((error as NodeJS.ErrnoException).code ?? "")) {
+      throw new AppError("STORAGE_FULL", {}, "file");
+    }
+    throw error;
+  }
+}
+
 /**
  * Stores a private image for its owner after checking its size, its content and the owner's quota
- * (`uploads.maxPerDay` in any 24 hours, `uploads.maxTotalBytes` in all).
+ * (`uploads.maxPerDay` in any 24 hours, `uploads.maxTotalBytes` in all). The row and the file exist
+ * together or not at all: the file is written inside the row's transaction (a failed write rolls the
+ * row back, leaving no partial file) and removed again when the transaction fails after it.
  */
 export async function storeUpload(
   db: DbOrTx,
@@ -55,42 +77,52 @@ export async function storeUpload(
   if (!mime) {
     throw new AppError("UPLOAD_TYPE", {}, "file");
   }
-  return db.transaction(async (tx) => {
-    // Counted under a per-user lock, so parallel uploads cannot pass the quota together.
-    await tx.execute(
-      sql`select pg_advisory_xact_lock(hashtextextended(${`uploads:${params.ownerUserId}`}, 0))`,
-    );
-    const [usage] = await tx
-      .select({
-        today: sql<number>`count(*) filter (where ${uploads.createdAt} > now() - interval '24 hours')::int`,
-        bytes: sql<string>`coalesce(sum(${uploads.size}), 0)::text`,
-      })
-      .from(uploads)
-      .where(eq(uploads.ownerUserId, params.ownerUserId));
-    if ((usage?.today ?? 0) >= maxPerDay) {
-      throw new AppError("UPLOAD_DAILY_LIMIT", { count: maxPerDay }, "file");
+  let written: string | undefined;
+  try {
+    return await db.transaction(async (tx) => {
+      // Counted under a per-user lock, so parallel uploads cannot pass the quota together.
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(hashtextextended(${`uploads:${params.ownerUserId}`}, 0))`,
+      );
+      const [usage] = await tx
+        .select({
+          today: sql<number>`count(*) filter (where ${uploads.createdAt} > now() - interval '24 hours')::int`,
+          bytes: sql<string>`coalesce(sum(${uploads.size}), 0)::text`,
+        })
+        .from(uploads)
+        .where(eq(uploads.ownerUserId, params.ownerUserId));
+      if ((usage?.today ?? 0) >= maxPerDay) {
+        throw new AppError("UPLOAD_DAILY_LIMIT", { count: maxPerDay }, "file");
+      }
+      if (Number(usage?.bytes ?? 0) + params.bytes.length > maxTotalBytes) {
+        throw new AppError("UPLOAD_STORAGE_FULL", { mb: Math.floor(maxTotalBytes / 1024 / 1024) }, "file");
+      }
+      const [row] = await tx
+        .insert(uploads)
+        .values({
+          ownerUserId: params.ownerUserId,
+          purpose: params.purpose,
+          mime,
+          size: params.bytes.length,
+          sha256: createHash("sha256").update(params.bytes).digest("hex"),
+        })
+        .returning({ id: uploads.id });
+      if (!row) {
+        throw new AppError("REQUEST_ERROR");
+      }
+      // Written inside the transaction: a failed write leaves no row pointing at a missing file.
+      const path = join(uploadDir, row.id);
+      await writeWhole(uploadDir, path, params.bytes);
+      written = path;
+      return { id: row.id, mime };
+    });
+  } catch (error) {
+    // The commit failed after the write: no row names the file, so it goes.
+    if (written) {
+      await rm(written, { force: true });
     }
-    if (Number(usage?.bytes ?? 0) + params.bytes.length > maxTotalBytes) {
-      throw new AppError("UPLOAD_STORAGE_FULL", { mb: Math.floor(maxTotalBytes / 1024 / 1024) }, "file");
-    }
-    const [row] = await tx
-      .insert(uploads)
-      .values({
-        ownerUserId: params.ownerUserId,
-        purpose: params.purpose,
-        mime,
-        size: params.bytes.length,
-        sha256: createHash("sha256").update(params.bytes).digest("hex"),
-      })
-      .returning({ id: uploads.id });
-    if (!row) {
-      throw new AppError("REQUEST_ERROR");
-    }
-    // Written inside the transaction: a failed write leaves no row pointing at a missing file.
-    await mkdir(uploadDir, { recursive: true });
-    await writeFile(join(uploadDir, row.id), params.bytes, { mode: 0o600 });
-    return { id: row.id, mime };
-  });
+    throw error;
+  }
 }
 
 /** The user who uploaded a file; undefined when there is no such upload. */
