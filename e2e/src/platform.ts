@@ -27,7 +27,7 @@ function databaseUrl(name: string): string {
 }
 
 /**
- * Starts the platform the way `pnpm start` does (setup, API serving the built web, worker) with a
+ * Starts the platform the way `pnpm dev` does (setup, API serving the built web, worker, from the sources) with a
  * fresh database, its own Redis prefix and a real SMTP server, and a headless Chromium.
  */
 export async function startPlatform(options: { env?: Record<string, string> } = {}) {

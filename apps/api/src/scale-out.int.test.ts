@@ -25,7 +25,7 @@ import {
 
 /*
  * DESIGN section 7, "beyond one machine": two API processes and two worker processes against one
- * PostgreSQL and one Redis, all real child processes started as `pnpm start` starts them. A mixed load
+ * PostgreSQL and one Redis, all real child processes started as `pnpm dev` starts them. A mixed load
  * (registrations, deposits an operator confirms, transfers, spot orders and cancels, withdrawals) goes
  * through both APIs; the worker holding every leased role is killed (SIGKILL) in the middle of it. At
  * the end: no job lost or done twice, every leased role taken over by the survivor, both API sockets
