@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { startMailbox } from "../../packages/domain/src/test-support/index.ts";
+import { nodeArgs } from "../../scripts/compiled.mjs";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -27,8 +28,8 @@ function databaseUrl(name: string): string {
 }
 
 /**
- * Starts the platform the way `pnpm dev` does (setup, API serving the built web, worker, from the sources) with a
- * fresh database, its own Redis prefix and a real SMTP server, and a headless Chromium.
+ * Starts the platform the way `pnpm start` does (setup, API serving the built web, worker, compiled
+ * JavaScript under plain node; the global setup compiles it once) with a fresh database, its own Redis prefix and a real SMTP server, and a headless Chromium.
  */
 export async function startPlatform(options: { env?: Record<string, string> } = {}) {
   const dbName = `northstar_e2e_${randomBytes(5).toString("hex")}`;
@@ -48,7 +49,7 @@ export async function startPlatform(options: { env?: Record<string, string> } = 
     LOG_LEVEL: "warn",
     ...options.env,
   };
-  const setup = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/setup.ts"], {
+  const setup = spawnSync(process.execPath, nodeArgs("setup", { compiled: true }), {
     cwd: ROOT,
     env,
     encoding: "utf8",
@@ -58,12 +59,12 @@ export async function startPlatform(options: { env?: Record<string, string> } = 
   }
   const operatorPassword = /password: (\S+)/.exec(setup.stdout)?.[1] ?? "";
   const processes: ChildProcess[] = [
-    spawn(process.execPath, ["--import", "tsx", "apps/api/src/server.ts"], {
+    spawn(process.execPath, nodeArgs("api", { compiled: true }), {
       cwd: ROOT,
       env,
       stdio: ["ignore", "inherit", "inherit"],
     }),
-    spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+    spawn(process.execPath, nodeArgs("worker", { compiled: true }), {
       cwd: ROOT,
       env,
       stdio: ["ignore", "ignore", "inherit"],
@@ -116,7 +117,7 @@ export async function startPlatform(options: { env?: Record<string, string> } = 
 
     /** Runs the operator CLI (`pnpm admin …`) against this platform. */
     const admin = (...args: string[]) => {
-      const r = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/admin.ts", ...args], {
+      const r = spawnSync(process.execPath, [...nodeArgs("admin", { compiled: true }), ...args], {
         cwd: ROOT,
         env,
         encoding: "utf8",
