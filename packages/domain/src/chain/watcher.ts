@@ -29,8 +29,8 @@ export interface WatcherDeps {
   config: ChainConfig;
   prices: PriceProvider;
   log?: (line: string) => void;
-  /** Where a watcher with nothing processed yet starts (default: the node's head). */
-  startBlock?: bigint;
+  /** Where a watcher with nothing processed yet starts (CHAIN_START_BLOCK; default: the node's head). */
+  startBlock?: bigint | undefined;
 }
 
 export interface PassResult {
@@ -89,6 +89,13 @@ export async function watchOnce(deps: WatcherDeps): Promise<PassResult> {
       // The block does not follow the one processed before it: a reorganisation under our feet. The
       // next pass finds the fork and undoes it.
       break;
+    }
+    if (lastBlock === null) {
+      deps.log?.(
+        deps.startBlock === undefined
+          ? `chain ${config.network}: nothing recorded yet; started at the node's head, block ${n}`
+          : `chain ${config.network}: nothing recorded yet; started at block ${n} (CHAIN_START_BLOCK)`,
+      );
     }
     last = { number: n, hash: seen.hash };
     lastBlock = n;
