@@ -173,6 +173,7 @@ export async function run(): Promise<BenchResult> {
       };
     });
     const roundTripsPerTransfer: number[] = [];
+    const roundTripsPerRepeat: number[] = [];
     const blocksPerSecond: number[] = [];
     const transfersPerSecond: number[] = [];
     const cpuSeconds: number[] = [];
@@ -192,6 +193,7 @@ export async function run(): Promise<BenchResult> {
       const seconds = (performance.now() - t0) / 1000;
       cpuSeconds.push(cpu() - cpu0);
       roundTripsPerTransfer.push(roundTrips / (BLOCKS * TRANSFERS));
+      roundTripsPerRepeat.push(roundTrips);
       const { rows } = await pool.query<{ n: number }>("select count(*)::int as n from chain_transfers");
       if (rows[0]?.n !== BLOCKS * TRANSFERS) {
         throw new Error(`repeat ${r}: ${rows[0]?.n} transfers recorded, expected ${BLOCKS * TRANSFERS}`);
@@ -208,7 +210,16 @@ export async function run(): Promise<BenchResult> {
       blocksPerSecond: stats(blocksPerSecond),
       transfersPerSecond: stats(transfersPerSecond),
       processCpuSecondsPerRepeat: stats(cpuSeconds),
-      databaseRoundTripsPerTransfer: stats(roundTripsPerTransfer),
+      databaseRoundTripsPerTransfer: {
+        median:
+          Math.round(
+            (percentile(
+              [...roundTripsPerTransfer].sort((a, b) => a - b),
+              50,
+            ) ?? 0) * 1e4,
+          ) / 1e4,
+        perRepeat: roundTripsPerRepeat,
+      },
       loadAverage1m: {
         before: round2(loadBefore[0] ?? 0),
         perRepeat: loads.map(round2),
@@ -221,7 +232,7 @@ export async function run(): Promise<BenchResult> {
         `${USERS} addresses, ${BLOCKS} blocks × ${TRANSFERS} USDT transfers, ${REPEATS} repeats`,
         `blocks/s median ${figures.blocksPerSecond.median} (${figures.blocksPerSecond.min}–${figures.blocksPerSecond.max})`,
         `transfers/s median ${figures.transfersPerSecond.median} (${figures.transfersPerSecond.min}–${figures.transfersPerSecond.max})`,
-        `database round trips per transfer median ${figures.databaseRoundTripsPerTransfer.median}`,
+        `database round trips per transfer median ${figures.databaseRoundTripsPerTransfer.median} (per repeat: ${roundTripsPerRepeat.join(", ")})`,
         `process CPU s per repeat median ${figures.processCpuSecondsPerRepeat.median}; load ${figures.loadAverage1m.before} → ${figures.loadAverage1m.after}`,
       ],
       figures,
