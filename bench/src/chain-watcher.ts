@@ -22,10 +22,11 @@ import { type BenchResult, percentile } from "./types.ts";
  * blocks of TRANSFERS test-USDT transfers (ERC20 `Transfer` logs, mints from one sender) to random
  * users among them, on an in-process EVM node. Measured per repeat: the watcher starting from the
  * first of those blocks and reading them all (each block: its transactions, its token logs, one lookup
- * of the recipients among the stored addresses, a deposit and a transfer row per transfer, in one
- * transaction per block) — blocks and transfers per wall second, and this process's CPU seconds (the
+ * of the recipients among the stored addresses, then one transaction per block writing all its
+ * deposits and transfer rows in a fixed number of statements) — blocks and transfers per wall second, and this process's CPU seconds (the
  * node runs in this process too; PostgreSQL's work is not in it). Confirmations are set above the
- * chain's length so nothing is credited: the figure is the reading and recording. Between repeats the
+ * chain's length so nothing is credited: the figure is the reading and recording. The database round
+ * trips of each repeat (every statement a pooled connection sends) are counted per transfer. Between repeats the
  * recorded blocks, transfers and deposits are cleared. Checked each repeat: every transfer recorded once.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -153,6 +154,26 @@ export async function run(): Promise<BenchResult> {
       prices: createFixedPriceProvider(),
       startBlock: firstBlock,
     };
+    // Database round trips of the watcher: every query a pooled connection sends (BEGIN and COMMIT
+    // included), counted while a repeat runs.
+    let roundTrips = 0;
+    let counting = false;
+    const counted = new WeakSet<object>();
+    pool.on("acquire", (client) => {
+      if (counted.has(client)) {
+        return;
+      }
+      counted.add(client);
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        if (counting) {
+          roundTrips += 1;
+        }
+        return query(...args);
+      };
+    });
+    const roundTripsPerTransfer: number[] = [];
+    const roundTripsPerRepeat: number[] = [];
     const blocksPerSecond: number[] = [];
     const transfersPerSecond: number[] = [];
     const cpuSeconds: number[] = [];
@@ -162,12 +183,17 @@ export async function run(): Promise<BenchResult> {
       loads.push(os.loadavg()[0] ?? 0);
       const cpu0 = cpu();
       const t0 = performance.now();
+      roundTrips = 0;
+      counting = true;
       let read = 0;
       while (read < BLOCKS) {
         read += (await watchOnce(deps)).blocks;
       }
+      counting = false;
       const seconds = (performance.now() - t0) / 1000;
       cpuSeconds.push(cpu() - cpu0);
+      roundTripsPerTransfer.push(roundTrips / (BLOCKS * TRANSFERS));
+      roundTripsPerRepeat.push(roundTrips);
       const { rows } = await pool.query<{ n: number }>("select count(*)::int as n from chain_transfers");
       if (rows[0]?.n !== BLOCKS * TRANSFERS) {
         throw new Error(`repeat ${r}: ${rows[0]?.n} transfers recorded, expected ${BLOCKS * TRANSFERS}`);
@@ -184,6 +210,16 @@ export async function run(): Promise<BenchResult> {
       blocksPerSecond: stats(blocksPerSecond),
       transfersPerSecond: stats(transfersPerSecond),
       processCpuSecondsPerRepeat: stats(cpuSeconds),
+      databaseRoundTripsPerTransfer: {
+        median:
+          Math.round(
+            (percentile(
+              [...roundTripsPerTransfer].sort((a, b) => a - b),
+              50,
+            ) ?? 0) * 1e4,
+          ) / 1e4,
+        perRepeat: roundTripsPerRepeat,
+      },
       loadAverage1m: {
         before: round2(loadBefore[0] ?? 0),
         perRepeat: loads.map(round2),
@@ -196,6 +232,7 @@ export async function run(): Promise<BenchResult> {
         `${USERS} addresses, ${BLOCKS} blocks × ${TRANSFERS} USDT transfers, ${REPEATS} repeats`,
         `blocks/s median ${figures.blocksPerSecond.median} (${figures.blocksPerSecond.min}–${figures.blocksPerSecond.max})`,
         `transfers/s median ${figures.transfersPerSecond.median} (${figures.transfersPerSecond.min}–${figures.transfersPerSecond.max})`,
+        `database round trips per transfer median ${figures.databaseRoundTripsPerTransfer.median} (per repeat: ${roundTripsPerRepeat.join(", ")})`,
         `process CPU s per repeat median ${figures.processCpuSecondsPerRepeat.median}; load ${figures.loadAverage1m.before} → ${figures.loadAverage1m.after}`,
       ],
       figures,

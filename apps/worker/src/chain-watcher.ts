@@ -16,7 +16,14 @@ export function startChainWatcher(
   db: Db,
   redis: Redis,
   config: ChainConfig,
-  options: { prefix: string; leaseTtlMs: number; log: (line: string) => void; idleMs?: number },
+  options: {
+    prefix: string;
+    leaseTtlMs: number;
+    log: (line: string) => void;
+    idleMs?: number;
+    /** CHAIN_START_BLOCK: where to start with nothing recorded (unset: the node's head). */
+    startBlock?: bigint | undefined;
+  },
 ): { close(): Promise<void> } {
   const { prefix, log } = options;
   if (config.xpub) {
@@ -39,7 +46,7 @@ export function startChainWatcher(
       const loop = async () => {
         while (!stopped) {
           try {
-            const pass = await watchOnce({ db, client, config, prices, log });
+            const pass = await watchOnce({ db, client, config, prices, log, startBlock: options.startBlock });
             if (pass.blocks === 0) {
               await new Promise((r) => setTimeout(r, options.idleMs ?? CHAIN_WATCHER_IDLE_MS));
             }

@@ -134,6 +134,7 @@ const chainWatcher =
         prefix: env.REDIS_PREFIX,
         leaseTtlMs: env.LEASE_TTL_MS,
         log,
+        startBlock: env.CHAIN_START_BLOCK,
       })
     : { close: async () => {} };
 

@@ -50,6 +50,11 @@ export const domainEnv = () =>
         .optional(),
       /** The id of the chain CHAIN_RPC_URL serves (1: Ethereum mainnet); the watcher refuses another. */
       CHAIN_ID: z.coerce.number().int().positive().default(1),
+      /**
+       * Where a chain watcher with nothing recorded yet starts reading (a block number); unset, at the
+       * node's head. Once it has recorded a block it resumes after its last one whatever this says.
+       */
+      CHAIN_START_BLOCK: z.coerce.bigint().nonnegative().optional(),
       /** The USDT (ERC20) contract on that chain: mainnet USDT unless a test or local chain says otherwise. */
       CHAIN_USDT_ADDRESS: z
         .string()

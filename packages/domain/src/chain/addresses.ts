@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { chainAddresses } from "./chain.table.ts";
@@ -58,7 +58,10 @@ async function findAddress(db: DbOrTx, network: string, userId: number): Promise
     : null;
 }
 
-/** Which of these (lower-case) addresses are users' deposit addresses on the chain. */
+/**
+ * Which of these (lower-case) addresses are users' deposit addresses on the chain: one query with the
+ * addresses as one array parameter (a block's thousand recipients are one statement text, one plan).
+ */
 export async function ownersOf(
   db: DbOrTx,
   network: string,
@@ -70,7 +73,12 @@ export async function ownersOf(
   const rows = await db
     .select()
     .from(chainAddresses)
-    .where(and(eq(chainAddresses.network, network), inArray(chainAddresses.address, [...new Set(addresses)])))
+    .where(
+      and(
+        eq(chainAddresses.network, network),
+        sql`${chainAddresses.address} = any(${sql.param([...new Set(addresses)])}::text[])`,
+      ),
+    )
     .orderBy(asc(chainAddresses.id));
   return new Map(
     rows.map((r) => [

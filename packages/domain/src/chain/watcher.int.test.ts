@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { and, asc, eq } from "drizzle-orm";
-import type { Address } from "viem";
+import { type Address, encodeFunctionData, erc20Abi, type Hex, parseEther, parseUnits, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client.ts";
 import { confirmDeposit, deposits, rejectDeposit } from "../funding/index.ts";
@@ -269,6 +269,116 @@ describe("chain deposits", () => {
     expect((await depositsOf(id))[0]).toMatchObject({ status: "pending", confirmations: 0 });
     expect(await exchange(id, "USDT")).toBe("0");
     await expectReconciled();
+  });
+
+  it("records a block of many transfers to many users at once and credits each once", async () => {
+    const users = await Promise.all([newUser(), newUser(), newUser(), newUser()]);
+    const rpc = (method: string, params: unknown[] = []) =>
+      chain.client.request({ method, params } as never) as Promise<unknown>;
+    // Six transfers mined into one block: four of USDT (the last below the minimum) and two of ETH.
+    await rpc("miner_stop");
+    const usdt = ["7", "8", "9", "0.5"];
+    const hashes: Hex[] = [];
+    for (const [i, user] of users.entries()) {
+      hashes.push(
+        (await rpc("eth_sendTransaction", [
+          {
+            from: funder,
+            to: chain.usdt,
+            gas: toHex(100_000),
+            data: encodeFunctionData({
+              abi: erc20Abi,
+              functionName: "transfer",
+              args: [user.address, parseUnits(usdt[i] as string, 6)],
+            }),
+          },
+        ])) as Hex,
+      );
+    }
+    for (const user of users.slice(0, 2)) {
+      hashes.push(
+        (await rpc("eth_sendTransaction", [
+          { from: funder, to: user.address, value: toHex(parseEther("0.3")), gas: toHex(21_000) },
+        ])) as Hex,
+      );
+    }
+    await rpc("evm_mine");
+    await rpc("miner_start");
+    const receipts = await Promise.all(hashes.map((hash) => chain.client.getTransactionReceipt({ hash })));
+    const block = await chain.client.getBlock({ blockNumber: receipts[0]?.blockNumber ?? 0n });
+    expect(block.transactions).toHaveLength(6);
+    const pass = await catchUp();
+    expect(pass.transfersSeen).toBe(6);
+    const seenAt = Number((pass.lastBlock ?? 0n) - block.number + 1n);
+    expect(seenAt).toBeLessThan(CONFIRMATIONS);
+    const recorded = await db
+      .select()
+      .from(chainTransfers)
+      .where(eq(chainTransfers.blockHash, block.hash as Hex))
+      .orderBy(asc(chainTransfers.id));
+    expect(recorded.map((t) => t.status).sort()).toEqual([
+      "below_minimum",
+      "confirming",
+      "confirming",
+      "confirming",
+      "confirming",
+      "confirming",
+    ]);
+    for (const [i, user] of users.entries()) {
+      const mine = await depositsOf(user.id);
+      expect(mine).toHaveLength(i < 2 ? 2 : 1);
+      for (const d of mine) {
+        const refused = d.amount.startsWith("0.5") && d.currency === "USDT";
+        expect(d.status).toBe(refused ? "failed" : "pending");
+        expect(d.confirmations).toBe(refused ? 1 : seenAt);
+      }
+    }
+    await chain.mine(CONFIRMATIONS - 1 - seenAt);
+    expect((await catchUp()).credited).toBe(0);
+    expect((await depositsOf(users[0]?.id ?? 0)).map((d) => d.confirmations)).toEqual([
+      CONFIRMATIONS - 1,
+      CONFIRMATIONS - 1,
+    ]);
+    expect(await exchange(users[0]?.id ?? 0, "USDT")).toBe("0");
+    await chain.mine(1);
+    expect((await catchUp()).credited).toBe(5);
+    expect((await catchUp()).credited).toBe(0);
+    for (const [i, user] of users.entries()) {
+      expect(await exchange(user.id, "USDT")).toBe(i < 3 ? usdt[i] : "0");
+      expect(await exchange(user.id, "ETH")).toBe(i < 2 ? "0.3" : "0");
+    }
+    expect((await depositsOf(users[1]?.id ?? 0)).map((d) => [d.status, d.confirmations])).toEqual([
+      ["success", CONFIRMATIONS],
+      ["success", CONFIRMATIONS],
+    ]);
+    await expectReconciled();
+  });
+
+  it("with nothing recorded starts at the start block (CHAIN_START_BLOCK), else at the head, and logs which", async () => {
+    await chain.mine(3);
+    const head = await chain.head();
+    const lines: string[] = [];
+    const fresh = (network: string, startBlock?: bigint): WatcherDeps => ({
+      ...deps,
+      config: { ...deps.config, network },
+      startBlock,
+      log: (line) => lines.push(line),
+    });
+    const fromStart = await watchOnce(fresh("ERC20-start", head - 2n));
+    expect(fromStart).toMatchObject({ lastBlock: head, blocks: 3 });
+    expect(lines).toEqual([
+      `chain ERC20-start: nothing recorded yet; started at block ${head - 2n} (CHAIN_START_BLOCK)`,
+    ]);
+    const fromHead = await watchOnce(fresh("ERC20-head"));
+    expect(fromHead).toMatchObject({ lastBlock: head, blocks: 1 });
+    expect(lines[1]).toBe(
+      `chain ERC20-head: nothing recorded yet; started at the node's head, block ${head}`,
+    );
+    // With a block recorded, it resumes after it whatever the start block says, and logs nothing more.
+    await chain.mine(1);
+    const resumed = await watchOnce(fresh("ERC20-head", 0n));
+    expect(resumed).toMatchObject({ lastBlock: head + 1n, blocks: 1 });
+    expect(lines).toHaveLength(2);
   });
 
   it("catches up after a stop with nothing lost or doubled, and two passes at once credit once", async () => {

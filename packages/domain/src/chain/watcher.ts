@@ -1,18 +1,18 @@
 import { MoneyDecimal } from "@northstar/shared/money";
-import { chainTransferMachine } from "@northstar/shared/state-machines";
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne } from "drizzle-orm";
+import { type ChainTransferStatus, chainTransferMachine } from "@northstar/shared/state-machines";
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, sql } from "drizzle-orm";
 import { type Address, formatUnits, type PublicClient, parseAbiItem } from "viem";
 import { recordAudit } from "../audit/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import {
-  creditChainDeposit,
-  recordChainDeposit,
-  refuseChainDeposit,
-  setChainDepositConfirmations,
+  chainTransferKey,
+  creditChainDeposits,
+  recordChainDeposits,
+  setChainDepositsConfirmations,
 } from "../funding/index.ts";
 import type { PriceProvider } from "../markets/index.ts";
-import { getPolicy } from "../policy/index.ts";
-import { transition } from "../state/index.ts";
+import { getPolicies } from "../policy/index.ts";
+import { type BatchTransition, transitionMany } from "../state/index.ts";
 import { ownersOf } from "./addresses.ts";
 import { chainAlerts, chainBlocks, chainTransfers } from "./chain.table.ts";
 import { type ChainConfig, EVM_NATIVE_DECIMALS } from "./config.ts";
@@ -29,8 +29,8 @@ export interface WatcherDeps {
   config: ChainConfig;
   prices: PriceProvider;
   log?: (line: string) => void;
-  /** Where a watcher with nothing processed yet starts (default: the node's head). */
-  startBlock?: bigint;
+  /** Where a watcher with nothing processed yet starts (CHAIN_START_BLOCK; default: the node's head). */
+  startBlock?: bigint | undefined;
 }
 
 export interface PassResult {
@@ -72,24 +72,37 @@ export async function watchOnce(deps: WatcherDeps): Promise<PassResult> {
     }
   }
   const from = last === null ? (deps.startBlock ?? head) : last.number + 1n;
-  const maxBlocks = BigInt(await getPolicy(db, "chain.watcher.maxBlocksPerPass"));
+  const [maxBlocksPolicy, minimums, confirmations] = await getPolicies(db, [
+    "chain.watcher.maxBlocksPerPass",
+    "funding.deposit.minimums",
+    "chain.deposit.confirmations",
+  ] as const);
+  const policy: PassPolicy = { minimums, confirmations };
+  const maxBlocks = BigInt(maxBlocksPolicy);
   const to = head < from + maxBlocks - 1n ? head : from + maxBlocks - 1n;
   let blocks = 0;
   let transfersSeen = 0;
   let lastBlock = last?.number ?? null;
   for (let n = from; n <= to; n++) {
-    const seen = await processBlock(deps, n, lastBlock === null ? null : (last?.hash ?? null));
+    const seen = await processBlock(deps, n, lastBlock === null ? null : (last?.hash ?? null), policy);
     if (seen === null) {
       // The block does not follow the one processed before it: a reorganisation under our feet. The
       // next pass finds the fork and undoes it.
       break;
+    }
+    if (lastBlock === null) {
+      deps.log?.(
+        deps.startBlock === undefined
+          ? `chain ${config.network}: nothing recorded yet; started at the node's head, block ${n}`
+          : `chain ${config.network}: nothing recorded yet; started at block ${n} (CHAIN_START_BLOCK)`,
+      );
     }
     last = { number: n, hash: seen.hash };
     lastBlock = n;
     blocks += 1;
     transfersSeen += seen.transfers;
   }
-  const credited = lastBlock === null ? 0 : await settleConfirmations(deps, lastBlock);
+  const credited = lastBlock === null ? 0 : await settleConfirmations(deps, lastBlock, confirmations);
   if (lastBlock !== null) {
     await db
       .delete(chainBlocks)
@@ -178,23 +191,18 @@ async function undoAfter(deps: WatcherDeps, fork: bigint): Promise<void> {
         deps.log?.(
           `ALERT: credited deposit ${t.txHash}:${t.logIndex} was in replaced block ${t.blockNumber}`,
         );
-        continue;
-      }
-      if (t.status === "confirming" || t.status === "below_minimum") {
-        await transition(tx, {
-          machine: chainTransferMachine,
-          table: chainTransfers,
-          id: t.id,
-          from: t.status,
-          to: "orphaned",
-          by: "system",
-          set: { blockNumber: null, blockHash: null },
-        });
-        if (t.depositId !== null) {
-          await setChainDepositConfirmations(tx, t.depositId, 0);
-        }
       }
     }
+    await orphan(
+      tx,
+      affected
+        .filter((t) => t.status === "confirming" || t.status === "below_minimum")
+        .map((t) => ({
+          id: t.id,
+          status: t.status as "confirming" | "below_minimum",
+          depositId: t.depositId,
+        })),
+    );
     await tx
       .delete(chainBlocks)
       .where(and(eq(chainBlocks.network, config.network), gt(chainBlocks.number, fork)));
@@ -202,11 +210,23 @@ async function undoAfter(deps: WatcherDeps, fork: bigint): Promise<void> {
   deps.log?.(`chain ${config.network}: blocks after ${fork} were replaced and what they held undone`);
 }
 
-/** Reads block n and records it with what it holds; null when it does not follow `parentHash`. */
+/** The policy values a pass reads once. */
+interface PassPolicy {
+  minimums: Record<string, string>;
+  confirmations: Record<string, Record<string, number>>;
+}
+
+/**
+ * Reads block n and records it with what it holds; null when it does not follow `parentHash`. The
+ * database work is a fixed number of statements whatever the block holds: one lookup of all its
+ * recipients, then in one transaction the block, the stale transfers at its height, and
+ * `recordTransfers` for the users' transfers.
+ */
 async function processBlock(
   deps: WatcherDeps,
   n: bigint,
   parentHash: string | null,
+  policy: PassPolicy,
 ): Promise<{ hash: string; transfers: number } | null> {
   const { db, client, config } = deps;
   const block = await client.getBlock({ blockNumber: n, includeTransactions: true });
@@ -216,6 +236,7 @@ async function processBlock(
   if (parentHash !== null && block.parentHash !== parentHash) {
     return null;
   }
+  const blockHash = block.hash;
   const seen: SeenTransfer[] = [];
   for (const t of block.transactions) {
     if (t.to && t.value > 0n) {
@@ -232,7 +253,7 @@ async function processBlock(
     const logs = await client.getLogs({
       address: config.tokens.map((t) => t.address as Address),
       event: TRANSFER,
-      blockHash: block.hash,
+      blockHash,
     });
     for (const l of logs) {
       const token = config.tokens.find((t) => t.address === l.address.toLowerCase());
@@ -257,29 +278,17 @@ async function processBlock(
   // A native transfer counts only when its transaction succeeded (a reverted one moved nothing).
   const native = mine.filter((s) => s.logIndex === NATIVE_LOG_INDEX);
   if (native.length > 0) {
-    const failed = new Set<string>();
-    for (const s of native) {
-      const receipt = await client.getTransactionReceipt({ hash: s.txHash as `0x${string}` });
-      if (receipt.status !== "success") {
-        failed.add(s.txHash);
-      }
-    }
-    mine = mine.filter((s) => !(s.logIndex === NATIVE_LOG_INDEX && failed.has(s.txHash)));
+    const receipts = await Promise.all(
+      native.map((s) => client.getTransactionReceipt({ hash: s.txHash as `0x${string}` })),
+    );
+    const failed = new Set(receipts.filter((r) => r.status !== "success").map((r) => r.transactionHash));
+    mine = mine.filter((s) => !(s.logIndex === NATIVE_LOG_INDEX && failed.has(s.txHash as `0x${string}`)));
   }
-  const [minimums, confirmationsPolicy] = await Promise.all([
-    getPolicy(db, "funding.deposit.minimums"),
-    getPolicy(db, "chain.deposit.confirmations"),
-  ]);
   await db.transaction(async (tx) => {
     // Two passes at once (a lease handed over mid-pass) record the block once.
     const inserted = await tx
       .insert(chainBlocks)
-      .values({
-        network: config.network,
-        number: n,
-        hash: block.hash as string,
-        parentHash: block.parentHash,
-      })
+      .values({ network: config.network, number: n, hash: blockHash, parentHash: block.parentHash })
       .onConflictDoNothing()
       .returning({ number: chainBlocks.number });
     if (inserted.length === 0) {
@@ -294,36 +303,64 @@ async function processBlock(
         and(
           eq(chainTransfers.network, config.network),
           eq(chainTransfers.blockNumber, n),
-          ne(chainTransfers.blockHash, block.hash as string),
+          ne(chainTransfers.blockHash, blockHash),
           inArray(chainTransfers.status, ["confirming", "below_minimum"]),
         ),
       )
       .orderBy(asc(chainTransfers.id));
-    for (const t of stale) {
-      await transition(tx, {
-        machine: chainTransferMachine,
-        table: chainTransfers,
-        id: t.id,
-        from: t.status as "confirming" | "below_minimum",
-        to: "orphaned",
-        by: "system",
-        set: { blockNumber: null, blockHash: null },
-      });
-      if (t.depositId !== null) {
-        await setChainDepositConfirmations(tx, t.depositId, 0);
-      }
-    }
+    await orphan(
+      tx,
+      stale.map((t) => ({ ...t, status: t.status as "confirming" | "below_minimum" })),
+    );
+    const rows: TransferAt[] = [];
     for (const s of mine) {
       const owner = owners.get(s.to);
-      if (!owner) {
-        continue;
+      if (owner) {
+        rows.push({
+          seen: s,
+          userId: owner.userId,
+          blockNumber: n,
+          blockHash,
+          required: requiredConfirmations(policy.confirmations, config.network, s.currency),
+          belowMinimum: new MoneyDecimal(s.amount).lessThan(policy.minimums[s.currency] ?? "0"),
+        });
       }
-      const required = requiredConfirmations(confirmationsPolicy, config.network, s.currency);
-      const belowMinimum = new MoneyDecimal(s.amount).lessThan(minimums[s.currency] ?? "0");
-      await recordTransfer(tx, config, s, owner.userId, n, block.hash as string, required, belowMinimum);
     }
+    await recordTransfers(tx, config, rows);
   });
-  return { hash: block.hash, transfers: mine.length };
+  return { hash: blockHash, transfers: mine.length };
+}
+
+/**
+ * Transfers whose block lost (confirming or below the minimum) become orphaned, in one statement
+ * through the state machine; their deposits show 0 confirmations again.
+ */
+async function orphan(
+  tx: DbOrTx,
+  transfers: readonly { id: number; status: "confirming" | "below_minimum"; depositId: number | null }[],
+): Promise<void> {
+  if (transfers.length === 0) {
+    return;
+  }
+  const moved = await transitionMany(tx, {
+    machine: chainTransferMachine,
+    table: "chain_transfers",
+    by: "system",
+    columns: { block_number: "bigint", block_hash: "text" },
+    updatedAt: false,
+    rows: transfers.map((t) => ({
+      id: t.id,
+      from: t.status,
+      to: "orphaned" as const,
+      values: { block_number: null, block_hash: null },
+    })),
+  });
+  await setChainDepositsConfirmations(
+    tx,
+    transfers
+      .filter((t) => t.depositId !== null && moved.has(t.id))
+      .map((t) => ({ depositId: t.depositId as number, confirmations: 0 })),
+  );
 }
 
 export function requiredConfirmations(
@@ -334,6 +371,17 @@ export function requiredConfirmations(
   return policy[network]?.[currency] ?? 12;
 }
 
+/** A transfer to a user's address as seen in one block, with what the policy says of it. */
+export interface TransferAt {
+  seen: SeenTransfer;
+  userId: number;
+  blockNumber: bigint;
+  blockHash: string;
+  required: number;
+  belowMinimum: boolean;
+}
+
+/** Records one transfer seen in a block (a user's claim): `recordTransfers` of one. */
 export async function recordTransfer(
   tx: DbOrTx,
   config: ChainConfig,
@@ -344,122 +392,215 @@ export async function recordTransfer(
   required: number,
   belowMinimum: boolean,
 ): Promise<void> {
-  const [existing] = await tx
-    .select()
+  await recordTransfers(tx, config, [{ seen: s, userId, blockNumber, blockHash, required, belowMinimum }]);
+}
+
+/**
+ * Records transfers seen in blocks, in a fixed number of statements: the ones already recorded are
+ * locked with one query; the new ones get their funding deposits (one insert, below the minimum
+ * refused) and their rows (one insert); the known ones move to the block that holds them now (one
+ * statement: an orphaned one comes back as confirming or below the minimum, the same deposit).
+ */
+export async function recordTransfers(
+  tx: DbOrTx,
+  config: ChainConfig,
+  rows: readonly TransferAt[],
+): Promise<void> {
+  if (rows.length === 0) {
+    return;
+  }
+  const keys = JSON.stringify(rows.map((r) => ({ tx_hash: r.seen.txHash, log_index: r.seen.logIndex })));
+  const existing = await tx
+    .select({
+      id: chainTransfers.id,
+      txHash: chainTransfers.txHash,
+      logIndex: chainTransfers.logIndex,
+      status: chainTransfers.status,
+      depositId: chainTransfers.depositId,
+    })
     .from(chainTransfers)
     .where(
       and(
         eq(chainTransfers.network, config.network),
-        eq(chainTransfers.txHash, s.txHash),
-        eq(chainTransfers.logIndex, s.logIndex),
+        sql`(${chainTransfers.txHash}, ${chainTransfers.logIndex}) in (
+          select v.tx_hash, v.log_index
+          from jsonb_to_recordset(${keys}::jsonb) as v(tx_hash text, log_index integer))`,
       ),
     )
+    .orderBy(asc(chainTransfers.id))
     .for("update");
-  if (!existing) {
-    const depositId = await recordChainDeposit(tx, {
-      userId,
-      chain: config.network,
-      currency: s.currency,
-      amount: s.amount,
-      txHash: s.txHash,
-      logIndex: s.logIndex,
-      confirmations: 1,
-      confirmationsRequired: required,
-    });
-    if (belowMinimum) {
-      await refuseChainDeposit(tx, depositId);
-    }
-    await tx.insert(chainTransfers).values({
+  const known = new Map(existing.map((e) => [chainTransferKey(e.txHash, e.logIndex), e]));
+  const fresh = rows.filter((r) => !known.has(chainTransferKey(r.seen.txHash, r.seen.logIndex)));
+  if (fresh.length > 0) {
+    const depositIds = await recordChainDeposits(
+      tx,
+      fresh.map((r) => ({
+        userId: r.userId,
+        chain: config.network,
+        currency: r.seen.currency,
+        amount: r.seen.amount,
+        txHash: r.seen.txHash,
+        logIndex: r.seen.logIndex,
+        confirmations: 1,
+        confirmationsRequired: r.required,
+        refuse: r.belowMinimum,
+      })),
+    );
+    const values = fresh.map((r) => ({
       network: config.network,
-      txHash: s.txHash,
-      logIndex: s.logIndex,
-      blockNumber,
-      blockHash,
-      userId,
-      address: s.to,
-      currency: s.currency,
-      amount: s.amount,
-      status: belowMinimum ? "below_minimum" : "confirming",
-      depositId,
-    });
-    return;
-  }
-  // The same transfer in another block (it was orphaned by a reorganisation): the same deposit.
-  if (existing.status === "orphaned") {
-    await transition(tx, {
-      machine: chainTransferMachine,
-      table: chainTransfers,
-      id: existing.id,
-      from: "orphaned",
-      to: belowMinimum ? "below_minimum" : "confirming",
-      by: "system",
-      set: { blockNumber, blockHash },
-    });
-    if (existing.depositId !== null) {
-      await setChainDepositConfirmations(tx, existing.depositId, 1);
+      txHash: r.seen.txHash,
+      logIndex: r.seen.logIndex,
+      blockNumber: r.blockNumber,
+      blockHash: r.blockHash,
+      userId: r.userId,
+      address: r.seen.to,
+      currency: r.seen.currency,
+      amount: r.seen.amount,
+      status: r.belowMinimum ? ("below_minimum" as const) : ("confirming" as const),
+      depositId: depositIds.get(chainTransferKey(r.seen.txHash, r.seen.logIndex)) ?? null,
+    }));
+    // In slices, to stay under PostgreSQL's 65,535 parameters of one statement.
+    for (let i = 0; i < values.length; i += INSERT_SLICE) {
+      await tx.insert(chainTransfers).values(values.slice(i, i + INSERT_SLICE));
     }
-    return;
   }
-  await tx.update(chainTransfers).set({ blockNumber, blockHash }).where(eq(chainTransfers.id, existing.id));
+  const moves: BatchTransition<ChainTransferStatus>[] = [];
+  const reappeared: number[] = [];
+  for (const r of rows) {
+    const e = known.get(chainTransferKey(r.seen.txHash, r.seen.logIndex));
+    if (!e) {
+      continue;
+    }
+    const status = e.status as ChainTransferStatus;
+    // The same transfer in another block (it was orphaned by a reorganisation): the same deposit.
+    const to = status === "orphaned" ? (r.belowMinimum ? "below_minimum" : "confirming") : status;
+    moves.push({
+      id: e.id,
+      from: status,
+      to,
+      values: { block_number: String(r.blockNumber), block_hash: r.blockHash },
+    });
+    if (status === "orphaned" && e.depositId !== null) {
+      reappeared.push(e.id);
+    }
+  }
+  const moved = await transitionMany(tx, {
+    machine: chainTransferMachine,
+    table: "chain_transfers",
+    by: "system",
+    columns: { block_number: "bigint", block_hash: "text" },
+    updatedAt: false,
+    rows: moves,
+  });
+  await setChainDepositsConfirmations(
+    tx,
+    existing
+      .filter((e) => reappeared.includes(e.id) && moved.has(e.id))
+      .map((e) => ({ depositId: e.depositId as number, confirmations: 1 })),
+  );
 }
 
+/** Rows of one multi-row insert of transfers (11 parameters each). */
+const INSERT_SLICE = 2000;
+
+/** Confirming transfers credited in one transaction at most (each credit is its own row lock). */
+const CREDIT_BATCH = 500;
+
 /**
- * Updates the confirmations of every transfer still confirming, and credits those with enough: the
- * transfer moves confirming → credited and the funding deposit is credited in the same transaction.
+ * Updates the confirmations of every transfer still confirming (one statement), and credits those with
+ * enough: in one transaction per batch, the transfers move confirming → credited and their funding
+ * deposits are credited (`creditChainDeposits`). A batch that fails is tried again one credit per
+ * transaction, so one bad credit holds back only itself; each credit happens once whichever way
+ * (compare-and-set on both rows and the ledger's key per transfer).
  */
-async function settleConfirmations(deps: WatcherDeps, lastBlock: bigint): Promise<number> {
-  const { db, config, prices } = deps;
-  const policy = await getPolicy(db, "chain.deposit.confirmations");
+async function settleConfirmations(
+  deps: WatcherDeps,
+  lastBlock: bigint,
+  policy: Record<string, Record<string, number>>,
+): Promise<number> {
+  const { db, config } = deps;
   const pending = await db
-    .select()
+    .select({
+      id: chainTransfers.id,
+      blockNumber: chainTransfers.blockNumber,
+      depositId: chainTransfers.depositId,
+      currency: chainTransfers.currency,
+    })
     .from(chainTransfers)
     .where(and(eq(chainTransfers.network, config.network), eq(chainTransfers.status, "confirming")))
     .orderBy(asc(chainTransfers.blockNumber), asc(chainTransfers.id));
-  let credited = 0;
+  const due: Due[] = [];
   const waiting: { depositId: number; confirmations: number }[] = [];
   for (const t of pending) {
     if (t.blockNumber === null || t.depositId === null) {
       continue;
     }
     const confirmations = Number(lastBlock - t.blockNumber + 1n);
-    const required = requiredConfirmations(policy, config.network, t.currency);
-    if (confirmations < required) {
+    if (confirmations < requiredConfirmations(policy, config.network, t.currency)) {
       waiting.push({ depositId: t.depositId, confirmations });
-      continue;
-    }
-    const depositId = t.depositId;
-    const done = await db.transaction(async (tx) => {
-      const moved = await transition(tx, {
-        machine: chainTransferMachine,
-        table: chainTransfers,
-        id: t.id,
-        from: "confirming",
-        to: "credited",
-        by: "system",
-        set: { creditedAt: new Date() },
-      });
-      if (!moved) {
-        return false;
-      }
-      await creditChainDeposit(tx, prices, {
-        depositId,
-        custodyAccount: custodyAccount(config.network, "deposits"),
-        confirmations,
-      });
-      return true;
-    });
-    if (done) {
-      credited += 1;
+    } else {
+      due.push({ id: t.id, depositId: t.depositId, confirmations });
     }
   }
-  if (waiting.length > 0) {
-    await db.transaction(async (tx) => {
-      for (const w of waiting) {
-        await setChainDepositConfirmations(tx, w.depositId, w.confirmations);
+  await setChainDepositsConfirmations(db, waiting);
+  let credited = 0;
+  for (let i = 0; i < due.length; i += CREDIT_BATCH) {
+    const batch = due.slice(i, i + CREDIT_BATCH);
+    try {
+      credited += await creditBatch(deps, batch);
+    } catch (batchError) {
+      deps.log?.(
+        `chain ${config.network}: a batch of ${batch.length} credits failed (${batchError instanceof Error ? batchError.message : batchError}); crediting one by one`,
+      );
+      let firstError: unknown = null;
+      for (const one of batch) {
+        try {
+          credited += await creditBatch(deps, [one]);
+        } catch (error) {
+          firstError ??= error;
+        }
       }
-    });
+      if (firstError !== null) {
+        throw firstError;
+      }
+    }
   }
   return credited;
+}
+
+interface Due {
+  id: number;
+  depositId: number;
+  confirmations: number;
+}
+
+/** Credits these transfers in one transaction; returns how many moved to credited. */
+async function creditBatch(deps: WatcherDeps, batch: readonly Due[]): Promise<number> {
+  const { db, config, prices } = deps;
+  return db.transaction(async (tx) => {
+    const creditedAt = new Date().toISOString();
+    const moved = await transitionMany(tx, {
+      machine: chainTransferMachine,
+      table: "chain_transfers",
+      by: "system",
+      columns: { credited_at: "timestamptz" },
+      updatedAt: false,
+      rows: batch.map((t) => ({
+        id: t.id,
+        from: "confirming" as const,
+        to: "credited" as const,
+        values: { credited_at: creditedAt },
+      })),
+    });
+    const items = batch
+      .filter((t) => moved.has(t.id))
+      .map((t) => ({ depositId: t.depositId, confirmations: t.confirmations }));
+    await creditChainDeposits(tx, prices, {
+      custodyAccount: custodyAccount(config.network, "deposits"),
+      items,
+    });
+    return items.length;
+  });
 }
 
 /** The ledger system account of a chain's coins at one place: users' deposit addresses or the hot wallet. */

@@ -1,12 +1,12 @@
 import { fitsNumeric } from "@northstar/shared/money";
 import { depositMachine } from "@northstar/shared/state-machines";
-import { and, eq } from "drizzle-orm";
-import type { DbOrTx } from "../db/client.ts";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { type DbOrTx, executePrepared } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { postEntry } from "../ledger/index.ts";
+import { type EntryInput, postEntries, postEntry } from "../ledger/index.ts";
 import { type PriceProvider, valueInUsdt } from "../markets/index.ts";
-import { addMessage } from "../messages/index.ts";
-import { transition } from "../state/index.ts";
+import { addMessage, addMessages, type NewMessage } from "../messages/index.ts";
+import { transition, transitionMany } from "../state/index.ts";
 import { deposits } from "./funding.table.ts";
 
 /**
@@ -68,6 +68,110 @@ export async function recordChainDeposit(tx: DbOrTx, input: ChainDepositInput): 
     throw new Error(`deposit of ${input.txHash}:${input.logIndex} neither recorded nor found`);
   }
   return existing.id;
+}
+
+/** The key of one chain transfer in the maps the batch functions return. */
+export function chainTransferKey(txHash: string, logIndex: number): string {
+  return `${txHash}:${logIndex}`;
+}
+
+/**
+ * `recordChainDeposit` for all the transfers of one block at once: one multi-row insert (a transfer
+ * already recorded is kept, not doubled), one lookup of those already recorded, and the ones in
+ * `refuse` (below the minimum) moved pending → failed in one statement through the state machine.
+ * Returns each transfer's deposit id by `chainTransferKey`.
+ */
+export async function recordChainDeposits(
+  tx: DbOrTx,
+  inputs: readonly (ChainDepositInput & { refuse?: boolean })[],
+): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  if (inputs.length === 0) {
+    return ids;
+  }
+  const json = JSON.stringify(
+    inputs.map((i) => ({
+      user_id: i.userId,
+      currency: i.currency,
+      chain: i.chain,
+      amount: i.amount,
+      tx_hash: i.txHash,
+      log_index: i.logIndex,
+      confirmations: i.confirmations,
+      confirmations_required: i.confirmationsRequired,
+    })),
+  );
+  const inserted = await executePrepared<{ id: string; tx_hash: string; log_index: number }>(
+    tx,
+    sql`insert into deposits
+        (user_id, channel, currency, chain, amount, tx_hash, log_index, confirmations, confirmations_required)
+      select v.user_id, 'crypto', v.currency, v.chain, v.amount, v.tx_hash, v.log_index, v.confirmations,
+             v.confirmations_required
+      from jsonb_to_recordset(${json}::jsonb) as v(user_id bigint, currency text, chain text, amount numeric,
+        tx_hash text, log_index integer, confirmations integer, confirmations_required integer)
+      on conflict do nothing
+      returning id, tx_hash, log_index`,
+  );
+  for (const row of inserted.rows) {
+    ids.set(chainTransferKey(row.tx_hash, row.log_index), Number(row.id));
+  }
+  const missing = inputs.filter((i) => !ids.has(chainTransferKey(i.txHash, i.logIndex)));
+  if (missing.length > 0) {
+    // Recorded before (a retried block, or a claim): the deposit that is not failed, as the unique
+    // index allows one.
+    const found = await executePrepared<{ id: string; tx_hash: string; log_index: number }>(
+      tx,
+      sql`select distinct on (d.chain, d.tx_hash, d.log_index) d.id, d.tx_hash, d.log_index
+        from deposits d
+        join jsonb_to_recordset(${JSON.stringify(
+          missing.map((m) => ({ chain: m.chain, tx_hash: m.txHash, log_index: m.logIndex })),
+        )}::jsonb) as v(chain text, tx_hash text, log_index integer)
+          on d.chain = v.chain and d.tx_hash = v.tx_hash and d.log_index = v.log_index
+        order by d.chain, d.tx_hash, d.log_index, d.id`,
+    );
+    for (const row of found.rows) {
+      ids.set(chainTransferKey(row.tx_hash, row.log_index), Number(row.id));
+    }
+    for (const m of missing) {
+      if (!ids.has(chainTransferKey(m.txHash, m.logIndex))) {
+        throw new Error(`deposit of ${m.txHash}:${m.logIndex} neither recorded nor found`);
+      }
+    }
+  }
+  const now = new Date().toISOString();
+  await transitionMany(tx, {
+    machine: depositMachine,
+    table: "deposits",
+    by: "system",
+    columns: { reviewed_at: "timestamptz" },
+    updatedAt: false,
+    rows: inputs
+      .filter((i) => i.refuse)
+      .map((i) => ({
+        id: ids.get(chainTransferKey(i.txHash, i.logIndex)) as number,
+        from: "pending" as const,
+        to: "failed" as const,
+        values: { reviewed_at: now },
+      })),
+  });
+  return ids;
+}
+
+/** `setChainDepositConfirmations` for many deposits in one statement. */
+export async function setChainDepositsConfirmations(
+  tx: DbOrTx,
+  rows: readonly { depositId: number; confirmations: number }[],
+): Promise<void> {
+  if (rows.length === 0) {
+    return;
+  }
+  const json = JSON.stringify(rows.map((r) => ({ id: r.depositId, confirmations: r.confirmations })));
+  await executePrepared(
+    tx,
+    sql`update deposits d set confirmations = v.confirmations
+      from jsonb_to_recordset(${json}::jsonb) as v(id bigint, confirmations integer)
+      where d.id = v.id and d.status = 'pending'`,
+  );
 }
 
 /** The confirmations a pending chain deposit shows ("confirming n/N"); a settled one keeps its last. */
@@ -139,6 +243,82 @@ export async function creditChainDeposit(
     eventKey: `deposit:${deposit.id}:confirmed`,
   });
   return true;
+}
+
+/**
+ * `creditChainDeposit` for many deposits in one transaction, in a fixed number of statements: the
+ * deposits locked in id order, those still pending moved to success through the state machine in one
+ * statement, their ledger entries (each keyed by its transfer, so credited once however often this
+ * runs) and messages written together. Returns the ids credited now.
+ */
+export async function creditChainDeposits(
+  tx: DbOrTx,
+  prices: PriceProvider,
+  params: {
+    custodyAccount: `chain_custody:${string}`;
+    items: readonly { depositId: number; confirmations: number }[];
+  },
+): Promise<Set<number>> {
+  if (params.items.length === 0) {
+    return new Set();
+  }
+  const confirmationsOf = new Map(params.items.map((i) => [i.depositId, i.confirmations]));
+  const locked = await tx
+    .select()
+    .from(deposits)
+    .where(sql`${deposits.id} = any(${sql.param([...confirmationsOf.keys()])}::bigint[])`)
+    .orderBy(asc(deposits.id))
+    .for("update");
+  const pending = locked.filter((d) => d.status === "pending");
+  const reviewedAt = new Date().toISOString();
+  const rows = await Promise.all(
+    pending.map(async (d) => {
+      const valueUsdt = (await valueInUsdt(prices, d.currency, d.amount)) ?? "0";
+      return {
+        id: d.id,
+        from: "pending" as const,
+        to: "success" as const,
+        values: {
+          reviewed_at: reviewedAt,
+          value_usdt: fitsNumeric(valueUsdt) ? valueUsdt : "0",
+          confirmations: confirmationsOf.get(d.id) ?? d.confirmations ?? 0,
+        },
+      };
+    }),
+  );
+  const moved = await transitionMany(tx, {
+    machine: depositMachine,
+    table: "deposits",
+    by: "system",
+    columns: { reviewed_at: "timestamptz", value_usdt: "numeric", confirmations: "integer" },
+    updatedAt: false,
+    rows,
+  });
+  const credited = pending.filter((d) => moved.has(d.id));
+  const entries: EntryInput[] = credited.map((deposit) => ({
+    idempotencyKey: `deposit:${deposit.chain}:${deposit.txHash}:${deposit.logIndex ?? -1}:credit`,
+    kind: "deposit.confirm",
+    reference: { type: "deposit", id: deposit.id },
+    postings: [
+      {
+        account: { system: params.custodyAccount, book: "real", currency: deposit.currency },
+        amount: `-${deposit.amount}`,
+      },
+      {
+        account: { userId: deposit.userId, book: "real", wallet: "exchange", currency: deposit.currency },
+        amount: deposit.amount,
+      },
+    ],
+  }));
+  await postEntries(tx, entries);
+  const messages: NewMessage[] = credited.map((deposit) => ({
+    userId: deposit.userId,
+    kind: "deposit.confirmed",
+    params: { amount: deposit.amount, currency: deposit.currency },
+    eventKey: `deposit:${deposit.id}:confirmed`,
+  }));
+  await addMessages(tx, messages);
+  return new Set(credited.map((d) => d.id));
 }
 
 /**

@@ -54,8 +54,10 @@ export async function transitionMany<S extends string>(
     machine: StateMachine<S>;
     table: string;
     by: Actor;
-    columns: Record<string, "numeric" | "text" | "boolean" | "bigint" | "timestamptz">;
+    columns: Record<string, "numeric" | "text" | "boolean" | "bigint" | "integer" | "timestamptz">;
     rows: BatchTransition<S>[];
+    /** False for a table without an `updated_at` column (default true: it is set to now()). */
+    updatedAt?: boolean;
   },
 ): Promise<Set<number>> {
   if (params.rows.length === 0) {
@@ -81,7 +83,7 @@ export async function transitionMany<S extends string>(
     db,
     sql`
     update ${sql.raw(params.table)} t
-    set status = v.to_status, updated_at = now()${sql.raw(assignments ? `, ${assignments}` : "")}
+    set status = v.to_status${sql.raw(params.updatedAt === false ? "" : ", updated_at = now()")}${sql.raw(assignments ? `, ${assignments}` : "")}
     from jsonb_to_recordset(${json}::jsonb)
       as v(id bigint, from_status text, to_status text${sql.raw(types ? `, ${types}` : "")})
     where t.id = v.id and t.status = v.from_status

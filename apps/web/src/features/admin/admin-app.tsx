@@ -9,6 +9,7 @@ import { type AdminPageKey, pagesFor } from "./admin-nav.ts";
 import { createAdminQueryClient } from "./admin-query-client.ts";
 import { AuditPage } from "./audit-page.tsx";
 import { C2cAdminPage } from "./c2c-admin-page.tsx";
+import { ChainOperationsPage } from "./chain-operations-page.tsx";
 import { ContentAdminPage } from "./content-admin-page.tsx";
 import { ContractsAdminPage } from "./contracts-page.tsx";
 import { DepositAddressesPage } from "./deposit-addresses-page.tsx";
@@ -81,6 +82,7 @@ function AdminRoutes() {
               path="instruments"
               element={<RoleGate page="instruments" element={<InstrumentsPage />} />}
             />
+            <Route path="chain" element={<RoleGate page="chain" element={<ChainOperationsPage />} />} />
             <Route path="users" element={<RoleGate page="users" element={<UsersPage />} />} />
             <Route path="ledger" element={<RoleGate page="ledger" element={<LedgerPage />} />} />
             <Route path="policy" element={<RoleGate page="policy" element={<PolicyPage />} />} />

@@ -1,5 +1,6 @@
 import {
   AccountBookOutlined,
+  AlertOutlined,
   AuditOutlined,
   BankOutlined,
   ControlOutlined,
@@ -50,6 +51,7 @@ const ICONS: Record<AdminPageKey, ReactNode> = {
   deposits: <DownloadOutlined />,
   withdrawals: <UploadOutlined />,
   "deposit-addresses": <WalletOutlined />,
+  chain: <AlertOutlined />,
   instruments: <FundOutlined />,
   users: <TeamOutlined />,
   ledger: <AccountBookOutlined />,

@@ -10,6 +10,7 @@ export const ADMIN_PAGES = [
   { key: "deposits", permission: "funding.review" },
   { key: "withdrawals", permission: "funding.review" },
   { key: "deposit-addresses", permission: "funding.addresses" },
+  { key: "chain", permission: "funding.review" },
   { key: "instruments", permission: "catalogue.manage" },
   { key: "users", permission: "users.read" },
   { key: "ledger", permission: "ledger.read" },

@@ -10,6 +10,7 @@ export type OperatorRole = Operator["role"];
 export type DepositRow = AdminOutputs["deposits"][number];
 export type WithdrawalRow = AdminOutputs["withdrawals"][number];
 export type DepositAddressRow = AdminOutputs["depositAddresses"][number];
+export type ChainAlertRow = AdminOutputs["chainAlerts"][number];
 export type UserLookup = AdminOutputs["user"];
 export type Reconciliation = AdminOutputs["reconcile"];
 export type AuditRow = AdminOutputs["audit"][number];
