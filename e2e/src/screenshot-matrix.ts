@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
+import { expect } from "vitest";
 import { type Platform, ROOT } from "./platform.ts";
 
 /** The sizes, themes and languages every module's screenshots are taken in. */
@@ -19,9 +20,32 @@ export interface ShotPage {
 }
 
 /**
+ * The shots a run takes. `SHOTS=all` takes every language × theme × size (the pictures under
+ * docs/screenshots, for people to look at); otherwise one shot per language, rotating the theme and
+ * the size so that together they still cover both themes and both sizes: each shot is also a layout
+ * check, and twelve page loads of each page would mostly repeat the same check.
+ */
+export function shotCombinations(all = process.env.SHOTS === "all") {
+  const combinations: { lang: string; theme: string; size: (typeof SHOT_SIZES)[number] }[] = [];
+  SHOT_LANGUAGES.forEach((lang, i) => {
+    for (const theme of SHOT_THEMES) {
+      for (const size of SHOT_SIZES) {
+        const rotated = theme === SHOT_THEMES[i % 2] && size === SHOT_SIZES[(i + 1) % 2];
+        if (all || rotated) {
+          combinations.push({ lang, theme, size });
+        }
+      }
+    }
+  });
+  return combinations;
+}
+
+/**
  * Takes each page signed in as `token` (and, for back-office pages, as the operator of
- * `operatorToken`), at phone and desktop size, light and dark, in English,
- * Simplified Chinese and Thai, into docs/screenshots/<folder>/<name>-<lang>-<theme>-<size>.png.
+ * `operatorToken`) in the combinations of `shotCombinations` into
+ * docs/screenshots/<folder>/<name>-<lang>-<theme>-<size>.png, and checks each: the page shows what
+ * the picture is of (`ready`), nothing is wider than the window, and no text is a catalogue key
+ * that has no translation.
  */
 export async function shootMatrix(
   platform: Platform,
@@ -36,32 +60,50 @@ export async function shootMatrix(
 ): Promise<void> {
   const out = join(ROOT, "docs/screenshots", options.folder);
   mkdirSync(out, { recursive: true });
-  for (const lang of SHOT_LANGUAGES) {
-    for (const theme of SHOT_THEMES) {
-      for (const size of SHOT_SIZES.filter((s) => !options.sizes || options.sizes.includes(s.name))) {
-        const context = await platform.newContext({ width: size.width, height: size.height });
-        await context.addInitScript(
-          ([l, th, t, op]) => {
-            localStorage.setItem("lang", l);
-            localStorage.setItem("theme", th);
-            localStorage.setItem("token", t);
-            // The back office keeps its operator token per tab (see operator-session.ts).
-            if (op) {
-              sessionStorage.setItem("operatorToken", op);
-            }
-          },
-          [lang, theme, options.token, options.operatorToken ?? ""] as const,
-        );
-        const page = await context.newPage();
-        for (const shot of options.pages) {
-          await page.goto(shot.path);
-          await shot.ready(page);
-          await page.screenshot({ path: join(out, `${shot.name}-${lang}-${theme}-${size.name}.png`) });
+  const combinations = shotCombinations().filter(
+    (c) => !options.sizes || options.sizes.includes(c.size.name),
+  );
+  for (const { lang, theme, size } of combinations) {
+    const context = await platform.newContext({ width: size.width, height: size.height });
+    await context.addInitScript(
+      ([l, th, t, op]) => {
+        localStorage.setItem("lang", l);
+        localStorage.setItem("theme", th);
+        localStorage.setItem("token", t);
+        // The back office keeps its operator token per tab (see operator-session.ts).
+        if (op) {
+          sessionStorage.setItem("operatorToken", op);
         }
-        await context.close();
-      }
+      },
+      [lang, theme, options.token, options.operatorToken ?? ""] as const,
+    );
+    const page = await context.newPage();
+    for (const shot of options.pages) {
+      const name = `${shot.name}-${lang}-${theme}-${size.name}`;
+      await page.goto(shot.path);
+      await shot.ready(page);
+      await page.screenshot({ path: join(out, `${name}.png`) });
+      const layout = await page.evaluate(() => ({
+        width: document.documentElement.scrollWidth,
+        // biome-ignore lint/performance/useDomNodeTextContent: the words as shown, with breaks between blocks
+        text: document.body.innerText,
+      }));
+      const keys = untranslatedKeys(layout.text);
+      expect(layout.width, `${name} is wider than the window`).toBeLessThanOrEqual(size.width);
+      expect(keys, `${name} shows untranslated keys`).toEqual([]);
     }
+    await context.close();
   }
+}
+
+/**
+ * Catalogue keys in a page's text: i18next shows a key it cannot find as the key itself, a dotted
+ * path of camel-case words (`nav.changePassword`). Host names and file names are not keys.
+ */
+export function untranslatedKeys(text: string): string[] {
+  return (text.match(/\b[a-z][a-zA-Z0-9]+(\.[a-z][a-zA-Z0-9]+)+\b/g) ?? []).filter(
+    (k) => !/\.(com|org|net|io|local|app|png|jpe?g|svg|pdf|csv|json)$/.test(k),
+  );
 }
 
 /**
