@@ -81,6 +81,21 @@ export function languagePack(lang: Language): LanguagePack | undefined {
   return loaded.get(lang) ?? loaded.get("en");
 }
 
+/**
+ * Keys a component asked for that the texts did not have at that moment (a page namespace may still
+ * have been on its way). `northstarMissingKeys()` in the browser lists those still missing: the
+ * browser tests fail a page that shows one.
+ */
+const missingKeys = new Set<string>();
+declare global {
+  interface Window {
+    northstarMissingKeys?: () => string[];
+  }
+}
+if (typeof window !== "undefined") {
+  window.northstarMissingKeys = () => [...missingKeys].filter((key) => !i18n.exists(key)).sort();
+}
+
 /** Resolves once the stored language's texts are in: the app renders after it. */
 export const i18nReady: Promise<void> = (async () => {
   const lang = languageStore.get();
@@ -91,6 +106,12 @@ export const i18nReady: Promise<void> = (async () => {
     fallbackLng: false,
     interpolation: { escapeValue: false },
     returnNull: false,
+    saveMissing: true,
+    missingKeyHandler: (_languages, _namespace, key) => {
+      if (missingKeys.size < 100) {
+        missingKeys.add(key);
+      }
+    },
     // Namespaces added later (page texts, refusal texts) re-render the components already showing.
     react: { bindI18nStore: "added" },
   });
