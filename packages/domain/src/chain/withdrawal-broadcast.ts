@@ -307,12 +307,15 @@ async function sendRaw(wallet: HotWallet, raw: Hex) {
   return sendSigned(wallet.network.client, raw);
 }
 
-/** Sends signed bytes; a node that already has them (or has mined them) is not an error. */
+/**
+ * Sends signed bytes; a node that already has them (or has mined them) is not an error, whatever
+ * it answers to the second copy (some check the sender's funds before the nonce).
+ */
 export async function sendSigned(client: PublicClient, raw: Hex) {
   try {
     await client.sendRawTransaction({ serializedTransaction: raw });
   } catch (error) {
-    if (!alreadySent(error)) {
+    if (!alreadySent(error) && !(await nodeKnows(client, keccak256(raw)))) {
       throw error;
     }
   }
