@@ -441,12 +441,10 @@ describe("the hot-wallet signer", () => {
     // Every USDT payout and every fee left the custody account as it left the chain.
     expect(hot("USDT")?.difference).toBe("0");
     expect(new MoneyDecimal(hot("USDT")?.chain ?? "0").greaterThan(0)).toBe(true);
-    // The second, never recorded wallet of the revert test holds the only ETH the books do not know
-    // (its gas was booked: it left the hot wallets).
-    const poorEth = await chain.client.getBalance({ address: poorAddress as Address });
-    expect(hot("ETH")?.difference).toBe(
-      new MoneyDecimal(poorEth.toString()).div(new MoneyDecimal(10).pow(18)).toFixed(),
-    );
+    // The second wallet of the revert test got 1 ETH from outside that no operator recorded: the
+    // report shows exactly that; its reverted payout's gas left the books as it left the chain.
+    expect(poorAddress).toBeDefined();
+    expect(hot("ETH")?.difference).toBe("1");
     const clearing = await db.execute<{ n: number }>(
       sql`select count(*)::int as n from postings p join ledger_accounts a on a.id = p.account_id where a.system_code like 'withdrawal_clearing:%'`,
     );
