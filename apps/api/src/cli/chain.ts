@@ -11,6 +11,7 @@ import {
 } from "@northstar/domain/chain";
 import type { Db } from "@northstar/domain/db";
 import type { DomainEnv } from "@northstar/domain/env";
+import { sweepKeyEnv } from "../env.ts";
 
 /**
  * The chain's custody commands of `pnpm admin`, run in the operator's process against the node:
@@ -89,13 +90,7 @@ export async function runChainCommand(
         console.error("a sweep's gas comes from the hot wallet: set HOT_WALLET_KEY_FILE");
         return 2;
       }
-      const key = loadSweepKey(
-        {
-          CHAIN_SWEEP_KEY: process.env.CHAIN_SWEEP_KEY,
-          CHAIN_SWEEP_KEY_FILE: process.env.CHAIN_SWEEP_KEY_FILE,
-        },
-        chain.xpub,
-      );
+      const key = loadSweepKey(sweepKeyEnv(), chain.xpub);
       const deps = { db, config: chain, client, hot, key, log: (line: string) => console.log(line) };
       for (;;) {
         const steps = await runSweeps(deps);
