@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { HDKey } from "@scure/bip32";
-import { mnemonicToSeedSync } from "@scure/bip39";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { type Address, formatUnits, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -28,6 +27,7 @@ import {
   TEST_CHAIN_MNEMONIC,
   TEST_PLATFORM_MNEMONIC,
   type TestChain,
+  testXprv,
   testXpub,
 } from "../test-support/index.ts";
 import { depositAddressFor } from "./addresses.ts";
@@ -48,9 +48,7 @@ import { type HotWallet, paysWithdrawal, stepHotWalletWithdrawal } from "./withd
  * node's balances to the last unit throughout.
  */
 const XPUB = testXpub();
-const XPRV = HDKey.fromMasterSeed(mnemonicToSeedSync(TEST_PLATFORM_MNEMONIC)).derive(
-  "m/44'/60'/0'",
-).privateExtendedKey;
+const XPRV = testXprv();
 const HOT_KEY = generatePrivateKey();
 const N = 3;
 /** Sweeps wait for more blocks than a run makes (each sent transaction is a block on the test node). */
