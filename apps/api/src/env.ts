@@ -44,3 +44,17 @@ export const env = () => {
   return { ...domain, ...api };
 };
 export type ApiEnv = ReturnType<typeof env>;
+
+/**
+ * The deposit key of a sweep (`pnpm admin chain:sweep` only; no server or worker reads it): an
+ * account-level extended private key or recovery phrase, in the variable or in a file it names.
+ */
+export const sweepKeyEnv = () =>
+  createEnv({
+    server: {
+      CHAIN_SWEEP_KEY: z.string().optional(),
+      CHAIN_SWEEP_KEY_FILE: z.string().optional(),
+    },
+    runtimeEnv: process.env,
+    emptyStringAsUndefined: true,
+  });

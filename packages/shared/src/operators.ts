@@ -34,6 +34,8 @@ export const PERMISSIONS = {
   /** Review deposits and withdrawals (list, confirm, reject). */
   "funding.review": ["admin", "finance"],
   "funding.addresses": ["admin", "finance"],
+  /** Chain custody: sweeps of deposit addresses to the hot wallet, its top-ups, custody against the chain. */
+  "chain.custody": ["admin", "finance"],
   /** Reconcile the ledger. */
   "ledger.read": ["admin", "finance", "risk"],
   "audit.read": ["admin", "compliance"],

@@ -15,6 +15,7 @@ import { env as loadEnv } from "../env.ts";
 import { createDeps } from "../http/create-deps.ts";
 import { createCallerFactory } from "../trpc/init.ts";
 import { appRouter } from "../trpc/router.ts";
+import { CHAIN_USAGE, runChainCommand } from "./chain.ts";
 
 /**
  * Operator command line: `pnpm admin <command> [args]`. It calls the same admin API as the back
@@ -33,6 +34,7 @@ const USAGE = `usage: pnpm admin <command>
   withdrawals:list [pending|success|failed|cancelled] | withdrawals:approve <id> | withdrawals:reject <id> <reason>
   deposit-address:list | deposit-address:set <currency> <chain> <address> [memo]
   chain:alerts | chain:alert:resolve <id>   credited chain deposits whose block was replaced (never credited twice)
+${CHAIN_USAGE}
   instruments:list [search] | instrument:save <json> | instrument:enable <symbol> | instrument:disable <symbol>
   user <uid|email|phone>              balances and recent ledger lines
   user:freeze <uid|email|phone> <reason> | user:unfreeze <uid|email|phone> <reason>
@@ -94,6 +96,15 @@ const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 const id = () => Number(args[0]);
 
 async function main(): Promise<number> {
+  const chainCommand = await runChainCommand(command ?? "", args, {
+    db: deps.db,
+    chain: deps.chain ?? null,
+    env,
+    print,
+  });
+  if (chainCommand !== null) {
+    return chainCommand;
+  }
   switch (command) {
     case "operator:password": {
       const username = args[0];
@@ -186,6 +197,9 @@ async function main(): Promise<number> {
       return 0;
     case "chain:alerts":
       print(await admin.chainAlerts());
+      return 0;
+    case "chain:sweeps":
+      print(await admin.chainSweeps({ status: args[0] as "planned" | undefined, page: 1, page_size: 100 }));
       return 0;
     case "chain:alert:resolve":
       print(await admin.resolveChainAlert({ id: id() }));

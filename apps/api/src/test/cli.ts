@@ -12,6 +12,15 @@ export function runAdminCli(
   h: Harness,
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runAdminCliWithEnv(h, {}, ...args);
+}
+
+/** The same, with more variables in the command's environment (a chain's node, the operator's keys). */
+export function runAdminCliWithEnv(
+  h: Harness,
+  extra: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -25,6 +34,7 @@ export function runAdminCli(
           REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
           REDIS_PREFIX: h.redisPrefix,
           LOG_LEVEL: "silent",
+          ...extra,
         },
       },
       (error, stdout, stderr) => {

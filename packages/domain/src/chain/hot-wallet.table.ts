@@ -71,6 +71,8 @@ export const hotWalletTransactions = pgTable(
     gas: wei().notNull(),
     maxFeePerGas: wei().notNull(),
     maxPriorityFeePerGas: wei().notNull(),
+    /** The chain's head when it was signed: a payout not included `chain.withdraw.stuckAfterBlocks` later is stuck. */
+    signedAtBlock: bigint({ mode: "number" }),
     createdAt: timestamp({ withTimezone: true }).notNull(),
   },
   (t) => [

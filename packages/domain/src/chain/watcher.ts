@@ -16,6 +16,7 @@ import { type BatchTransition, transitionMany } from "../state/index.ts";
 import { ownersOf } from "./addresses.ts";
 import { chainAlerts, chainBlocks, chainTransfers } from "./chain.table.ts";
 import { type ChainConfig, EVM_NATIVE_DECIMALS } from "./config.ts";
+import { chainSweeps } from "./sweep.table.ts";
 
 const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
 /** The native transfer of a transaction is its "log" −1. */
@@ -275,6 +276,14 @@ async function processBlock(
     seen.map((s) => s.to),
   );
   let mine = seen.filter((s) => owners.has(s.to));
+  // The hot wallet's gas top-ups of a sweep go to deposit addresses too: the platform's own coins
+  // (booked by the sweep), never a user's deposit.
+  const ownTopUps = await sweepTopUpHashes(
+    db,
+    config.network,
+    mine.map((s) => s.txHash),
+  );
+  mine = mine.filter((s) => !ownTopUps.has(s.txHash));
   // A native transfer counts only when its transaction succeeded (a reverted one moved nothing).
   const native = mine.filter((s) => s.logIndex === NATIVE_LOG_INDEX);
   if (native.length > 0) {
@@ -601,6 +610,19 @@ async function creditBatch(deps: WatcherDeps, batch: readonly Due[]): Promise<nu
     });
     return items.length;
   });
+}
+
+/** Which of these transactions are gas top-ups of the platform's sweeps. */
+async function sweepTopUpHashes(db: DbOrTx, network: string, hashes: string[]): Promise<Set<string>> {
+  if (hashes.length === 0) {
+    return new Set();
+  }
+  const rows = await db
+    .select({ hash: chainSweeps.topUpHash })
+    .from(chainSweeps)
+    .where(and(eq(chainSweeps.network, network), inArray(chainSweeps.topUpHash, [...new Set(hashes)])))
+    .orderBy(asc(chainSweeps.id));
+  return new Set(rows.map((r) => r.hash ?? ""));
 }
 
 /** The ledger system account of a chain's coins at one place: users' deposit addresses or the hot wallet. */

@@ -22,6 +22,8 @@ import { setPolicy } from "../policy/index.ts";
 import { seedDatabase } from "../setup/index.ts";
 import { createTestDatabase } from "../test-support/index.ts";
 import { startTestChain, type TestChain } from "../test-support/test-chain.ts";
+import type { ChainConfig } from "./config.ts";
+import { custodyReport, recordHotWalletTopUp } from "./custody.ts";
 import { hotWalletPayouts } from "./hot-wallet.table.ts";
 import { hotWalletSignerFromKey } from "./hot-wallet.ts";
 import {
@@ -50,6 +52,8 @@ const prices = createFixedPriceProvider();
 const NOW = new Date("2026-06-02T05:00:00Z");
 const N = 3;
 const KEY = generatePrivateKey();
+let config: ChainConfig;
+let poorAddress: string | undefined;
 
 beforeAll(async () => {
   const database = await createTestDatabase();
@@ -68,8 +72,29 @@ beforeAll(async () => {
     tokens: { USDT: { address: chain.usdt, decimals: 6 } },
   };
   wallet = { network, signer: hotWalletSignerFromKey(KEY) };
-  await chain.sendEth(chain.accounts[0] as Address, wallet.signer.address, "100");
-  await chain.mintUsdt(wallet.signer.address, "1000000");
+  // The hot wallet's coins come from outside; an operator records each arrival against chain_funding.
+  const topUps = [
+    await chain.sendEth(chain.accounts[0] as Address, wallet.signer.address, "100"),
+    await chain.mintUsdt(wallet.signer.address, "1000000"),
+  ];
+  await chain.mine(12);
+  config = {
+    network: "ERC20",
+    chainId: chain.chainId,
+    rpcUrl: chain.rpcUrl,
+    xpub: null,
+    nativeCurrency: "ETH",
+    tokens: [{ currency: "USDT", address: chain.usdt.toLowerCase() as Address, decimals: 6 }],
+  };
+  for (const txHash of topUps) {
+    await recordHotWalletTopUp(db, {
+      config,
+      client: chain.client,
+      hotAddress: wallet.signer.address,
+      txHash,
+      actor: "test",
+    });
+  }
   registerHotWalletRoute((w) => paysWithdrawal(network, w));
   await setPolicy(db, "funding.withdraw.perDay", 100, "test");
   await setPolicy(db, "funding.withdraw.chains", { USDT: ["ERC20"], ETH: ["ERC20"] }, "test");
@@ -237,6 +262,7 @@ describe("the hot-wallet signer", () => {
   it("refunds a payout the chain reverts exactly once, however often the job is delivered", async () => {
     // A second hot wallet with gas but no USDT: its transfer reverts on chain.
     const poor: HotWallet = { network, signer: hotWalletSignerFromKey(generatePrivateKey()) };
+    poorAddress = poor.signer.address;
     await chain.sendEth(chain.accounts[0] as Address, poor.signer.address, "1");
     const w = await approved("USDT", "200", "500");
     expect(await balance(w.user.id, "USDT")).toEqual({ available: "300", held: "200" });
@@ -331,6 +357,31 @@ describe("the hot-wallet signer", () => {
     expect(await chain.usdtBalance(w.to)).toBe(toBaseUnits(w.received, 6));
   });
 
+  it("replaces a payout still not included chain.withdraw.stuckAfterBlocks blocks after signing, before its seconds pass", async () => {
+    await setPolicy(db, "chain.withdraw.stuckAfterBlocks", 5, "test");
+    try {
+      const w = await approved("USDT", "130");
+      // The node never gets the first bytes (lost on the way), and the clock does not move.
+      const lost: HotWallet = { ...wallet, send: async () => {} };
+      expect((await stepHotWalletWithdrawal(db, lost, w.id, NOW)).state).toBe("broadcast");
+      await chain.mine(4);
+      expect((await stepHotWalletWithdrawal(db, lost, w.id, NOW)).state).toBe("broadcast");
+      expect(await listPayoutTransactions(db, w.id)).toHaveLength(1);
+      await chain.mine(1);
+      expect((await stepHotWalletWithdrawal(db, wallet, w.id, NOW)).state).toBe("broadcast");
+      const attempts = await listPayoutTransactions(db, w.id);
+      expect(attempts).toHaveLength(2);
+      expect(BigInt(attempts[1]?.maxFeePerGas ?? 0)).toBeGreaterThan(BigInt(attempts[0]?.maxFeePerGas ?? 0));
+      await chain.mine(N);
+      expect((await stepHotWalletWithdrawal(db, wallet, w.id, NOW)).state).toBe("success");
+      expect((await row(w.id)).txHash).toBe(attempts[1]?.hash);
+      expect(await chain.usdtBalance(w.to)).toBe(toBaseUnits(w.received, 6));
+    } finally {
+      await setPolicy(db, "chain.withdraw.stuckAfterBlocks", 50, "test");
+    }
+    await expectReconciled();
+  });
+
   it("holds payouts past the daily hot-wallet limit for an operator, who releases or rejects them", async () => {
     // The limit counts what was sent today in USDT by this wallet's chain: set it just above that.
     const [today] = await db
@@ -377,6 +428,27 @@ describe("the hot-wallet signer", () => {
     } finally {
       await setPolicy(db, "chain.withdraw.dailyLimit", { USDT: "200000", ETH: "50" }, "test");
     }
+    await expectReconciled();
+  });
+
+  it("books payouts and their gas through chain_custody:ERC20:hot, so the hot wallet's custody equals the chain", async () => {
+    const report = await custodyReport(db, {
+      config,
+      client: chain.client,
+      hotAddress: wallet.signer.address,
+    });
+    const hot = (currency: string) => report.find((l) => l.place === "hot" && l.currency === currency);
+    // Every USDT payout and every fee left the custody account as it left the chain.
+    expect(hot("USDT")?.difference).toBe("0");
+    expect(new MoneyDecimal(hot("USDT")?.chain ?? "0").greaterThan(0)).toBe(true);
+    // The second wallet of the revert test got 1 ETH from outside that no operator recorded: the
+    // report shows exactly that; its reverted payout's gas left the books as it left the chain.
+    expect(poorAddress).toBeDefined();
+    expect(hot("ETH")?.difference).toBe("1");
+    const clearing = await db.execute<{ n: number }>(
+      sql`select count(*)::int as n from postings p join ledger_accounts a on a.id = p.account_id where a.system_code like 'withdrawal_clearing:%'`,
+    );
+    expect(clearing.rows[0]?.n).toBe(0);
     await expectReconciled();
   });
 

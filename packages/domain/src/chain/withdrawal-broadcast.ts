@@ -18,6 +18,7 @@ import {
   lockWithdrawalForPayout,
 } from "../funding/index.ts";
 import { getPolicy } from "../policy/index.ts";
+import { gasPaid, hotCustody, postGas } from "./custody.ts";
 import { hotWalletNonces, hotWalletPayouts, hotWalletTransactions } from "./hot-wallet.table.ts";
 import type { HotWalletSigner } from "./hot-wallet.ts";
 
@@ -110,7 +111,7 @@ export function toBaseUnits(amount: string, decimals: number): bigint {
 type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
 
 /** Fee caps for a new transaction: twice the latest base fee plus the node's suggested tip. */
-async function currentFees(client: PublicClient): Promise<Fees> {
+export async function currentFees(client: PublicClient): Promise<Fees> {
   const block = await client.getBlock({ blockTag: "latest" });
   const base = block.baseFeePerGas ?? (await client.getGasPrice());
   let tip: bigint;
@@ -217,6 +218,7 @@ function payoutCall(network: HotWalletNetwork, currency: string, to: Address, re
 async function signPayout(db: Db, wallet: HotWallet, withdrawalId: number, now: Date) {
   const { network, signer } = wallet;
   const fees = await currentFees(network.client);
+  const signedAtBlock = Number(await network.client.getBlockNumber({ cacheTime: 0 }));
   const chainPending = () =>
     network.client.getTransactionCount({ address: signer.address, blockTag: "pending" });
   return db.transaction(async (tx) => {
@@ -226,7 +228,12 @@ async function signPayout(db: Db, wallet: HotWallet, withdrawalId: number, now: 
     }
     const nonces = await lockHotWalletNonce(tx, network.chain, signer.address, chainPending);
     if (w.releasedBy === null && (await overDailyLimit(tx, network.chain, w.currency, w.received, now))) {
-      await advanceHotWalletWithdrawal(tx, { id: w.id, from: "queued", to: "awaiting_release" });
+      await advanceHotWalletWithdrawal(tx, {
+        id: w.id,
+        from: "queued",
+        to: "awaiting_release",
+        custody: hotCustody(network.chain),
+      });
       return { state: "awaiting_release" as const };
     }
     const nonce = await nonces.take();
@@ -262,12 +269,14 @@ async function signPayout(db: Db, wallet: HotWallet, withdrawalId: number, now: 
       gas: gas.toString(),
       maxFeePerGas: fees.maxFeePerGas.toString(),
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+      signedAtBlock,
       createdAt: now,
     });
     await advanceHotWalletWithdrawal(tx, {
       id: w.id,
       from: "queued",
       to: "broadcast",
+      custody: hotCustody(network.chain),
       progress: {
         txHash: hash,
         confirmations: 0,
@@ -295,10 +304,18 @@ async function sendRaw(wallet: HotWallet, raw: Hex) {
   if (wallet.send) {
     return wallet.send(raw);
   }
+  return sendSigned(wallet.network.client, raw);
+}
+
+/**
+ * Sends signed bytes; a node that already has them (or has mined them) is not an error, whatever
+ * it answers to the second copy (some check the sender's funds before the nonce).
+ */
+export async function sendSigned(client: PublicClient, raw: Hex) {
   try {
-    await wallet.network.client.sendRawTransaction({ serializedTransaction: raw });
+    await client.sendRawTransaction({ serializedTransaction: raw });
   } catch (error) {
-    if (!alreadySent(error)) {
+    if (!alreadySent(error) && !(await nodeKnows(client, keccak256(raw)))) {
       throw error;
     }
   }
@@ -315,7 +332,7 @@ async function receiptOf(client: PublicClient, hash: Hex) {
   }
 }
 
-async function nodeKnows(client: PublicClient, hash: Hex) {
+export async function nodeKnows(client: PublicClient, hash: Hex) {
   try {
     await client.getTransaction({ hash });
     return true;
@@ -364,15 +381,31 @@ async function followPayout(db: Db, wallet: HotWallet, withdrawalId: number, now
       }
       const required = w.confirmationsRequired ?? (await payoutConfirmations(tx, w.chain ?? "", w.currency));
       const progress = { txHash: receipt.transactionHash, confirmations, confirmationsRequired: required };
+      const custody = hotCustody(wallet.network.chain);
       if (confirmations >= required) {
+        // Mined, reverted or not, the transaction's gas left the hot wallet.
+        const gas = {
+          network: wallet.network.chain,
+          nativeCurrency: wallet.network.nativeCurrency,
+          place: "hot" as const,
+          hash: receipt.transactionHash,
+          fee: gasPaid(receipt),
+          reference: { type: "withdrawal", id: w.id },
+        };
         if (receipt.status === "reverted") {
-          await failHotWalletWithdrawal(tx, { id: w.id, from: w.status, progress });
+          if (await failHotWalletWithdrawal(tx, { id: w.id, from: w.status, progress })) {
+            await postGas(tx, gas);
+          }
           return { state: "failed" as const, hash: receipt.transactionHash };
         }
-        await advanceHotWalletWithdrawal(tx, { id: w.id, from: w.status, to: "success", progress });
+        if (
+          await advanceHotWalletWithdrawal(tx, { id: w.id, from: w.status, to: "success", progress, custody })
+        ) {
+          await postGas(tx, gas);
+        }
         return { state: "success" as const, hash: receipt.transactionHash, confirmations };
       }
-      await advanceHotWalletWithdrawal(tx, { id: w.id, from: w.status, to: "confirming", progress });
+      await advanceHotWalletWithdrawal(tx, { id: w.id, from: w.status, to: "confirming", progress, custody });
       return { state: "confirming" as const, hash: receipt.transactionHash, confirmations, required };
     });
   }
@@ -385,11 +418,17 @@ async function followPayout(db: Db, wallet: HotWallet, withdrawalId: number, now
         from: "confirming",
         to: "broadcast",
         progress: { txHash: latest.hash, confirmations: 0 },
+        custody: hotCustody(wallet.network.chain),
       }),
     );
   }
-  const stuckSeconds = await getPolicy(db, "chain.withdraw.stuckSeconds");
-  if (now.getTime() - latest.createdAt.getTime() >= stuckSeconds * 1000) {
+  const [stuckSeconds, stuckBlocks] = await Promise.all([
+    getPolicy(db, "chain.withdraw.stuckSeconds"),
+    getPolicy(db, "chain.withdraw.stuckAfterBlocks"),
+  ]);
+  const head = await client.getBlockNumber({ cacheTime: 0 });
+  const blocksWaited = latest.signedAtBlock === null ? 0 : Number(head) - latest.signedAtBlock;
+  if (now.getTime() - latest.createdAt.getTime() >= stuckSeconds * 1000 || blocksWaited >= stuckBlocks) {
     return replacePayout(db, wallet, withdrawalId, latest.attempt, now);
   }
   if (!(await nodeKnows(client, latest.hash as Hex))) {
@@ -424,6 +463,7 @@ async function replacePayout(
 ) {
   const { network, signer } = wallet;
   const market = await currentFees(network.client);
+  const signedAtBlock = Number(await network.client.getBlockNumber({ cacheTime: 0 }));
   const result = await db.transaction(async (tx) => {
     const w = await lockWithdrawalForPayout(tx, withdrawalId);
     if (w.status !== "broadcast" || !w.address) {
@@ -470,6 +510,7 @@ async function replacePayout(
       gas: gas.toString(),
       maxFeePerGas: maxFeePerGas.toString(),
       maxPriorityFeePerGas: maxPriorityFeePerGas.toString(),
+      signedAtBlock,
       createdAt: now,
     });
     await advanceHotWalletWithdrawal(tx, {
@@ -477,6 +518,7 @@ async function replacePayout(
       from: "broadcast",
       to: "broadcast",
       progress: { txHash: hash },
+      custody: hotCustody(network.chain),
     });
     return { raw, hash, nonce: payout.nonce };
   });

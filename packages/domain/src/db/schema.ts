@@ -5,6 +5,7 @@ export * from "../audit/audit.table.ts";
 export * from "../c2c/c2c.table.ts";
 export * from "../chain/chain.table.ts";
 export * from "../chain/hot-wallet.table.ts";
+export * from "../chain/sweep.table.ts";
 export * from "../content/content.table.ts";
 export * from "../contracts/contracts.table.ts";
 export * from "../currencies/currencies.table.ts";

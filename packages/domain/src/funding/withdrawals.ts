@@ -278,8 +278,13 @@ export async function approveWithdrawal(db: Db, params: Review) {
   });
 }
 
-/** The held amount leaves: received to the method's clearing account, the fee to fees. Once per withdrawal. */
-async function postPayout(tx: DbOrTx, w: WithdrawalRow) {
+/**
+ * The held amount leaves: received to the method's clearing account, the fee to fees. Once per
+ * withdrawal. A payout the hot wallet sent gives its coins back to the chain's custody account of
+ * the hot wallet instead (`chain_custody:<chain>:hot`), so that account stays minus what the hot
+ * wallet holds.
+ */
+async function postPayout(tx: DbOrTx, w: WithdrawalRow, custody?: HotWalletCustody) {
   const postings = [
     {
       account: {
@@ -293,7 +298,7 @@ async function postPayout(tx: DbOrTx, w: WithdrawalRow) {
     },
     {
       account: {
-        system: `withdrawal_clearing:${w.method}` as const,
+        system: custody ?? (`withdrawal_clearing:${w.method}` as const),
         book: "real" as const,
         currency: w.currency,
       },
@@ -359,6 +364,8 @@ export async function listHotWalletWork(db: DbOrTx, limit = 500) {
 }
 
 type ChainProgress = { txHash?: string; confirmations?: number; confirmationsRequired?: number };
+/** The chain custody account of a hot wallet, which a hot-wallet payout gives its coins back to. */
+export type HotWalletCustody = `chain_custody:${string}:hot`;
 
 /**
  * The signer's progress on a withdrawal: a state change through the machine (compare-and-set), or,
@@ -372,6 +379,8 @@ export async function advanceHotWalletWithdrawal(
     to: "awaiting_release" | "broadcast" | "confirming" | "success";
     /** Only the shown hash and confirmations change when `from` equals `to`. */
     progress?: ChainProgress;
+    /** Where the coins left from, for the posting at success. */
+    custody: HotWalletCustody;
   },
 ): Promise<boolean> {
   const w = await lockWithdrawal(tx, params.id);
@@ -395,7 +404,7 @@ export async function advanceHotWalletWithdrawal(
     set: params.progress ?? {},
   });
   if (moved && params.to === "success") {
-    await postPayout(tx, w);
+    await postPayout(tx, w, params.custody);
   }
   return moved;
 }

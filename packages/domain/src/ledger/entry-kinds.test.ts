@@ -47,8 +47,16 @@ function entryKinds(): Set<string> {
   return kinds;
 }
 
-/** Merchants' stock moves and the marketing budget never post to a user's account. */
-const SYSTEM_ONLY = new Set(["c2c.stock.fund", "c2c.stock.withdraw", "rewards.budget.fund"]);
+/** Merchants' stock moves, the marketing budget and chain custody (sweeps, gas, hot-wallet top-ups) never post to a user's account. */
+const SYSTEM_ONLY = new Set([
+  "c2c.stock.fund",
+  "c2c.stock.withdraw",
+  "rewards.budget.fund",
+  "chain.gas",
+  "chain.hot_top_up",
+  "chain.sweep.settle",
+  "chain.sweep.top_up",
+]);
 
 describe("money records name what each entry was", () => {
   const kinds = [...entryKinds()].filter((k) => !SYSTEM_ONLY.has(k)).sort();

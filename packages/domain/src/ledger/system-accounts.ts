@@ -75,6 +75,14 @@ export const SYSTEM_ACCOUNT_RULES = {
     sign: "not_positive",
     why: "coins the platform holds on a chain, one account per chain and place (`chain_custody:ERC20:deposits` on users' deposit addresses, `chain_custody:ERC20:hot` in the hot wallet); a deposit seen on chain debits it, a sweep moves it between places, so its balance is minus the coins there and nothing can leave a place more than arrived",
   },
+  chain_gas: {
+    sign: "not_positive",
+    why: "the gas the platform pays on a chain (sweeps' top-ups and transfers, hot-wallet payouts), in the chain's own coin: an expense that only gives, so its balance is minus the gas spent, and chain custody stays equal to what is on chain",
+  },
+  "chain_funding:*": {
+    sign: "not_negative",
+    why: "the platform's own coins operators put into a chain's hot wallet from outside (one account per chain), booked against `chain_custody:<chain>:hot` once the node shows them arrived; it only receives",
+  },
   "withdrawal_clearing:*": {
     sign: "not_negative",
     why: "mirrors money sent out through a withdrawal method; it only receives, so its balance is what left the platform",

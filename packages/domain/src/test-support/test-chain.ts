@@ -32,6 +32,11 @@ export function testXpub(mnemonic: string = TEST_PLATFORM_MNEMONIC): string {
   return HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive("m/44'/60'/0'").publicExtendedKey;
 }
 
+/** The account-level extended private key of a phrase: what the operator gives a sweep. */
+export function testXprv(mnemonic: string = TEST_PLATFORM_MNEMONIC): string {
+  return HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive("m/44'/60'/0'").privateExtendedKey;
+}
+
 /** Test USDT has 6 decimals, as USDT has. */
 export const TEST_USDT_DECIMALS = 6;
 

@@ -216,6 +216,15 @@ export const POLICY = {
     default: 600,
     public: false,
   },
+  /**
+   * A payout transaction not included this many blocks after it was signed is replaced too (same
+   * nonce, higher fee), whichever of this and `chain.withdraw.stuckSeconds` comes first.
+   */
+  "chain.withdraw.stuckAfterBlocks": {
+    schema: z.number().int().min(1).max(100_000),
+    default: 50,
+    public: false,
+  },
   /** How much a replacement raises both fee caps, in percent (nodes refuse less than 10). */
   "chain.withdraw.feeBumpPercent": { schema: z.number().int().min(10).max(500), default: 25, public: false },
   /** Gas limit of a payout: a native transfer, and an ERC20 `transfer` call. */
@@ -243,6 +252,22 @@ export const POLICY = {
     schema: z.record(zChainCode, z.record(zCurrencyCode, z.number().int().min(1).max(10_000))),
     default: { ERC20: { ETH: 12, USDT: 12 } } as Record<string, Record<string, number>>,
     public: true,
+  },
+  /**
+   * Sweeps (an operator's command moving coins from users' deposit addresses to the hot wallet): an
+   * address is swept in a currency when it holds at least this much of it (for the chain's own coin,
+   * after the transfer's gas); a currency not named is not swept.
+   */
+  "chain.sweep.minAmount": {
+    schema: z.record(zCurrencyCode, zPositive),
+    default: { USDT: "100", ETH: "0.05" } as Record<string, string>,
+    public: false,
+  },
+  /** Blocks (the including one counts) before a sweep's transfer is confirmed and booked to the hot wallet. */
+  "chain.sweep.confirmations": {
+    schema: z.number().int().min(1).max(1000),
+    default: 12,
+    public: false,
   },
   /** The chain watcher reads at most this many blocks per pass (one transaction per block). */
   "chain.watcher.maxBlocksPerPass": {

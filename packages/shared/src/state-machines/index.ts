@@ -127,6 +127,28 @@ export const withdrawalMachine = defineMachine({
     { from: "confirming", to: "failed", by: ["system"] },
   ],
 });
+/**
+ * A sweep of one deposit address in one currency to the hot wallet, run by an operator's command:
+ * `planned` (the amount and fee caps fixed), `gas_sent` (the hot wallet's gas top-up signed and
+ * sent, or none was needed), `sent` (the deposit address's transfer signed and sent), then
+ * `confirmed` after its confirmations or `failed` when the chain reverts a transfer. Each signed
+ * transaction is stored with the move that sends it, so a rerun sends the same bytes, never new ones.
+ */
+export const sweepMachine = defineMachine({
+  name: "chain-sweep",
+  states: ["planned", "gas_sent", "sent", "confirmed", "failed"],
+  initial: "planned",
+  transitions: [
+    { from: "planned", to: "gas_sent", by: ["system"] },
+    { from: "planned", to: "sent", by: ["system"] },
+    { from: "gas_sent", to: "sent", by: ["system"] },
+    { from: "gas_sent", to: "failed", by: ["system"] },
+    { from: "sent", to: "confirmed", by: ["system"] },
+    { from: "sent", to: "failed", by: ["system"] },
+  ],
+});
+export type SweepStatus = (typeof sweepMachine.states)[number];
+
 export type DepositStatus = (typeof depositMachine.states)[number];
 export type WithdrawalStatus = (typeof withdrawalMachine.states)[number];
 

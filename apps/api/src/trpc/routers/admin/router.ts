@@ -16,7 +16,7 @@ import {
   startOperatorTotp,
 } from "@northstar/domain/admin";
 import { listAuditLog } from "@northstar/domain/audit";
-import { listOpenChainAlerts, payoutScheduler, resolveChainAlert } from "@northstar/domain/chain";
+import { listOpenChainAlerts, listSweeps, payoutScheduler, resolveChainAlert } from "@northstar/domain/chain";
 import { getSiteSettings } from "@northstar/domain/content";
 import { AppError } from "@northstar/domain/errors";
 import {
@@ -42,13 +42,14 @@ import {
 } from "@northstar/shared/contracts/markets";
 import { OPERATOR_ROLES, OPERATOR_USERNAME } from "@northstar/shared/operators";
 import { isPolicyKey } from "@northstar/shared/policy";
-import { withdrawalMachine } from "@northstar/shared/state-machines";
+import { sweepMachine, withdrawalMachine } from "@northstar/shared/state-machines";
 import { z } from "zod";
 import { addressLimitedProcedure, operatorActor, operatorProcedure, router } from "../../init.ts";
 import { kycAdminRouter } from "../kyc/admin-router.ts";
 import { supportAdminRouter } from "../support/router.ts";
 
 const funding = operatorProcedure("funding.review");
+const custody = operatorProcedure("chain.custody");
 const fundingAddresses = operatorProcedure("funding.addresses");
 const catalogue = operatorProcedure("catalogue.manage");
 const enrol = operatorProcedure("account.enrol");
@@ -202,6 +203,23 @@ export const adminRouter = router({
   chainAlerts: funding.query(({ ctx }) =>
     listOpenChainAlerts(ctx.deps.db, ctx.deps.chain?.network ?? "ERC20"),
   ),
+  /** Sweeps of deposit addresses to the hot wallet, newest first (the operator's command runs them). */
+  chainSweeps: custody
+    .input(
+      z.object({
+        status: z.enum(sweepMachine.states).optional(),
+        page: z.coerce.number().int().min(1).default(1),
+        page_size: z.coerce.number().int().min(1).max(100).default(20),
+      }),
+    )
+    .query(({ ctx, input }) =>
+      listSweeps(ctx.deps.db, {
+        network: ctx.deps.chain?.network ?? "ERC20",
+        status: input.status,
+        page: input.page,
+        pageSize: input.page_size,
+      }),
+    ),
   resolveChainAlert: funding.input(zReview).mutation(async ({ ctx, input }) => ({
     resolved: await resolveChainAlert(ctx.deps.db, input.id, actor(ctx.operator)),
   })),
