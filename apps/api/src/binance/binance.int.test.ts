@@ -417,6 +417,21 @@ describe("signed requests", () => {
       dataOf(await h.trpc("apiKeys.delete", { id: t.key.key.id }, t.token));
       expect((await account(other)).body.code).toBe(-2015);
       expect((await account()).body.code).toBe(-2015);
+
+      const owner = await newTrader();
+      // The owner frozen by an operator: the keys stop on every instance at once, and work again after.
+      const status = (name: string) =>
+        h.app.inject({
+          method: "POST",
+          url: `/trpc/admin.${name}`,
+          payload: JSON.stringify({ user_id: owner.userId, reason: "review" }),
+          headers: { "x-operator-token": op, "content-type": "application/json" },
+        });
+      expect((await call("GET", "/api/v3/account", owner.key, {}, { app: other })).status).toBe(200);
+      expect((await status("freezeUser")).statusCode).toBe(200);
+      expect((await call("GET", "/api/v3/account", owner.key, {}, { app: other })).body.code).toBe(-2015);
+      expect((await status("unfreezeUser")).statusCode).toBe(200);
+      expect((await call("GET", "/api/v3/account", owner.key, {}, { app: other })).status).toBe(200);
     } finally {
       await other.close();
     }

@@ -242,6 +242,22 @@ export async function setApiKeyBlocked(
   return row;
 }
 
+/** Announces a change of the owner (frozen, unfrozen) to every process's copy of each of their keys. */
+export async function bumpUserKeyRevisions(
+  db: DbOrTx,
+  revisions: KeyRevisions,
+  userId: number,
+): Promise<void> {
+  const rows = await db
+    .select({ keyHash: apiKeys.keyHash })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, userId), ne(apiKeys.status, "deleted")))
+    .orderBy(asc(apiKeys.id));
+  for (const row of rows) {
+    await bumpKeyRevision(revisions, row.keyHash);
+  }
+}
+
 /** Every key of a user, for the back office (never the secret). */
 export async function listUserApiKeysForOperator(db: DbOrTx, userId: number) {
   return db

@@ -5,9 +5,35 @@ import type { Redis } from "ioredis";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { sha256, type User, users } from "../identity/index.ts";
-import { getPolicies } from "../policy/index.ts";
+import { getPolicies, policyGeneration } from "../policy/index.ts";
 import { apiKeys } from "./apikeys.table.ts";
 import { type ApiKeyRow, decryptApiSecret, revisionKey } from "./keys.ts";
+
+// The three limits every signed request reads, kept a second per database (as spot keeps its terms):
+// an operator's change applies to new requests within a second, at once in the process that made it.
+const POLICY_TTL_MS = 1000;
+const SIGNING_POLICIES = [
+  "apikeys.maxRecvWindowMs",
+  "apikeys.requestsPerSecond",
+  "apikeys.ordersPerSecond",
+] as const;
+type SigningPolicies = Awaited<ReturnType<typeof getPolicies<typeof SIGNING_POLICIES>>>;
+const policyCache = new WeakMap<
+  object,
+  { at: number; generation: number; value: Promise<SigningPolicies> }
+>();
+
+function signingPolicies(db: Db): Promise<SigningPolicies> {
+  const hit = policyCache.get(db);
+  const now = Date.now();
+  if (hit && now - hit.at < POLICY_TTL_MS && hit.generation === policyGeneration()) {
+    return hit.value;
+  }
+  const value = getPolicies(db, SIGNING_POLICIES);
+  policyCache.set(db, { at: now, generation: policyGeneration(), value });
+  value.catch(() => policyCache.delete(db));
+  return value;
+}
 
 /** Binance's default window when a request names none. */
 export const DEFAULT_RECV_WINDOW_MS = 5000;
@@ -217,11 +243,7 @@ export async function verifySignedRequest(
     }
     throw error;
   }
-  const [maxWindow, perSecond, ordersPerSecond] = await getPolicies(deps.db, [
-    "apikeys.maxRecvWindowMs",
-    "apikeys.requestsPerSecond",
-    "apikeys.ordersPerSecond",
-  ] as const);
+  const [maxWindow, perSecond, ordersPerSecond] = await signingPolicies(deps.db);
   const counted = await count(deps, key.id, hash, request.order === true, now);
   if (cached && counted.revision !== entry.revision) {
     // The key changed since this process read it: read it again and check everything anew.
