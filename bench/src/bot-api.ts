@@ -143,8 +143,13 @@ const stats = (values: number[]) => {
   return { median: Number(median.toFixed(3)), min: sorted[0] ?? 0, max: sorted[sorted.length - 1] ?? 0 };
 };
 
-function start(script: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", script], {
+/** `BENCH_CPU_PROF=<folder>` writes the API process's CPU profile there (node --cpu-prof). */
+function start(script: string, env: Record<string, string>, profile = false): ChildProcess {
+  const prof =
+    profile && process.env.BENCH_CPU_PROF
+      ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : [];
+  return spawn(process.execPath, [...prof, "--import", "tsx", script], {
     cwd: root,
     env: { ...process.env, DATABASE_URL, REDIS_URL, LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "ignore", "inherit"],
@@ -183,13 +188,17 @@ export async function run(): Promise<BenchResult> {
     });
     traders.push({ token: await createSession(db, user.id), apiKey, secret });
   }
-  const api = start("apps/api/src/server.ts", {
-    PORT: String(PORT),
-    HOST: "127.0.0.1",
-    REDIS_PREFIX: prefix,
-    WEB_DIST: "",
-    API_KEY_ENCRYPTION_KEY: encryptionKey.toString("base64"),
-  });
+  const api = start(
+    "apps/api/src/server.ts",
+    {
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      REDIS_PREFIX: prefix,
+      WEB_DIST: "",
+      API_KEY_ENCRYPTION_KEY: encryptionKey.toString("base64"),
+    },
+    true,
+  );
   const worker = start("apps/worker/src/main.ts", { REDIS_PREFIX: prefix, WORKER_ROLES: "spot-matcher" });
   try {
     for (let i = 0; ; i++) {

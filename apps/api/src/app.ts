@@ -6,6 +6,7 @@ import { toLanguage } from "@northstar/shared/languages";
 import { UPLOAD_BYTES_CEILING } from "@northstar/shared/policy";
 import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance } from "fastify";
+import { attachMarketStreams } from "./binance/market-streams.ts";
 import { registerBinanceApi } from "./binance/plugin.ts";
 import { attachUserDataSocket } from "./binance/user-stream.ts";
 import { registerBusyRefusal } from "./http/address-limit.ts";
@@ -116,6 +117,8 @@ export async function buildApp(
   registerObservability(app, deps, () => marketSocket.stats());
   const userDataSocket = attachUserDataSocket(app, deps);
   app.addHook("preClose", () => userDataSocket.close());
+  const marketStreams = attachMarketStreams(app, deps);
+  app.addHook("preClose", () => marketStreams.close());
 
   const web = await registerWeb(app, deps.config.webDist);
   app.setNotFoundHandler((request, reply) => {

@@ -239,6 +239,9 @@ export const ERROR_CODES = {
   API_ORDER_TYPE_UNSUPPORTED: ResponseCode.Refused,
   API_SYMBOL_INVALID: ResponseCode.Refused,
   API_LISTEN_KEY_UNKNOWN: ResponseCode.Refused,
+  API_STREAM_UNKNOWN: ResponseCode.Refused,
+  API_STREAM_REQUEST_INVALID: ResponseCode.Refused,
+  API_STREAM_TOO_MANY: ResponseCode.Refused,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

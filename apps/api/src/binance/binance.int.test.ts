@@ -1,8 +1,10 @@
 import { createHmac } from "node:crypto";
 import { SpotMatcher } from "@northstar/domain/spot";
+import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testRedisUrl } from "../../../../packages/domain/src/test-support/index.ts";
+import { buildApp } from "../app.ts";
 import { expectTrpcRefusal } from "../test/fixtures.ts";
 import { createHarness, type Harness } from "../test/harness.ts";
 import {
@@ -68,8 +70,16 @@ async function call(
   path: string,
   key: { api_key: string; secret: string },
   params: Record<string, string> = {},
-  tweak: { timestamp?: number; alter?: (q: string) => string; signWith?: string; apiKey?: string } = {},
+  tweak: {
+    timestamp?: number;
+    alter?: (q: string) => string;
+    signWith?: string;
+    apiKey?: string;
+    /** another instance of the API over the same database and Redis */
+    app?: FastifyInstance;
+  } = {},
 ) {
+  const app = tweak.app ?? h.app;
   // A distinct timestamp per call: the clock stands still in these tests, and a repeated signature is a replay.
   const query = new URLSearchParams({
     ...params,
@@ -80,13 +90,13 @@ async function call(
   const headers = { "x-mbx-apikey": tweak.apiKey ?? key.api_key };
   const response =
     method === "POST"
-      ? await h.app.inject({
+      ? await app.inject({
           method,
           url: path,
           payload: sent,
           headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
         })
-      : await h.app.inject({ method, url: `${path}?${sent}`, headers });
+      : await app.inject({ method, url: `${path}?${sent}`, headers });
   return { status: response.statusCode, body: response.json(), headers: response.headers };
 }
 
@@ -359,5 +369,71 @@ describe("signed requests", () => {
     dataOf(await h.trpc("apiKeys.delete", { id: t.key.key.id }, t.token));
     expect((await call("GET", "/api/v3/account", t.key)).body.code).toBe(-2015);
     expect(dataOf<unknown[]>(await h.trpc("apiKeys.list", undefined, t.token, "query"))).toEqual([]);
+  });
+
+  it("keeps keys in memory per instance, yet a key disabled, blocked or deleted on one instance is refused at once on another", async () => {
+    const other = await buildApp(h.deps);
+    try {
+      const t = await newTrader();
+      const account = (app?: FastifyInstance) =>
+        call("GET", "/api/v3/account", t.key, {}, app ? { app } : {});
+      expect((await account()).status).toBe(200);
+      expect((await account(other)).status).toBe(200);
+      // The second instance answers from its copy: a row changed behind the service's back is not read
+      // (the clock stands still here, so the copy does not expire).
+      await h.db.execute(`update api_keys set permissions = '{}' where id = ${t.key.key.id}`);
+      expect((await account(other)).status).toBe(200);
+      await h.db.execute(`update api_keys set permissions = '{read,spot_trade}' where id = ${t.key.key.id}`);
+
+      // Disabled through the first instance: the second refuses the very next request.
+      dataOf(await h.trpc("apiKeys.setEnabled", { id: t.key.key.id, enabled: false }, t.token));
+      expect((await account(other)).body.code).toBe(-2015);
+      dataOf(await h.trpc("apiKeys.setEnabled", { id: t.key.key.id, enabled: true }, t.token));
+      expect((await account(other)).status).toBe(200);
+      // An address list set on one instance holds on the other at once.
+      dataOf(await h.trpc("apiKeys.update", { id: t.key.key.id, ip_allow_list: "10.9.8.7" }, t.token));
+      expect((await account(other)).body.code).toBe(-2015);
+      dataOf(await h.trpc("apiKeys.update", { id: t.key.key.id, ip_allow_list: "" }, t.token));
+      expect((await account(other)).status).toBe(200);
+
+      const op = await operatorToken(h, "admin");
+      const blocked = await h.app.inject({
+        method: "POST",
+        url: "/trpc/apiKeysAdmin.setBlocked",
+        payload: JSON.stringify({ id: t.key.key.id, blocked: true }),
+        headers: { "x-operator-token": op, "content-type": "application/json" },
+      });
+      expect(blocked.statusCode).toBe(200);
+      expect((await account(other)).body.code).toBe(-2015);
+      const unblocked = await other.inject({
+        method: "POST",
+        url: "/trpc/apiKeysAdmin.setBlocked",
+        payload: JSON.stringify({ id: t.key.key.id, blocked: false }),
+        headers: { "x-operator-token": op, "content-type": "application/json" },
+      });
+      expect(unblocked.statusCode).toBe(200);
+      expect((await account()).status).toBe(200);
+
+      dataOf(await h.trpc("apiKeys.delete", { id: t.key.key.id }, t.token));
+      expect((await account(other)).body.code).toBe(-2015);
+      expect((await account()).body.code).toBe(-2015);
+
+      const owner = await newTrader();
+      // The owner frozen by an operator: the keys stop on every instance at once, and work again after.
+      const status = (name: string) =>
+        h.app.inject({
+          method: "POST",
+          url: `/trpc/admin.${name}`,
+          payload: JSON.stringify({ user_id: owner.userId, reason: "review" }),
+          headers: { "x-operator-token": op, "content-type": "application/json" },
+        });
+      expect((await call("GET", "/api/v3/account", owner.key, {}, { app: other })).status).toBe(200);
+      expect((await status("freezeUser")).statusCode).toBe(200);
+      expect((await call("GET", "/api/v3/account", owner.key, {}, { app: other })).body.code).toBe(-2015);
+      expect((await status("unfreezeUser")).statusCode).toBe(200);
+      expect((await call("GET", "/api/v3/account", owner.key, {}, { app: other })).status).toBe(200);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -170,6 +170,14 @@ const PERIOD_MS: Record<string, number> = {
   "1w": 604_800_000,
 };
 
+/** The last millisecond of a candle that starts at `time` (a month's last, for 1M). */
+export function klineCloseTime(time: number, interval: string): number {
+  if (interval === "1M") {
+    return Date.UTC(new Date(time).getUTCFullYear(), new Date(time).getUTCMonth() + 1, 1) - 1;
+  }
+  return time + (PERIOD_MS[interval] ?? 60_000) - 1;
+}
+
 /** /api/v3/klines: stored candles in Binance's array form (the forming one is not stored yet). */
 export async function klinesOf(
   deps: AppDeps,
@@ -188,10 +196,7 @@ export async function klinesOf(
   const from = params.startTime;
   const kept = (from === undefined ? candles : candles.filter((c) => c.time >= from)).slice(0, params.limit);
   return kept.map((c) => {
-    const close =
-      params.interval === "1M"
-        ? Date.UTC(new Date(c.time).getUTCFullYear(), new Date(c.time).getUTCMonth() + 1, 1) - 1
-        : c.time + (PERIOD_MS[params.interval] ?? 60_000) - 1;
+    const close = klineCloseTime(c.time, params.interval);
     const quoteVolume = new MoneyDecimal(c.volume).times(c.close).toFixed();
     return [c.time, c.open, c.high, c.low, c.close, c.volume, close, quoteVolume, 0, "0", "0", "0"];
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type KeyAuthenticated, verifySignedRequest } from "@northstar/domain/apikeys";
+import { ApiKeyCache, type KeyAuthenticated, verifySignedRequest } from "@northstar/domain/apikeys";
 import { AppError } from "@northstar/domain/errors";
 import { requestHash } from "@northstar/domain/idempotency";
 import { bookOf, getUserBalances } from "@northstar/domain/ledger";
@@ -103,6 +103,8 @@ export async function registerBinanceApi(app: FastifyInstance, deps: AppDeps): P
     });
 
     const spotDeps: SpotDeps = { db: deps.db, redis: deps.redis, prefix: deps.config.redisPrefix };
+    // This instance's keys and opened secrets (see ApiKeyCache): no database read per signed request.
+    const cache = new ApiKeyCache();
     const signed = (request: FastifyRequest, permission: TApiKeyPermission, order = false) => {
       const params = paramsOf(request);
       const header = request.headers["x-mbx-apikey"];
@@ -111,6 +113,7 @@ export async function registerBinanceApi(app: FastifyInstance, deps: AppDeps): P
           db: deps.db,
           redis: deps.redis,
           prefix: deps.config.redisPrefix,
+          cache,
           ...(deps.clock ? { now: deps.clock } : {}),
         },
         {

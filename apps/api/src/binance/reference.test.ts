@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { signPayload } from "@northstar/domain/apikeys";
 import { describe, expect, it } from "vitest";
-import { ENDPOINTS, openApiDocument, referencePage, WORKED_EXAMPLE } from "./reference.ts";
+import { ENDPOINTS, MARKET_STREAMS, openApiDocument, referencePage, WORKED_EXAMPLE } from "./reference.ts";
+import { parseStreamName } from "./stream-names.ts";
 
 describe("the bot API reference", () => {
   it("gives a worked example whose signature is what the server computes", () => {
@@ -34,5 +35,29 @@ describe("the bot API reference", () => {
     expect(order?.parameters.find((p) => p.name === "symbol")?.required).toBe(true);
     expect(Object.keys(doc.paths)).toHaveLength(new Set(ENDPOINTS.map((e) => e.path)).size);
     expect(referencePage()).toContain(WORKED_EXAMPLE.signature);
+  });
+
+  it("documents stream names the server parses, and the server refuses names it does not serve", () => {
+    for (const stream of MARKET_STREAMS) {
+      expect(parseStreamName(stream.name), stream.name).not.toBeNull();
+      expect(referencePage()).toContain(stream.name);
+    }
+    expect(parseStreamName("btcusdt@depth20@100ms")).toMatchObject({
+      kind: "depthPartial",
+      levels: 20,
+      symbol: "BTCUSDT",
+    });
+    expect(parseStreamName("btcusdt@depth@1000ms")).toMatchObject({ kind: "depthDiff" });
+    expect(parseStreamName("btcusdt@kline_1M")).toMatchObject({ kind: "kline", interval: "1M" });
+    for (const bad of [
+      "btcusdt@kline_3m",
+      "btcusdt@depth7",
+      "BTCUSDT@trade",
+      "btcusdt@aggTrade",
+      "btcusdt",
+      "@trade",
+    ]) {
+      expect(parseStreamName(bad), bad).toBeNull();
+    }
   });
 });

@@ -46,6 +46,46 @@ export const DIFFERENCES = [
   "Symbols are the catalogue's spot markets in Binance's form (letters and digits, e.g. BTCUSDT).",
 ];
 
+/** The public market streams (binance/market-streams.ts): each example name is parsed by a test. */
+export const MARKET_STREAMS: { name: string; payload: string }[] = [
+  {
+    name: "btcusdt@trade",
+    payload:
+      '`{e:"trade", E, s, t, p, q, T, m, M}`: one event per fill of the real book, in the order they happened; `m` is true when the buyer was the maker.',
+  },
+  {
+    name: "btcusdt@depth",
+    payload:
+      "`{e:\"depthUpdate\", E, s, U, u, b, a}`: the levels that changed since the previous event, a removed level with quantity 0. `U` is the previous event's `u` plus one, so a gap shows; `GET /api/v3/depth`'s `lastUpdateId` is on the same sequence, and Binance's way of keeping a local book (buffer, snapshot, drop events with `u` ≤ `lastUpdateId`) works unchanged. `@depth@100ms` and `@depth@1000ms` are the same stream: an event follows each matcher batch that changed the book.",
+  },
+  {
+    name: "btcusdt@depth5",
+    payload:
+      "`{lastUpdateId, bids, asks}`: the best 5, 10 or 20 levels (`@depth5`, `@depth10`, `@depth20`, with or without `@100ms`) after each change.",
+  },
+  {
+    name: "btcusdt@kline_1m",
+    payload:
+      '`{e:"kline", E, s, k:{t, T, s, i, f, L, o, c, h, l, v, n, x, q, V, Q, B}}`: the forming candle when it changes; when the next one starts the previous is sent once more with `x: true`. Intervals 1m 5m 15m 1h 4h 1d 1w 1M; trade counts, taker volumes and trade ids are 0 or -1.',
+  },
+  {
+    name: "btcusdt@ticker",
+    payload:
+      '`{e:"24hrTicker", E, s, p, P, w, x, c, Q, b, B, a, A, o, h, l, v, q, O, C, F, L, n}`: the rolling 24-hour figures, once a second while they change, with the book\'s best levels.',
+  },
+  {
+    name: "btcusdt@bookTicker",
+    payload: "`{u, s, b, B, a, A}`: the best bid and ask with their quantities, when either changes.",
+  },
+];
+
+export const STREAM_RULES = [
+  "`/ws/<stream>` (several joined by `/`) sends each payload as it is; `/stream?streams=<stream>/<stream>` wraps each as `{stream, data}`. Stream names are Binance's: the symbol in lower case, then the stream.",
+  'On either, `{"method":"SUBSCRIBE","params":[…],"id":1}` adds streams, `UNSUBSCRIBE` removes them, `LIST_SUBSCRIPTIONS` lists them; each is answered `{result, id}`. A request naming an unknown stream or symbol, or going over 200 streams, is refused as a whole (`{error:{code:2, msg}, id}`, `msg` in the language of the address\'s `lang` parameter) and changes nothing; an unknown stream in the address refuses the connection (HTTP 400, `{code, msg}`).',
+  "ccxt.pro's `binance` class works with `urls.api.ws.spot` set to `ws(s)://<host>/stream` (it opens `/stream/<n>` and sends SUBSCRIBE; ccxt tells a spot address by `/stream` in it) and `await exchange.loadHttpProxyAgent()` before a plain `ws://` address.",
+  "The streams are made from the platform's own market channels (the matcher's book and trades, the feed's candles and tickers), the same the web's market socket serves: they show what the trade screen shows.",
+];
+
 interface Endpoint {
   method: "get" | "post" | "delete";
   path: string;
@@ -196,6 +236,10 @@ export function openApiDocument() {
         "",
         "Where this differs from Binance:",
         ...DIFFERENCES.map((d) => `- ${d}`),
+        "",
+        "Public market streams (WebSocket, on the API's port):",
+        ...STREAM_RULES.map((r) => `- ${r}`),
+        ...MARKET_STREAMS.map((m) => `- \`${m.name}\`: ${m.payload}`),
       ].join("\n"),
     },
     servers: [{ url: "/" }],
@@ -260,5 +304,7 @@ section{border-top:1px solid #e5e7eb;padding:.5rem 0} pre{background:#f3f4f6;pad
 <h2>Where it differs from Binance</h2><ul>${DIFFERENCES.map((d) => `<li>${inline(d)}</li>`).join("")}</ul>
 <h2>Endpoints</h2>
 ${rows}
+<h2>Public market streams</h2><ul>${STREAM_RULES.map((r) => `<li>${inline(r)}</li>`).join("")}</ul>
+${MARKET_STREAMS.map((m) => `<section><h3><code>${escapeHtml(m.name)}</code></h3><p>${inline(m.payload)}</p></section>`).join("\n")}
 </body></html>`;
 }

@@ -13,6 +13,7 @@ import type { FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 import { WebSocket, WebSocketServer } from "ws";
 import type { AppDeps } from "../http/deps.ts";
+import { isListenKeyPath } from "./market-streams.ts";
 import { binanceOrder, binanceSymbol } from "./views.ts";
 
 /** A listen key lives 60 minutes after its creation or last keep-alive, as Binance's do. */
@@ -203,15 +204,11 @@ export function attachUserDataSocket(app: FastifyInstance, deps: AppDeps): { clo
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? "").split("?")[0] ?? "";
-    if (!path.startsWith("/ws/")) {
+    // Other `/ws/…` paths are the public market streams (binance/market-streams.ts).
+    if (!isListenKeyPath(path)) {
       return;
     }
-    const match = /^\/ws\/([A-Za-z0-9]+)$/.exec(path);
-    if (!match?.[1]) {
-      socket.destroy();
-      return;
-    }
-    readListenKey(deps, match[1])
+    readListenKey(deps, path.slice(4))
       .then((listener) => {
         if (!listener) {
           socket.end("HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n");

@@ -143,8 +143,9 @@ export function attachMarketSocket(
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? "").split("?")[0];
     if (path !== "/ws") {
-      // /ws/<listenKey> is the bot API's user-data stream (binance/user-stream.ts).
-      if (!path?.startsWith("/ws/")) {
+      // /ws/<listenKey> and /ws/<stream>, /stream are the bot API's streams (binance/user-stream.ts,
+      // binance/market-streams.ts).
+      if (!path?.startsWith("/ws/") && !path?.startsWith("/stream")) {
         socket.destroy();
       }
       return;

@@ -8,6 +8,7 @@ import type {
 } from "@northstar/shared/contracts/apikeys";
 import { type ApiKeyStatus, apiKeyMachine } from "@northstar/shared/state-machines";
 import { and, asc, count, eq, ne, sql } from "drizzle-orm";
+import type { Redis } from "ioredis";
 import { recordAudit } from "../audit/index.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -25,6 +26,22 @@ import { transition } from "../state/index.ts";
 import { apiKeys } from "./apikeys.table.ts";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+/** The Redis counter that any change of a key bumps (by the key's hash, known before its row is read). */
+export const revisionKey = (prefix: string, keyHash: string) => `${prefix}:apikey:rev:${keyHash}`;
+
+/** Where key changes are announced: the Redis every API process reads its revisions from. */
+export interface KeyRevisions {
+  redis: Redis;
+  prefix: string;
+}
+
+/** Announces that a key changed (status, permissions, address list): every process drops its copy. */
+export async function bumpKeyRevision(revisions: KeyRevisions, keyHash: string): Promise<void> {
+  const key = revisionKey(revisions.prefix, keyHash);
+  // Kept a day after the last change: longer than any cached copy lives.
+  await revisions.redis.multi().incr(key).expire(key, 86_400).exec();
+}
 
 // One keyring per process, set at boot (as identity's TOTP keyring): it opens the stored secrets.
 let active: TotpKeyring | undefined;
@@ -131,6 +148,7 @@ async function ownKey(db: DbOrTx, user: User, id: number): Promise<ApiKeyRow> {
 /** Changes a key's label, trade permission or address list. */
 export async function updateApiKey(
   db: DbOrTx,
+  revisions: KeyRevisions,
   user: User,
   input: TUpdateApiKeyRequest,
 ): Promise<TApiKeyView> {
@@ -147,6 +165,7 @@ export async function updateApiKey(
   if (!updated) {
     throw new AppError("API_KEY_NOT_FOUND");
   }
+  await bumpKeyRevision(revisions, row.keyHash);
   return toApiKeyView(updated, user);
 }
 
@@ -171,27 +190,36 @@ async function move(db: DbOrTx, row: ApiKeyRow, to: ApiKeyStatus, by: "user" | "
 /** The owner disables or enables a key; a key an operator blocked stays blocked (FORBIDDEN). */
 export async function setApiKeyEnabled(
   db: DbOrTx,
+  revisions: KeyRevisions,
   user: User,
   id: number,
   enabled: boolean,
 ): Promise<TApiKeyView> {
   const row = await ownKey(db, user, id);
   await move(db, row, enabled ? "active" : "disabled", "user");
+  await bumpKeyRevision(revisions, row.keyHash);
   return toApiKeyView({ ...row, status: enabled ? "active" : "disabled" }, user);
 }
 
 /** The owner deletes a key: it never signs again; the row stays for the audit trail. */
-export async function deleteApiKey(db: DbOrTx, user: User, id: number): Promise<void> {
+export async function deleteApiKey(
+  db: DbOrTx,
+  revisions: KeyRevisions,
+  user: User,
+  id: number,
+): Promise<void> {
   const row = await ownKey(db, user, id);
   await move(db, row, "deleted", "user");
+  await bumpKeyRevision(revisions, row.keyHash);
 }
 
 /** An operator blocks a key (or lifts the block), audited. */
 export async function setApiKeyBlocked(
   db: Db,
+  revisions: KeyRevisions,
   params: { id: number; blocked: boolean; actor: string; reason?: string },
 ): Promise<ApiKeyRow> {
-  return db.transaction(async (tx) => {
+  const row = await db.transaction(async (tx) => {
     const [row] = await tx.select().from(apiKeys).where(eq(apiKeys.id, params.id)).for("update");
     if (!row || row.status === "deleted") {
       throw new AppError("API_KEY_NOT_FOUND");
@@ -209,6 +237,25 @@ export async function setApiKeyBlocked(
     });
     return { ...row, status: to };
   });
+  // After the commit: every process reads the key again on its next request.
+  await bumpKeyRevision(revisions, row.keyHash);
+  return row;
+}
+
+/** Announces a change of the owner (frozen, unfrozen) to every process's copy of each of their keys. */
+export async function bumpUserKeyRevisions(
+  db: DbOrTx,
+  revisions: KeyRevisions,
+  userId: number,
+): Promise<void> {
+  const rows = await db
+    .select({ keyHash: apiKeys.keyHash })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, userId), ne(apiKeys.status, "deleted")))
+    .orderBy(asc(apiKeys.id));
+  for (const row of rows) {
+    await bumpKeyRevision(revisions, row.keyHash);
+  }
 }
 
 /** Every key of a user, for the back office (never the secret). */

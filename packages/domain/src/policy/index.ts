@@ -87,6 +87,13 @@ export function addPolicyCheck(key: PolicyKey, check: PolicyCheck): void {
   checks.set(key, check);
 }
 
+// Counts this process's stored overrides, so that a cache of policy values on a hot path drops its
+// copy at once after a change made here (other processes wait out the cache's short life).
+let generation = 0;
+
+/** Changes each time this process stores an override. */
+export const policyGeneration = (): number => generation;
+
 /**
  * Stores an operator override after validating it, and writes the change to the audit log. The value
  * must fit its own bounds, pass any check a module registered, and leave every min/max pair it takes
@@ -121,4 +128,5 @@ export async function setPolicy(db: DbOrTx, key: PolicyKey, value: unknown, acto
       details: { before, after: parsed.data },
     });
   });
+  generation++;
 }

@@ -265,6 +265,8 @@ function SecretDialog({ created, onClose }: { created: Created | null; onClose: 
       okText={t("account.apiKeys.savedIt")}
       cancelButtonProps={{ style: { display: "none" } }}
       maskClosable={false}
+      // The secret leaves the page with the dialog: nothing of it stays in the document, hidden.
+      destroyOnHidden
     >
       {created && (
         <Flex vertical gap={12}>

@@ -10,6 +10,7 @@ import { AdminPage, EmptyText, QueryError, RefreshButton } from "./admin-page.ts
 import type { UserLookup } from "./admin-types.ts";
 import { DateTime } from "./date-time.tsx";
 import { useTablePagination } from "./queue-table.tsx";
+import { UserApiKeys } from "./user-api-keys.tsx";
 import { UserStatusControl } from "./user-status-control.tsx";
 
 type Balance = UserLookup["balances"]["real"][number];
@@ -212,6 +213,7 @@ function UserDetails({ user }: { user: UserLookup }) {
           ]}
         />
       </Card>
+      <UserApiKeys user={user} />
       <Card title={t("admin.users.balances")}>
         <Alert type="info" showIcon title={t("admin.users.readOnly")} style={{ marginBottom: 12 }} />
         <Tabs

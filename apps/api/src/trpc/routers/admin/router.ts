@@ -15,6 +15,7 @@ import {
   setOperatorStatus,
   startOperatorTotp,
 } from "@northstar/domain/admin";
+import { bumpUserKeyRevisions } from "@northstar/domain/apikeys";
 import { listAuditLog } from "@northstar/domain/audit";
 import { listOpenChainAlerts, listSweeps, payoutScheduler, resolveChainAlert } from "@northstar/domain/chain";
 import { getSiteSettings } from "@northstar/domain/content";
@@ -301,24 +302,38 @@ export const adminRouter = router({
   /** Freezes a user: every session ends (1000), sign-in and money actions are refused; audited with the reason. */
   freezeUser: operatorProcedure("users.freeze")
     .input(zUserStatusChange)
-    .mutation(({ ctx, input }) =>
-      setUserStatus(ctx.deps.db, {
+    .mutation(async ({ ctx, input }) => {
+      const result = await setUserStatus(ctx.deps.db, {
         userId: input.user_id,
         status: "frozen",
         reason: input.reason,
         actor: actor(ctx.operator),
-      }),
-    ),
+      });
+      // Every API instance reads the owner's keys again: a frozen owner's bots stop at once.
+      await bumpUserKeyRevisions(
+        ctx.deps.db,
+        { redis: ctx.deps.redis, prefix: ctx.deps.config.redisPrefix },
+        input.user_id,
+      );
+      return result;
+    }),
   unfreezeUser: operatorProcedure("users.freeze")
     .input(zUserStatusChange)
-    .mutation(({ ctx, input }) =>
-      setUserStatus(ctx.deps.db, {
+    .mutation(async ({ ctx, input }) => {
+      const result = await setUserStatus(ctx.deps.db, {
         userId: input.user_id,
         status: "active",
         reason: input.reason,
         actor: actor(ctx.operator),
-      }),
-    ),
+      });
+      // Every API instance reads the owner's keys again: a frozen owner's bots stop at once.
+      await bumpUserKeyRevisions(
+        ctx.deps.db,
+        { redis: ctx.deps.redis, prefix: ctx.deps.config.redisPrefix },
+        input.user_id,
+      );
+      return result;
+    }),
   reconcile: operatorProcedure("ledger.read").query(({ ctx }) => reconcileLedger(ctx.deps.db)),
   audit: operatorProcedure("audit.read").query(({ ctx }) => listAuditLog(ctx.deps.db)),
   kyc: kycAdminRouter,

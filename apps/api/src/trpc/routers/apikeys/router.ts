@@ -14,7 +14,11 @@ import {
   ZUpdateApiKeyRequestSchema,
 } from "@northstar/shared/contracts/apikeys";
 import { z } from "zod";
+import type { AppDeps } from "../../../http/deps.ts";
 import { authedProcedure, operatorActor, operatorProcedure, router } from "../../init.ts";
+
+/** Where key changes are announced to every API process's key cache. */
+const revisionsOf = (deps: AppDeps) => ({ redis: deps.redis, prefix: deps.config.redisPrefix });
 
 /** The security centre's API keys: each procedure calls one service of the apikeys module. */
 export const apiKeysRouter = router({
@@ -25,12 +29,14 @@ export const apiKeysRouter = router({
     .mutation(({ ctx, input }) => createApiKey(ctx.deps.db, ctx.auth.user, input)),
   update: authedProcedure
     .input(ZUpdateApiKeyRequestSchema)
-    .mutation(({ ctx, input }) => updateApiKey(ctx.deps.db, ctx.auth.user, input)),
+    .mutation(({ ctx, input }) => updateApiKey(ctx.deps.db, revisionsOf(ctx.deps), ctx.auth.user, input)),
   setEnabled: authedProcedure
     .input(ZSetApiKeyEnabledSchema)
-    .mutation(({ ctx, input }) => setApiKeyEnabled(ctx.deps.db, ctx.auth.user, input.id, input.enabled)),
+    .mutation(({ ctx, input }) =>
+      setApiKeyEnabled(ctx.deps.db, revisionsOf(ctx.deps), ctx.auth.user, input.id, input.enabled),
+    ),
   delete: authedProcedure.input(ZApiKeyIdSchema).mutation(async ({ ctx, input }) => {
-    await deleteApiKey(ctx.deps.db, ctx.auth.user, input.id);
+    await deleteApiKey(ctx.deps.db, revisionsOf(ctx.deps), ctx.auth.user, input.id);
     return { ok: true as const };
   }),
 });
@@ -49,7 +55,7 @@ export const apiKeysAdminRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const row = await setApiKeyBlocked(ctx.deps.db, {
+      const row = await setApiKeyBlocked(ctx.deps.db, revisionsOf(ctx.deps), {
         id: input.id,
         blocked: input.blocked,
         actor: operatorActor(ctx.operator),
