@@ -70,6 +70,14 @@ const workerEnv = () =>
       SPOT_MATCHER_SHARDS: z.coerce.number().int().min(1).max(256).default(1),
       /** The most spot-matcher shards this worker holds at once; unset, every free shard it can. */
       SPOT_MATCHER_MAX_SHARDS: z.coerce.number().int().min(1).max(256).optional(),
+      /**
+       * How many shards the contracts risk engine is split over, by instrument (the same hash of the
+       * symbol as the spot shards); each shard has its own lease, engine and cursor. Every worker must
+       * run the same count. 1 (the default) is one engine for every instrument.
+       */
+      CONTRACT_RISK_SHARDS: z.coerce.number().int().min(1).max(256).default(1),
+      /** The most contract-risk shards this worker holds at once; unset, every free shard it can. */
+      CONTRACT_RISK_MAX_SHARDS: z.coerce.number().int().min(1).max(256).optional(),
       /** How long a role's lease lives unrenewed: a standby takes over this long after a holder dies. */
       LEASE_TTL_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
       /**
