@@ -25,7 +25,12 @@ import { sized } from "./smoke.ts";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const ORDERS = sized(4000, 200);
 const ROUNDS = sized(3, 1);
-const TTL_MS = 1500;
+/**
+ * Long enough that a matcher rebuilding big books on a loaded machine keeps its lease (with 1.5 s,
+ * as the failover tests use, a full-size run under a load average of 30 stalled); a standby retries
+ * every fifth of it, so a run's clock may include up to a second before the matchers start.
+ */
+const TTL_MS = 5000;
 const MARKETS: WorkloadMarket[] = [
   { symbol: "BTCUSDT", mid: 60000, tick: "0.01", lot: "0.00001" },
   { symbol: "ETHUSDT", mid: 3000, tick: "0.01", lot: "0.0001" },

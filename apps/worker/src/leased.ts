@@ -13,7 +13,8 @@ const leases = new Map<string, LeaseStatus>();
 
 /**
  * How many leases of one kind (a sharded role's shards) this process may hold at once; unlimited
- * without a maximum. Places are reserved before each try, so leases tried together cannot pass it.
+ * without a maximum. A place is taken once a lease is won (a lease won beyond the maximum is given
+ * back at once), so leases tried together cannot pass it and a failed try blocks no other.
  */
 export function leaseBudget(max: number | undefined): LeaseOptions["budget"] {
   if (!max) {
@@ -21,6 +22,7 @@ export function leaseBudget(max: number | undefined): LeaseOptions["budget"] {
   }
   let taken = 0;
   return {
+    available: () => taken < max,
     reserve: () => {
       if (taken >= max) {
         return false;

@@ -23,11 +23,12 @@ export interface LeaseOptions {
    */
   onAttempt?: (held: boolean, reached: boolean) => void;
   /**
-   * Asked before each try to take the lease: false skips the try (the process holds as many leases
-   * of its kind as it may). A true answer reserves a place that `release` gives back when the try
-   * fails, and when the lease, once taken, is lost or given up.
+   * A limit on leases of one kind held by this process: `available` is asked before each try to
+   * take the lease (false skips it); a lease taken then `reserve`s a place, and gives the lease back
+   * at once when a sibling took the last place meanwhile; `release` frees the place when the lease
+   * is lost or given up. Siblings never hold a place for a try that fails, so none starves another.
    */
-  budget?: { reserve(): boolean; release(): void };
+  budget?: { available(): boolean; reserve(): boolean; release(): void };
 }
 
 /**
@@ -121,14 +122,12 @@ export class Lease {
         } else {
           await this.lose("taken by another holder");
         }
-      } else if (this.options.budget?.reserve() ?? true) {
-        const taken = await this.redis.set(this.key, this.token, "PX", ttl, "NX").catch((error) => {
-          this.options.budget?.release();
-          throw error;
-        });
-        if (taken !== "OK") {
-          this.options.budget?.release();
-        } else {
+      } else if (this.options.budget?.available() ?? true) {
+        const taken = await this.redis.set(this.key, this.token, "PX", ttl, "NX");
+        if (taken === "OK" && !(this.options.budget?.reserve() ?? true)) {
+          // A sibling lease took this process's last place while this try was in flight.
+          await this.redis.eval(RELEASE, 1, this.key, this.token).catch(() => {});
+        } else if (taken === "OK") {
           this.held = true;
           this.confirmedAt = Date.now();
           this.options.log?.(`took lease ${this.key}`);
