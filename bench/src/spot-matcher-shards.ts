@@ -23,7 +23,7 @@ import { sized } from "./smoke.ts";
  * machine's load average is recorded with each run (two cores, shared).
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const ORDERS = sized(4000, 200);
+const ORDERS = Number(process.env.BENCH_SHARDS_ORDERS ?? sized(4000, 200));
 const ROUNDS = sized(3, 1);
 /**
  * Long enough that a matcher rebuilding big books on a loaded machine keeps its lease (with 1.5 s,
