@@ -13,6 +13,7 @@ import { checkSpotLedger } from "../../packages/domain/src/spot/workload.ts";
 import { recreateDatabase } from "./database.ts";
 import { processCpuSeconds } from "./process-cpu.ts";
 import { sized } from "./smoke.ts";
+import { matcherCapacity } from "./spot-matcher-shards.ts";
 import { type BenchResult, percentile } from "./types.ts";
 
 /*
@@ -265,6 +266,11 @@ export async function run(): Promise<BenchResult> {
       "select (select count(*) from spot_orders)::int as orders, (select count(*) from spot_trades)::int as trades",
     );
     const ledger = await checkSpotLedger(db);
+    api.kill("SIGTERM");
+    worker.kill("SIGTERM");
+    await Promise.all([once(api, "exit"), once(worker, "exit")]);
+    // With the API and its matcher stopped: the matchers alone, in one and in two processes.
+    const shards = await matcherCapacity({ db, redis, databaseUrl: DATABASE_URL, redisUrl: REDIS_URL });
     return {
       summary: [
         `closed loop, ${CONCURRENCY} in flight, ${SECONDS} s: ${closed.ordersPerSec} orders/s acknowledged, p50 ${closed.latencyMs.p50} ms, p99 ${closed.latencyMs.p99} ms, max ${closed.latencyMs.max} ms, ${closed.failed} failed`,
@@ -275,6 +281,7 @@ export async function run(): Promise<BenchResult> {
         ),
         `matcher: ${counts.rows[0]?.orders} orders, ${counts.rows[0]?.trades} fills; ${drainSeconds} s after the load to take every accepted order`,
         `ledger after the run: ${JSON.stringify(ledger)}`,
+        ...shards.summary,
       ],
       figures: {
         traders: TRADERS,
@@ -284,12 +291,16 @@ export async function run(): Promise<BenchResult> {
         drainSeconds,
         counts: counts.rows[0],
         ledger,
+        matcherShards: shards.figures,
       },
     };
   } finally {
-    api.kill("SIGTERM");
-    worker.kill("SIGTERM");
-    await Promise.all([once(api, "exit"), once(worker, "exit")]);
+    for (const child of [api, worker]) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        await once(child, "exit");
+      }
+    }
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length) {
       await redis.del(...keys);

@@ -32,7 +32,8 @@ import {
  * delivered the same market data, and the ledger reconciles exactly.
  */
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-const LEASED_ROLES = ["market-feed", "spot-matcher", "spot-market-maker", "contract-risk"] as const;
+/** Leased roles by lease name: the sharded ones (one shard each by default) end in their shard. */
+const LEASED_ROLES = ["market-feed", "spot-matcher:0", "spot-market-maker", "contract-risk:0"] as const;
 const USERS = 8;
 /** Users registered only after the kill, while a single worker runs. */
 const LATE_USERS = 2;

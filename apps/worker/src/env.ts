@@ -62,6 +62,22 @@ const workerEnv = () =>
           "notifications,market-feed,spot-matcher,market-maker,custody-yield,launchpad-unlock,option-settlement,proof-publish,loan-overdue,c2c-expiry,contract-risk,contract-overnight,contract-delivery,referral-rewards,ledger-reconcile,chain-watcher,hot-wallet",
         )
         .transform((v) => new Set(v.split(",").map((r) => r.trim()))),
+      /**
+       * How many shards the spot markets are split over (a market's shard is a hash of its symbol
+       * modulo this count); each shard has its own lease and matcher. Every worker must run the same
+       * count. 1 (the default) is one matcher for every market.
+       */
+      SPOT_MATCHER_SHARDS: z.coerce.number().int().min(1).max(256).default(1),
+      /** The most spot-matcher shards this worker holds at once; unset, every free shard it can. */
+      SPOT_MATCHER_MAX_SHARDS: z.coerce.number().int().min(1).max(256).optional(),
+      /**
+       * How many shards the contracts risk engine is split over, by instrument (the same hash of the
+       * symbol as the spot shards); each shard has its own lease, engine and cursor. Every worker must
+       * run the same count. 1 (the default) is one engine for every instrument.
+       */
+      CONTRACT_RISK_SHARDS: z.coerce.number().int().min(1).max(256).default(1),
+      /** The most contract-risk shards this worker holds at once; unset, every free shard it can. */
+      CONTRACT_RISK_MAX_SHARDS: z.coerce.number().int().min(1).max(256).optional(),
       /** How long a role's lease lives unrenewed: a standby takes over this long after a holder dies. */
       LEASE_TTL_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
       /**

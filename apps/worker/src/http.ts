@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { Db } from "@northstar/domain/db";
+import { leaseRole } from "@northstar/domain/leases";
 import { checkReadiness, type ReadinessCheck, registerPlatformMetrics } from "@northstar/domain/metrics";
 import type { Redis } from "ioredis";
 import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
@@ -45,16 +46,16 @@ export async function startWorkerHttp(
   });
   new Gauge({
     name: "northstar_worker_lease_held",
-    help: "1 for each role lease this worker holds, 0 for each it stands by for.",
-    labelNames: ["role"],
+    help: "1 for each role lease (each shard of a sharded role) this worker holds, 0 for each it stands by for.",
+    labelNames: ["role", "shard"],
     registers: [registry],
     collect() {
       this.reset();
       for (const lease of leaseStatuses()) {
-        this.set(
-          { role: lease.key.slice(lease.key.lastIndexOf(":lease:") + ":lease:".length) },
-          lease.held ? 1 : 0,
+        const { role, shard } = leaseRole(
+          lease.key.slice(lease.key.lastIndexOf(":lease:") + ":lease:".length),
         );
+        this.set(shard ? { role, shard } : { role }, lease.held ? 1 : 0);
       }
     },
   });

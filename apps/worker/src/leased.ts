@@ -1,4 +1,4 @@
-import { Lease } from "@northstar/domain/leases";
+import { Lease, type LeaseOptions } from "@northstar/domain/leases";
 import type { Redis } from "ioredis";
 
 /** Each role lease this process runs: whether it holds it, and when it last reached Redis about it. */
@@ -10,6 +10,31 @@ export interface LeaseStatus {
   ttlMs: number;
 }
 const leases = new Map<string, LeaseStatus>();
+
+/**
+ * How many leases of one kind (a sharded role's shards) this process may hold at once; unlimited
+ * without a maximum. A place is taken once a lease is won (a lease won beyond the maximum is given
+ * back at once), so leases tried together cannot pass it and a failed try blocks no other.
+ */
+export function leaseBudget(max: number | undefined): LeaseOptions["budget"] {
+  if (!max) {
+    return undefined;
+  }
+  let taken = 0;
+  return {
+    available: () => taken < max,
+    reserve: () => {
+      if (taken >= max) {
+        return false;
+      }
+      taken++;
+      return true;
+    },
+    release: () => {
+      taken = Math.max(0, taken - 1);
+    },
+  };
+}
 
 /** The leases of this process, for its `/ready` and `/metrics`. */
 export function leaseStatuses(): LeaseStatus[] {
@@ -27,6 +52,7 @@ export function runUnderLease(
   log: (line: string) => void,
   ttlMs: number,
   start: () => Promise<{ stop(): Promise<void> }>,
+  budget?: LeaseOptions["budget"],
 ): { close(): Promise<void> } {
   let running: { stop(): Promise<void> } | null = null;
   const status: LeaseStatus = { key, held: false, lastReachedAt: 0, ttlMs };
@@ -39,6 +65,7 @@ export function runUnderLease(
   const lease = new Lease(redis, key, {
     log,
     ttlMs,
+    ...(budget ? { budget } : {}),
     // Renewed five times per life, so one slow renewal never loses the lease.
     intervalMs: Math.max(200, Math.floor(ttlMs / 5)),
     onAcquired: () =>

@@ -125,7 +125,13 @@ if (signer) {
   log(`hot wallet ${signer.address} pays withdrawals on ${payoutChain?.network}`);
 }
 const contractRisk = env.WORKER_ROLES.has("contract-risk")
-  ? startContractRisk(db, connection, { prefix: env.REDIS_PREFIX, leaseTtlMs: env.LEASE_TTL_MS, log })
+  ? startContractRisk(db, connection, {
+      prefix: env.REDIS_PREFIX,
+      leaseTtlMs: env.LEASE_TTL_MS,
+      log,
+      shards: env.CONTRACT_RISK_SHARDS,
+      ...(env.CONTRACT_RISK_MAX_SHARDS ? { maxShards: env.CONTRACT_RISK_MAX_SHARDS } : {}),
+    })
   : { close: async () => {} };
 const chainConfig = chainConfigFromEnv(env);
 const chainWatcher =

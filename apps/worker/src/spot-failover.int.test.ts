@@ -1,144 +1,30 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { fileURLToPath } from "node:url";
-import { createDb, type Db } from "@northstar/domain/db";
-import { getUserBalances } from "@northstar/domain/ledger";
-import { seedDatabase } from "@northstar/domain/seed";
-import { SpotMatcher, spotOrders, spotTrades } from "@northstar/domain/spot";
+import { SpotMatcher } from "@northstar/domain/spot";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { settled } from "../../../packages/domain/src/spot/testing.ts";
-import {
-  checkSpotLedger,
-  createTraders,
-  runWorkload,
-  type Workload,
-} from "../../../packages/domain/src/spot/workload.ts";
-import { createTestDatabase, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
+import { checkSpotLedger, createTraders, runWorkload } from "../../../packages/domain/src/spot/workload.ts";
+import { testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
+import { newRun as newTestRun, outcome, type Run, startWorker, until } from "./test/spot-runs.ts";
 
 /*
  * The matcher is killed in the middle of a busy stream; a standby worker takes over; the outcome
  * (every order, every fill, every balance, the market maker's included, and the quotes left) equals
  * that of an uninterrupted run of the same commands.
  */
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const COMMANDS = 1200;
 const SEED = 20261124;
 const TRADERS = 20;
 /** A market-maker ladder for each market every this many commands: its quotes are in the books too. */
 const QUOTE_EVERY = 40;
 
-interface Run {
-  db: Db;
-  url: string;
-  prefix: string;
-  close(): Promise<void>;
-}
 const runs: Run[] = [];
 const redis = new Redis(testRedisUrl());
-
-async function newRun(): Promise<Run> {
-  const database = await createTestDatabase();
-  const conn = createDb(database.url, { max: 10 });
-  await seedDatabase(conn.db);
-  const run: Run = {
-    db: conn.db,
-    url: database.url,
-    prefix: `test:failover:${randomBytes(3).toString("hex")}`,
-    async close() {
-      const keys = await redis.keys(`${run.prefix}*`);
-      if (keys.length) {
-        await redis.del(...keys);
-      }
-      await conn.close();
-      await database.drop();
-    },
-  };
+const newRun = async () => {
+  const run = await newTestRun(redis, "failover");
   runs.push(run);
   return run;
-}
-
-function startWorker(run: Run, name: string): { child: ChildProcess; lines: string[] } {
-  const lines: string[] = [];
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: run.url,
-      REDIS_URL: testRedisUrl(),
-      REDIS_PREFIX: run.prefix,
-      WORKER_ROLES: "spot-matcher",
-      LEASE_TTL_MS: "1500",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  for (const stream of [child.stdout, child.stderr]) {
-    stream?.on("data", (chunk: Buffer) =>
-      lines.push(
-        ...chunk
-          .toString()
-          .split("\n")
-          .map((l) => `${name}: ${l}`),
-      ),
-    );
-  }
-  return { child, lines };
-}
-
-async function until(probe: () => Promise<boolean> | boolean, what: string, timeoutMs = 30_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > end) {
-      throw new Error(`timed out: ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Everything that must be equal between the runs, keyed by position (not by database id). */
-async function outcome(run: Run, workload: Workload) {
-  const position = new Map(workload.orders.map((o, i) => [o.id, i]));
-  const orders = await run.db.select().from(spotOrders).orderBy(spotOrders.id);
-  const trades = await run.db.select().from(spotTrades).orderBy(spotTrades.id);
-  const balances = [];
-  for (const trader of workload.traders) {
-    balances.push(await getUserBalances(run.db, trader.id, "real"));
-  }
-  const marketMaker = await run.db.execute<{ currency: string; balance: string }>(
-    "select currency, balance::text from ledger_accounts where system_code = 'market_maker' order by book, currency",
-  );
-  const quotes = await run.db.execute<{ side: string; price: string; quantity: string }>(
-    "select symbol, book, side, price::text, quantity::text from spot_quotes order by queue_seq",
-  );
-  return {
-    orders: orders.map((o) => ({
-      at: position.get(o.id),
-      status: o.status,
-      filledQty: o.filledQty,
-      filledQuote: o.filledQuote,
-      fee: o.fee,
-      held: o.held,
-      cancelReason: o.cancelReason,
-    })),
-    // Fills of one market keep their order; between markets, batches may interleave differently.
-    trades: trades
-      .map((t) => ({
-        maker: position.get(t.makerOrderId ?? 0),
-        taker: position.get(t.takerOrderId ?? 0),
-        price: t.price,
-        quantity: t.quantity,
-        makerFee: t.makerFee,
-        takerFee: t.takerFee,
-        symbol: t.symbol,
-      }))
-      .sort((a, b) => a.symbol.localeCompare(b.symbol)),
-    balances,
-    marketMaker: marketMaker.rows,
-    quotesLeft: quotes.rows,
-    refused: Object.keys(workload.refused).filter((code) => code !== "ORDER_NOT_OPEN"),
-  };
-}
+};
 
 afterAll(async () => {
   for (const run of runs) {
@@ -181,7 +67,7 @@ describe("spot matcher failover", () => {
 
     // The interrupted run: two worker processes, the first killed while the stream is busy.
     const crash = await newRun();
-    const leaseKey = `${crash.prefix}:lease:spot-matcher`;
+    const leaseKey = `${crash.prefix}:lease:spot-matcher:0`;
     const first = startWorker(crash, "first");
     await until(async () => (await redis.get(leaseKey)) !== null, "the first worker to take the lease");
     const second = startWorker(crash, "second");

@@ -1,3 +1,4 @@
+import { shardCountKey, shardLeaseKey } from "@northstar/domain/leases";
 import { latestReconcileRun } from "@northstar/domain/ledger";
 import { JOBS, QUEUES } from "@northstar/shared/jobs";
 import { Queue, QueueEvents } from "bullmq";
@@ -5,7 +6,7 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
 import { startWorkerHttp } from "./http.ts";
-import { runUnderLease } from "./leased.ts";
+import { leaseBudget, runUnderLease } from "./leased.ts";
 import { startLedgerReconcileWorker } from "./queues/ledger-reconcile.ts";
 import { useWorkerTestBed } from "./test/queue-test-bed.ts";
 
@@ -105,6 +106,48 @@ describe("the worker's /health, /ready and /metrics", () => {
         expect(body.checks.find((c) => c.name === "postgres")?.ok).toBe(true);
       },
       { timeout: 10_000, interval: 200 },
+    );
+  }, 30_000);
+
+  it("reports each shard of a sharded role: who holds it, and how many shards there are", async () => {
+    const budget = leaseBudget(1);
+    // Two shards of a role tried by one process that may hold one: it holds exactly one.
+    const shards = [0, 1].map((i) =>
+      runUnderLease(
+        bed.redis,
+        shardLeaseKey(bed.prefix, "spot-matcher", i),
+        () => {},
+        1000,
+        async () => ({ stop: async () => {} }),
+        budget,
+      ),
+    );
+    await bed.redis.set(shardCountKey(bed.prefix, "spot-matcher"), "2");
+    const http = await startWorkerHttp(
+      { db: bed.db, redis: bed.redis, prefix: bed.prefix },
+      { port: 0, host: "127.0.0.1" },
+    );
+    closers.push(() => http.close(), ...shards.map((s) => () => s.close()));
+    const base = `http://127.0.0.1:${http.port}`;
+    await vi.waitFor(
+      async () => {
+        const metrics = await (await fetch(`${base}/metrics`)).text();
+        const held = ["0", "1"].map((shard) =>
+          metrics.includes(`northstar_worker_lease_held{role="spot-matcher",shard="${shard}"} 1`),
+        );
+        expect(held.filter(Boolean)).toHaveLength(1);
+        expect(metrics).toContain(
+          `northstar_worker_lease_held{role="spot-matcher",shard="${held[0] ? 1 : 0}"} 0`,
+        );
+        expect(metrics).toContain(
+          `northstar_lease_holder{role="spot-matcher",shard="${held[0] ? 0 : 1}",holder=`,
+        );
+        expect(metrics).not.toContain(
+          `northstar_lease_holder{role="spot-matcher",shard="${held[0] ? 1 : 0}"`,
+        );
+        expect(metrics).toContain('northstar_lease_shards{role="spot-matcher"} 2');
+      },
+      { timeout: 5000, interval: 100 },
     );
   }, 30_000);
 });

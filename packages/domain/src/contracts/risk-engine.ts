@@ -1,6 +1,7 @@
 import { isMarketOpen } from "@northstar/shared/markets";
 import { and, asc, eq, inArray, max, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { shardOf } from "../leases/index.ts";
 import {
   type ContractPositionRow,
   contractEngineCursor,
@@ -21,6 +22,19 @@ export interface RiskEngineOptions {
   batch?: number;
   /** Positions applied per transaction (one locked read, one state update, one ledger write each). */
   closeBatch?: number;
+  /**
+   * The shard this engine serves: the instruments whose `shardOf(symbol, count)` is `index`, with a
+   * cursor of its own (`<name>:<index>/<count>`). Omitted, it serves every instrument.
+   */
+  shard?: { index: number; count: number };
+}
+
+/**
+ * The SQL test of whether `symbol` falls in shard `index` of `count`: the same first four bytes of
+ * its SHA-256 as `shardOf`.
+ */
+function inShardSql(symbol: unknown, shard: { index: number; count: number }) {
+  return sql`(('x' || substr(encode(sha256(convert_to(${symbol}, 'UTF8')), 'hex'), 1, 8))::bit(32)::bigint % ${shard.count}) = ${shard.index}`;
 }
 
 /** Positions taken in (or replayed) per look for positions the engine has not yet seen. */
@@ -52,14 +66,37 @@ export class ContractRiskEngine {
   /** Ticks read, candidates decided and triggers committed, for the bench and health. */
   readonly stats = { ticks: 0, candidates: 0, triggered: 0 };
 
+  /** Whether this engine serves an instrument (all of them without a shard). */
+  private readonly serves: (symbol: string) => boolean;
+  private readonly sharded: { index: number; count: number } | null;
+
   constructor(
     private readonly db: Db,
     private readonly options: RiskEngineOptions = {},
   ) {
-    this.name = options.name ?? "main";
+    const { shard } = options;
+    this.sharded = shard && shard.count > 1 ? shard : null;
+    const base = options.name ?? "main";
+    this.name = this.sharded ? `${base}:${this.sharded.index}/${this.sharded.count}` : base;
+    const served = new Map<string, boolean>();
+    this.serves = (symbol) => {
+      if (!this.sharded) {
+        return true;
+      }
+      let mine = served.get(symbol);
+      if (mine === undefined) {
+        mine = shardOf(symbol, this.sharded.count) === this.sharded.index;
+        served.set(symbol, mine);
+      }
+      return mine;
+    };
   }
 
-  /** Loads the cursor (a new engine starts after the latest tick) and takes in the live positions. */
+  /**
+   * Loads the cursor and takes in the live positions. A new engine starts after the latest tick; a
+   * new shard's engine (the first start after the shard count changed) starts at the lowest cursor
+   * stored, where the engines before it stopped reading: ticks read twice change nothing.
+   */
   async start(): Promise<void> {
     const [row] = await this.db
       .select()
@@ -69,7 +106,12 @@ export class ContractRiskEngine {
       this.cursor = row.tickId;
     } else {
       const [latest] = await this.db.select({ id: max(contractTicks.id) }).from(contractTicks);
-      this.cursor = Number(latest?.id ?? 0);
+      const [lowest] = this.sharded
+        ? await this.db
+            .select({ id: sql<string | null>`min(${contractEngineCursor.tickId})` })
+            .from(contractEngineCursor)
+        : [];
+      this.cursor = Number(lowest?.id ?? latest?.id ?? 0);
       await this.db
         .insert(contractEngineCursor)
         .values({ name: this.name, tickId: this.cursor })
@@ -91,6 +133,7 @@ export class ContractRiskEngine {
         and(
           eq(contractPositions.riskWatched, true),
           inArray(contractPositions.status, ["pending", "holding"]),
+          this.sharded ? inShardSql(contractPositions.symbol, this.sharded) : undefined,
         ),
       );
     return row?.n ?? 0;
@@ -109,6 +152,8 @@ export class ContractRiskEngine {
           and(
             eq(contractPositions.riskWatched, false),
             inArray(contractPositions.status, ["pending", "holding"]),
+            // Another shard's engine takes in the positions of its instruments.
+            this.sharded ? inShardSql(contractPositions.symbol, this.sharded) : undefined,
           ),
         )
         .orderBy(asc(contractPositions.id))
@@ -239,7 +284,8 @@ export class ContractRiskEngine {
     const ticks = await contractTicksAfter(this.db, this.cursor, this.options.batch ?? 5000);
     const open: ContractTick[] = [];
     for (const tick of ticks) {
-      if (await this.isOpen(tick.symbol, tick.time)) {
+      // Another shard's ticks are read past: its own engine applies them.
+      if (this.serves(tick.symbol) && (await this.isOpen(tick.symbol, tick.time))) {
         open.push(tick);
       }
     }

@@ -12,7 +12,8 @@ const PRUNE_BATCH = 10_000;
  * - on each instrument, every tick from the opening tick of its earliest position that is still
  *   open (pending or holding) or was closed within the retention period: the price path that
  *   shows why it was, or was not yet, triggered, and what a late replay or a delivery reads;
- * - every tick a risk engine has not read yet (after the lowest stored cursor);
+ * - every tick a risk engine has not read yet (after the lowest cursor of the engines that ran
+ *   within the retention period);
  * - each instrument's latest tick.
  * Batch after batch; returns how many were deleted. Running it twice deletes nothing more.
  */
@@ -23,7 +24,10 @@ export async function pruneContractTicks(db: Db, now: Date): Promise<{ deleted: 
   for (;;) {
     const result = await db.execute(sql`
       with engine as (
-        select coalesce(min(tick_id), 0) as floor from contract_engine_cursor),
+        -- Cursors of engines that ran within the retention period: one left by an engine of an
+        -- earlier shard count holds nothing back (if none ran lately, every cursor counts).
+        select coalesce(min(tick_id) filter (where updated_at >= ${cutoff}), min(tick_id), 0) as floor
+        from contract_engine_cursor),
       needed as materialized (
         select symbol, min(open_tick_id) as floor from contract_positions
         where open_tick_id is not null

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 
 /**
@@ -22,6 +22,45 @@ export interface LeaseOptions {
    * the try (for health checks).
    */
   onAttempt?: (held: boolean, reached: boolean) => void;
+  /**
+   * A limit on leases of one kind held by this process: `available` is asked before each try to
+   * take the lease (false skips it); a lease taken then `reserve`s a place, and gives the lease back
+   * at once when a sibling took the last place meanwhile; `release` frees the place when the lease
+   * is lost or given up. Siblings never hold a place for a try that fails, so none starves another.
+   */
+  budget?: { available(): boolean; reserve(): boolean; release(): void };
+}
+
+/**
+ * The shard (0 … count − 1) a name (a market's symbol) belongs to: the first four bytes of its
+ * SHA-256 as an unsigned integer, modulo the shard count. It depends only on the name and the
+ * count, so every process agrees on it without asking anyone, and a market added later lands in
+ * its shard at once.
+ */
+export function shardOf(name: string, count: number): number {
+  if (!Number.isInteger(count) || count < 1) {
+    throw new Error(`shard count must be a positive integer, got ${count}`);
+  }
+  return count === 1 ? 0 : createHash("sha256").update(name).digest().readUInt32BE(0) % count;
+}
+
+/** The key of shard `index` of a sharded role's lease: `<prefix>:lease:<role>:<index>`. */
+export const shardLeaseKey = (prefix: string, role: string, index: number) =>
+  `${prefix}:lease:${role}:${index}`;
+
+/**
+ * Where a sharded role's processes record its shard count (every process running it writes the
+ * count it runs with), so metrics can tell a shard without a holder from a shard that does not exist.
+ */
+export const shardCountKey = (prefix: string, role: string) => `${prefix}:lease-shards:${role}`;
+
+/** The roles the worker splits into shards, each shard a lease of its own. */
+export const SHARDED_ROLES = ["spot-matcher", "contract-risk"] as const;
+
+/** A lease key's role and shard: `…:lease:spot-matcher:3` is role `spot-matcher`, shard `3`. */
+export function leaseRole(keyAfterLease: string): { role: string; shard: string } {
+  const match = /^(.*):(\d+)$/.exec(keyAfterLease);
+  return match ? { role: match[1] as string, shard: match[2] as string } : { role: keyAfterLease, shard: "" };
 }
 
 export class Lease {
@@ -57,12 +96,14 @@ export class Lease {
       this.held = false;
       await this.options.onLost();
       await this.redis.eval(RELEASE, 1, this.key, this.token).catch(() => {});
+      this.options.budget?.release();
     }
   }
 
   private async lose(reason: string): Promise<void> {
     this.held = false;
     this.options.log?.(`lost lease ${this.key}: ${reason}`);
+    this.options.budget?.release();
     await this.options.onLost();
   }
 
@@ -81,9 +122,12 @@ export class Lease {
         } else {
           await this.lose("taken by another holder");
         }
-      } else {
+      } else if (this.options.budget?.available() ?? true) {
         const taken = await this.redis.set(this.key, this.token, "PX", ttl, "NX");
-        if (taken === "OK") {
+        if (taken === "OK" && !(this.options.budget?.reserve() ?? true)) {
+          // A sibling lease took this process's last place while this try was in flight.
+          await this.redis.eval(RELEASE, 1, this.key, this.token).catch(() => {});
+        } else if (taken === "OK") {
           this.held = true;
           this.confirmedAt = Date.now();
           this.options.log?.(`took lease ${this.key}`);
@@ -97,6 +141,7 @@ export class Lease {
                 return;
               }
               this.held = false;
+              this.options.budget?.release();
               await this.redis.eval(RELEASE, 1, this.key, this.token).catch(() => {});
             });
         }

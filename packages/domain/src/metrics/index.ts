@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import type { Redis } from "ioredis";
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { Db } from "../db/client.ts";
+import { leaseRole, SHARDED_ROLES, shardCountKey } from "../leases/index.ts";
 import { journalEntriesWritten, latestReconcileRun } from "../ledger/index.ts";
 import { readTickers, runningFeed } from "../markets/index.ts";
 import { type MarketCommandLag, matcherLag } from "../spot/index.ts";
@@ -33,7 +34,9 @@ interface Snapshot {
   lags?: MarketCommandLag[];
   queues?: { name: string; counts: Record<string, number>; ageSeconds: number }[];
   ticks?: { symbol: string; source: string; ageSeconds: number; open: boolean }[];
-  leases?: { role: string; holder: string }[];
+  leases?: { role: string; shard: string; holder: string }[];
+  /** Each sharded role's shard count, as the processes running it last recorded it. */
+  shards?: { role: string; count: number }[];
 }
 
 export function registerPlatformMetrics(
@@ -115,8 +118,13 @@ export function registerPlatformMetrics(
         const holders = keys.length > 0 ? await deps.redis.mget(...keys) : [];
         snapshot.leases = keys.flatMap((key, i) => {
           const holder = holders[i];
-          return holder ? [{ role: key.slice(`${deps.prefix}:lease:`.length), holder }] : [];
+          return holder ? [{ ...leaseRole(key.slice(`${deps.prefix}:lease:`.length)), holder }] : [];
         });
+        const roles = SHARDED_ROLES.map((role) => shardCountKey(deps.prefix, role));
+        const counts = await deps.redis.mget(...roles);
+        snapshot.shards = SHARDED_ROLES.flatMap((role, i) =>
+          counts[i] ? [{ role, count: Number(counts[i]) }] : [],
+        );
       }),
     ]);
     return snapshot;
@@ -244,9 +252,20 @@ export function registerPlatformMetrics(
   family(
     "gauge",
     "northstar_lease_holder",
-    "1 for each leased role that has a holder now, labelled with the holder's token; absent when nobody holds it.",
-    ["role", "holder"],
-    (s) => (s.leases ?? []).map((lease) => [lease, 1]),
+    "1 for each leased role (each shard of a sharded role) that has a holder now, labelled with the holder's token; absent when nobody holds it.",
+    ["role", "shard", "holder"],
+    (s) =>
+      (s.leases ?? []).map(({ role, shard, holder }): [Record<string, string>, number] => [
+        shard ? { role, shard, holder } : { role, holder },
+        1,
+      ]),
+  );
+  family(
+    "gauge",
+    "northstar_lease_shards",
+    "How many shards a sharded role (spot-matcher, contract-risk) is split over; each shard should have a holder.",
+    ["role"],
+    (s) => (s.shards ?? []).map(({ role, count }) => [{ role }, count]),
   );
 
   return {

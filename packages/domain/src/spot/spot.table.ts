@@ -8,6 +8,7 @@ import {
   index,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -119,17 +120,18 @@ export const spotStreamCursors = pgTable("spot_stream_cursors", {
 /**
  * The market maker's resting quotes as the matcher last committed them (what is left of each, in its
  * queue place). They are not orders and have no rows in `spot_orders`; a rebuilt book puts them back
- * exactly, so fills taken from a ladder before a restart are not offered again.
+ * exactly, so fills taken from a ladder before a restart are not offered again. A place is unique
+ * within its market and book: matchers of different shards number their markets' places each alone.
  */
 export const spotQuotes = pgTable(
   "spot_quotes",
   {
-    queueSeq: bigint({ mode: "number" }).primaryKey(),
+    queueSeq: bigint({ mode: "number" }).notNull(),
     symbol: text().notNull(),
     book: text({ enum: BOOKS }).notNull(),
     side: text({ enum: ORDER_SIDES }).notNull(),
     price: money().notNull(),
     quantity: money().notNull(),
   },
-  (t) => [index("spot_quotes_book_idx").on(t.symbol, t.book)],
+  (t) => [primaryKey({ columns: [t.symbol, t.book, t.queueSeq] })],
 );

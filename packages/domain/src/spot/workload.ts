@@ -24,13 +24,30 @@ export interface Workload {
   refused: Record<string, number>;
 }
 
-export async function createTraders(db: Db, count: number): Promise<User[]> {
+export async function createTraders(
+  db: Db,
+  count: number,
+  funds: Record<string, string> = { USDT: "1000000", BTC: "20", ETH: "300" },
+): Promise<User[]> {
   const traders: User[] = [];
   for (let i = 0; i < count; i++) {
-    traders.push(await createTrader(db, { USDT: "1000000", BTC: "20", ETH: "300" }));
+    traders.push(await createTrader(db, funds));
   }
   return traders;
 }
+
+/** A market the workload trades: its symbol, a middle price and its grid (tick and lot size). */
+export interface WorkloadMarket {
+  symbol: string;
+  mid: number;
+  tick: string;
+  lot: string;
+}
+
+export const WORKLOAD_MARKETS: WorkloadMarket[] = [
+  { symbol: "BTCUSDT", mid: 60000, tick: "0.01", lot: "0.00001" },
+  { symbol: "ETHUSDT", mid: 3000, tick: "0.01", lot: "0.0001" },
+];
 
 /** Sends `commands` random orders and cancels, one after another, through placeOrder/cancelOrder. */
 export async function runWorkload(
@@ -42,14 +59,13 @@ export async function runWorkload(
     market?: boolean;
     /** Every this many commands, a market-maker ladder for each market (as the market maker sends). */
     quoteEvery?: number;
+    /** The markets traded (BTCUSDT and ETHUSDT by default); the traders must hold their coins. */
+    markets?: WorkloadMarket[];
   } = {},
 ): Promise<Workload> {
   const random = mulberry32(seed);
   const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)] as T;
-  const markets = [
-    { symbol: "BTCUSDT", mid: 60000, tick: "0.01", lot: "0.00001" },
-    { symbol: "ETHUSDT", mid: 3000, tick: "0.01", lot: "0.0001" },
-  ];
+  const markets = options.markets ?? WORKLOAD_MARKETS;
   const workload: Workload = { traders, orders: [], refused: {} };
   const open: { id: number; user: User }[] = [];
   for (let i = 0; i < commands; i++) {
@@ -97,7 +113,10 @@ export async function runWorkload(
       const crossing = random() < 0.3;
       const offset = Math.floor(random() * market.mid * 0.01 * 100) / 100;
       const away = crossing ? -offset : offset + 0.01;
-      const price = (side === "buy" ? market.mid - away : market.mid + away).toFixed(2);
+      // On the market's grid (cents for the default markets).
+      const price = new MoneyDecimal(side === "buy" ? market.mid - away : market.mid + away)
+        .toNearest(market.tick, MoneyDecimal.ROUND_HALF_UP)
+        .toFixed();
       const order = await placeOrder(deps, user, {
         symbol: market.symbol,
         side,

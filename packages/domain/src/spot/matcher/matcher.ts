@@ -1,7 +1,8 @@
 import { MoneyDecimal } from "@northstar/shared/money";
-import { and, eq, getTableColumns, lt, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, lt, sql } from "drizzle-orm";
 import type { Redis } from "ioredis";
 import { type Db, executePrepared } from "../../db/client.ts";
+import { shardOf } from "../../leases/index.ts";
 import type { AccountIdCache } from "../../ledger/index.ts";
 import { loadCatalogue } from "../../markets/index.ts";
 import { commandStream, parseCommand, trimStreams } from "../commands.ts";
@@ -62,10 +63,21 @@ export interface MatcherOptions {
   sweepAfterMs?: number;
   /** How often the catalogue is read for spot markets added or changed since the books were built. */
   catalogueCheckMs?: number;
+  /**
+   * The shard this matcher serves: the markets whose `shardOf(symbol, count)` is `index`. Omitted,
+   * it serves every market (one shard).
+   */
+  shard?: { index: number; count: number };
+}
+
+/** Whether a matcher of `shard` serves the market `symbol` (every market without a shard). */
+export function servesMarket(shard: { index: number; count: number } | undefined, symbol: string): boolean {
+  return !shard || shardOf(symbol, shard.count) === shard.index;
 }
 
 /**
- * The spot matcher: the single writer of every spot book (the worker runs it under a Redis lease).
+ * The spot matcher: the single writer of its shard's spot books (the worker runs one per shard, each
+ * under the shard's Redis lease; with one shard it serves every market).
  * It reads each market's command stream in order, applies a batch to the in-memory engines, writes
  * the fills, order states, ledger entries and the stream cursors in one transaction, and only then
  * publishes depth, trades and the users' order events. After a restart it rebuilds the books from
@@ -86,8 +98,16 @@ export class SpotMatcher {
   private lastCatalogueCheck = 0;
   private catalogueSignature = "";
 
+  private readonly serves: (symbol: string) => boolean;
+  /** How the log names this matcher: its shard when there are several. */
+  private readonly name: string;
+
   constructor(private readonly options: MatcherOptions) {
-    this.log = options.log ?? (() => {});
+    const { shard } = options;
+    const log = options.log ?? (() => {});
+    this.name = shard && shard.count > 1 ? `spot matcher ${shard.index}/${shard.count}` : "spot matcher";
+    this.log = (line) => log(line.replace(/^spot matcher/, this.name));
+    this.serves = (symbol) => servesMarket(shard, symbol);
   }
 
   async start(): Promise<void> {
@@ -177,10 +197,21 @@ export class SpotMatcher {
   private async sweep(): Promise<Entry[]> {
     this.lastSweep = Date.now();
     const cutoff = new Date(Date.now() - (this.options.sweepAfterMs ?? 5000));
+    const symbols = [...this.books.markets.keys()];
+    if (symbols.length === 0) {
+      return [];
+    }
     const rows = await this.options.db
       .select({ id: spotOrders.id, symbol: spotOrders.symbol })
       .from(spotOrders)
-      .where(and(eq(spotOrders.status, "pending"), lt(spotOrders.createdAt, cutoff)))
+      .where(
+        and(
+          eq(spotOrders.status, "pending"),
+          lt(spotOrders.createdAt, cutoff),
+          // This matcher's markets only: another shard's stuck orders must not fill the page.
+          inArray(spotOrders.symbol, symbols),
+        ),
+      )
       .orderBy(spotOrders.id)
       .limit(1000);
     return rows
@@ -195,7 +226,8 @@ export class SpotMatcher {
    */
   private async followCatalogue(): Promise<void> {
     this.lastCatalogueCheck = Date.now();
-    const signature = marketsSignature(await loadCatalogue(this.options.db, { withDisabled: true }));
+    const instruments = await loadCatalogue(this.options.db, { withDisabled: true });
+    const signature = marketsSignature(instruments.filter((i) => this.serves(i.symbol)));
     if (signature !== this.catalogueSignature) {
       this.log("spot matcher: the catalogue's spot markets changed; rebuilding the books");
       await this.rebuild();
@@ -204,7 +236,7 @@ export class SpotMatcher {
 
   /** Loads the markets, the committed cursors and every resting order; the engines start again. */
   private async rebuild(): Promise<void> {
-    const snapshot = await loadMatcherSnapshot(this.options.db);
+    const snapshot = await loadMatcherSnapshot(this.options.db, this.serves);
     this.lastCatalogueCheck = Date.now();
     this.catalogueSignature = marketsSignature(snapshot.instruments);
     restoreMatcherBooks(this.books, snapshot);

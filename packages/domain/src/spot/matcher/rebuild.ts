@@ -1,5 +1,5 @@
 import { MoneyDecimal } from "@northstar/shared/money";
-import { asc, inArray } from "drizzle-orm";
+import { and, asc, inArray } from "drizzle-orm";
 import { listCurrencyDecimals } from "../../currencies/index.ts";
 import type { Db } from "../../db/client.ts";
 import { loadCatalogue } from "../../markets/index.ts";
@@ -9,19 +9,34 @@ import { MARKET_MAKER_OWNER, type MatcherBooks } from "./books.ts";
 import { type Restorable, restingOrder, restoreBooks, spotMarkets } from "./markets.ts";
 import { LiveOrder } from "./settlement.ts";
 
-/** What the books are rebuilt from: the catalogue, the committed cursors and every resting order. */
-export async function loadMatcherSnapshot(db: Db) {
-  const [instruments, decimals, cursors, resting, quotes] = await Promise.all([
+/**
+ * What the books of the markets `serves` accepts (a matcher's shard) are rebuilt from: those
+ * markets of the catalogue, their committed cursors, resting orders and market-maker quotes.
+ */
+export async function loadMatcherSnapshot(db: Db, serves: (symbol: string) => boolean = () => true) {
+  const [catalogue, decimals] = await Promise.all([
     loadCatalogue(db, { withDisabled: true }),
     listCurrencyDecimals(db),
-    db.select().from(spotStreamCursors).orderBy(asc(spotStreamCursors.symbol)),
+  ]);
+  const instruments = catalogue.filter((i) => serves(i.symbol));
+  const symbols = instruments.map((i) => i.symbol);
+  const [cursors, resting, quotes] = await Promise.all([
+    db
+      .select()
+      .from(spotStreamCursors)
+      .where(inArray(spotStreamCursors.symbol, symbols))
+      .orderBy(asc(spotStreamCursors.symbol)),
     db
       .select()
       .from(spotOrders)
-      .where(inArray(spotOrders.status, ["open", "partial"]))
+      .where(and(inArray(spotOrders.status, ["open", "partial"]), inArray(spotOrders.symbol, symbols)))
       .orderBy(spotOrders.id),
     // Restored quotes take ids in this order.
-    db.select().from(spotQuotes).orderBy(asc(spotQuotes.queueSeq)),
+    db
+      .select()
+      .from(spotQuotes)
+      .where(inArray(spotQuotes.symbol, symbols))
+      .orderBy(asc(spotQuotes.queueSeq), asc(spotQuotes.symbol), asc(spotQuotes.book)),
   ]);
   return { instruments, decimals, cursors, resting, quotes };
 }
@@ -75,7 +90,8 @@ export function restoreMatcherBooks(books: MatcherBooks, snapshot: MatcherSnapsh
     }
   }
   restoreBooks(books.markets, entries);
-  // Above every place still taken, of markets served or not (a quote's place is its row's key).
+  // Above every place still taken in the markets served: places are numbered per market and book
+  // (a quote's row is keyed by its market, book and place), so matchers of other shards number theirs alone.
   books.queueCounter = 0;
   for (const seq of [...resting.map((r) => r.queueSeq ?? 0), ...quotes.map((q) => q.queueSeq)]) {
     books.queueCounter = Math.max(books.queueCounter, seq);
