@@ -1,97 +1,133 @@
-// `pnpm test`: typecheck, lint, unit, integration, the web's size budget and browser tests, in that order, stopping at the
-// first failing stage. Ends with one line "N passed, N failed" summing every test that ran.
-import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+// `pnpm test`: typecheck, lint, unit, integration, every benchmark at a size of seconds, the web's size
+// budget and the browser tests. Ends with one line "N passed, N failed" summing every test that ran.
+//
+// Stages that do not need each other run side by side: most of their time is spent waiting (on
+// PostgreSQL, on a process to start, on a page to load), so two lanes on two cores finish in about the
+// time of the longer one. First the quick checks (typecheck, lint, unit) together; if they pass, two
+// lanes: integration, and bench-smoke → budget → browser (the budget's build is the one the browser
+// tests serve). A lane stops at its first failing stage; the other lane finishes.
+//
+// `pnpm test unit integration` runs only the stages named. `TEST_SERIAL=1` runs every stage one after
+// another, each with the whole machine (to time a stage alone).
+import { spawn } from "node:child_process";
+import { createWriteStream, mkdirSync, readFileSync, rmSync } from "node:fs";
 
 const resultsDir = "test-results";
 rmSync(resultsDir, { recursive: true, force: true });
 mkdirSync(resultsDir, { recursive: true });
 
-const stages = [
-  ["typecheck", "pnpm", ["-r", "--parallel", "typecheck"]],
-  ["lint", "pnpm", ["run", "lint"]],
-  [
-    "unit",
+const vitestReport = (name) => [
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${name === "browser" ? "../" : ""}${resultsDir}/${name}.json`,
+];
+const STAGES = {
+  typecheck: ["pnpm", ["-r", "--parallel", "typecheck"]],
+  lint: ["pnpm", ["run", "lint"]],
+  unit: ["pnpm", ["exec", "vitest", "run", "--project", "unit", ...vitestReport("unit")]],
+  integration: [
     "pnpm",
-    [
-      "exec",
-      "vitest",
-      "run",
-      "--project",
-      "unit",
-      "--reporter=default",
-      "--reporter=json",
-      `--outputFile.json=${resultsDir}/unit.json`,
-    ],
+    ["exec", "vitest", "run", "--project", "integration", ...vitestReport("integration")],
   ],
-  [
-    "integration",
-    "pnpm",
-    [
-      "exec",
-      "vitest",
-      "run",
-      "--project",
-      "integration",
-      "--reporter=default",
-      "--reporter=json",
-      `--outputFile.json=${resultsDir}/integration.json`,
-    ],
-  ],
-  // Every benchmark once at a size of seconds, with its own checks (reconcile, same final book, every
-  // order paid): a benchmark that no longer runs fails here rather than on the day it is needed.
-  ["bench-smoke", "pnpm", ["bench", "all", "--smoke"]],
+  // Every benchmark once, small, with its own checks (reconcile, same final book, every order paid): a
+  // benchmark that no longer runs fails here rather than on the day it is needed.
+  "bench-smoke": ["pnpm", ["bench", "all", "--smoke"]],
   // Builds the web app as `pnpm start` serves it and checks each main page's first-load JavaScript
   // against its budget (apps/web/scripts/bundle-budget.mjs); the browser stage reuses this build.
-  ["budget", "pnpm", ["--filter", "@northstar/web", "run", "budget"]],
-  [
-    "browser",
-    "pnpm",
-    [
-      "--filter",
-      "@northstar/e2e",
-      "exec",
-      "vitest",
-      "run",
-      "--reporter=default",
-      "--reporter=json",
-      `--outputFile.json=../${resultsDir}/browser.json`,
-    ],
-  ],
+  budget: ["pnpm", ["--filter", "@northstar/web", "run", "budget"]],
+  browser: ["pnpm", ["--filter", "@northstar/e2e", "exec", "vitest", "run", ...vitestReport("browser")]],
+};
+/** Phases run one after another; the lanes of a phase run side by side; a lane's stages in order. */
+const PHASES = [
+  [["typecheck"], ["lint"], ["unit"]],
+  [["integration"], ["bench-smoke", "budget", "browser"]],
 ];
 
 const only = process.argv.slice(2);
+for (const name of only) {
+  if (!(name in STAGES)) {
+    console.error(`unknown stage ${name}; stages: ${Object.keys(STAGES).join(", ")}`);
+    process.exit(2);
+  }
+}
+const serial = process.env.TEST_SERIAL === "1";
+const wanted = (name) => only.length === 0 || only.includes(name);
+const phases = (serial ? PHASES.flat(2).map((stage) => [[stage]]) : PHASES)
+  .map((lanes) => lanes.map((lane) => lane.filter(wanted)).filter((lane) => lane.length > 0))
+  .filter((lanes) => lanes.length > 0);
+
 let passed = 0;
 let failed = 0;
-let exitCode = 0;
 let built = false;
-for (const [name, cmd, args] of stages) {
-  if (only.length > 0 && !only.includes(name)) {
-    continue;
-  }
-  const started = Date.now();
-  console.log(`\n=== ${name} ===`);
+const times = [];
+
+/**
+ * Runs one stage. Alone it writes to the terminal; beside another its output goes to
+ * test-results/<stage>.log and is printed whole when it ends, so two stages never interleave lines.
+ */
+function runStage(name, alone) {
+  const [cmd, args] = STAGES[name];
   // The browser stage rebuilds the web app unless the budget stage has just built it.
   const env = name === "browser" && built ? { ...process.env, E2E_SKIP_BUILD: "1" } : process.env;
-  const result = spawnSync(cmd, args, { stdio: "inherit", env });
-  built ||= name === "budget" && result.status === 0;
-  try {
-    const report = JSON.parse(readFileSync(`${resultsDir}/${name}.json`, "utf8"));
-    passed += report.numPassedTests;
-    failed += report.numFailedTests;
-  } catch {
-    // typecheck and lint write no report
+  const started = Date.now();
+  if (alone) {
+    console.log(`\n=== ${name} ===`);
+  } else {
+    console.log(`=== ${name}: started (output in ${resultsDir}/${name}.log) ===`);
   }
-  console.log(
-    `=== ${name}: ${result.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s ===`,
-  );
-  if (result.status !== 0) {
-    exitCode = result.status ?? 1;
-    if (failed === 0) {
-      failed = 1;
+  return new Promise((resolve) => {
+    const log = alone ? null : createWriteStream(`${resultsDir}/${name}.log`);
+    const child = spawn(cmd, args, { env, stdio: alone ? "inherit" : ["ignore", "pipe", "pipe"] });
+    child.stdout?.pipe(log, { end: false });
+    child.stderr?.pipe(log, { end: false });
+    child.on("close", (code) => {
+      const seconds = (Date.now() - started) / 1000;
+      const finish = () => {
+        if (!alone) {
+          console.log(`\n=== ${name} ===\n${readFileSync(`${resultsDir}/${name}.log`, "utf8")}`);
+        }
+        built ||= name === "budget" && code === 0;
+        let stageFailed = 0;
+        try {
+          const report = JSON.parse(readFileSync(`${resultsDir}/${name}.json`, "utf8"));
+          passed += report.numPassedTests;
+          stageFailed = report.numFailedTests;
+        } catch {
+          // typecheck, lint, the bench and the budget write no report
+        }
+        // A stage that failed without a failing test (a crash, a type error) still counts once.
+        failed += code === 0 ? stageFailed : Math.max(stageFailed, 1);
+        times.push(`${name} ${seconds.toFixed(1)} s`);
+        console.log(`=== ${name}: ${code === 0 ? "ok" : "FAILED"} in ${seconds.toFixed(1)} s ===`);
+        resolve(code === 0);
+      };
+      if (log) {
+        log.end(finish);
+      } else {
+        finish();
+      }
+    });
+  });
+}
+
+async function runLane(lane, alone) {
+  for (const name of lane) {
+    if (!(await runStage(name, alone))) {
+      return false;
     }
+  }
+  return true;
+}
+
+const started = Date.now();
+let ok = true;
+for (const lanes of phases) {
+  const results = await Promise.all(lanes.map((lane) => runLane(lane, lanes.length === 1)));
+  if (results.includes(false)) {
+    ok = false;
     break;
   }
 }
+console.log(`\nstages: ${times.join(", ")}; all in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`\n${passed} passed, ${failed} failed`);
-process.exit(exitCode);
+process.exit(ok ? 0 : 1);
