@@ -11,6 +11,9 @@ export default defineConfig({
       {
         test: {
           name: "unit",
+          // `pnpm test` runs unit tests beside the typecheck on two cores: loading the real ccxt package or
+          // rolling up a year of candles can take a few seconds then.
+          testTimeout: 20_000,
           include: [
             "packages/**/src/**/*.test.ts",
             "apps/**/src/**/*.test.ts",
