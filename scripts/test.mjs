@@ -47,9 +47,6 @@ const PHASES = [
     ["typecheck", "lint", "bench-smoke", "budget", "browser"],
   ],
 ];
-  [["typecheck"], ["lint"], ["unit"]],
-  [["integration"], ["bench-smoke", "budget", "browser"]],
-];
 
 const only = process.argv.slice(2);
 for (const name of only) {
