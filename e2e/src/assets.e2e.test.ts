@@ -19,8 +19,8 @@ let token: string;
 
 beforeAll(async () => {
   platform = await startPlatform();
-  platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
-  const product = platform.admin(
+  await platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
+  const product = await platform.admin(
     "earn:product:create",
     JSON.stringify({
       family: "ai",
@@ -40,7 +40,7 @@ beforeAll(async () => {
   );
   token = await registerUser(platform, `assets-${Date.now()}@example.com`, "Secret123");
   await depositUsdt(platform, token, "2000");
-  const offering = platform.admin(
+  const offering = await platform.admin(
     "launchpad:create",
     JSON.stringify({
       coin: "NSTR",
@@ -75,7 +75,7 @@ beforeAll(async () => {
     offeringId,
   ]);
   await db.end();
-  platform.admin("launchpad:allocate", offeringId);
+  await platform.admin("launchpad:allocate", offeringId);
 }, 300_000);
 afterAll(async () => {
   await platform?.close();

@@ -25,7 +25,7 @@ beforeAll(async () => {
       CHAIN_XPUB: testXpub(),
     },
   });
-  platform.admin(
+  await platform.admin(
     "policy:set",
     "chain.deposit.confirmations",
     JSON.stringify({ ERC20: { ETH: CONFIRMATIONS, USDT: CONFIRMATIONS } }),

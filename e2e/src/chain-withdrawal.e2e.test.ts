@@ -6,7 +6,12 @@ import type { Page } from "playwright-core";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startTestChain, type TestChain, testXpub } from "../../packages/domain/src/test-support/index.ts";
+import {
+  startTestChain,
+  type TestChain,
+  testXprv,
+  testXpub,
+} from "../../packages/domain/src/test-support/index.ts";
 import { signInAdmin } from "./operators.ts";
 import { type Platform, ROOT, startPlatform } from "./platform.ts";
 import { confirmModal, pageAs, registerUser, trpcMutation } from "./users.ts";
@@ -22,6 +27,8 @@ import { confirmModal, pageAs, registerUser, trpcMutation } from "./users.ts";
  */
 const TRADE_PASSWORD = "246810";
 const PAYOUT_CONFIRMATIONS = 3;
+/** The sweep's confirmations (policy chain.sweep.confirmations, its default). */
+const SWEEP_CONFIRMATIONS = 12;
 const HOT_KEY = `0x${randomBytes(32).toString("hex")}` as Hex;
 const DESTINATION = `0x${"cd".repeat(20)}`;
 
@@ -110,8 +117,12 @@ async function waitForUsdt(amount: string) {
 beforeAll(async () => {
   chain = await startTestChain();
   const hot = privateKeyToAccount(HOT_KEY).address;
-  await chain.sendEth(chain.accounts[0] as Hex, hot, "10");
-  await chain.mintUsdt(hot, "10000");
+  // Coins put into the hot wallet from outside: recorded below by the operator, as payouts leave
+  // chain_custody:ERC20:hot, which never gives more than the books say the hot wallet holds.
+  const hotTopUps = [
+    await chain.sendEth(chain.accounts[0] as Hex, hot, "10"),
+    await chain.mintUsdt(hot, "10000"),
+  ];
   await chain.mintUsdt(chain.accounts[1] as Hex, "1000");
   platform = await startPlatform({
     env: {
@@ -124,10 +135,14 @@ beforeAll(async () => {
       HOT_WALLET_PRIVATE_KEY: HOT_KEY,
     },
   });
-  platform.admin("policy:set", "funding.withdraw.window", '{"start":0,"end":24,"timeZone":"Asia/Hong_Kong"}');
-  platform.admin("policy:set", "funding.withdraw.turnoverRatio", '"0"');
-  platform.admin("policy:set", "chain.deposit.confirmations", '{"ERC20":{"ETH":1,"USDT":1}}');
-  platform.admin(
+  await platform.admin(
+    "policy:set",
+    "funding.withdraw.window",
+    '{"start":0,"end":24,"timeZone":"Asia/Hong_Kong"}',
+  );
+  await platform.admin("policy:set", "funding.withdraw.turnoverRatio", '"0"');
+  await platform.admin("policy:set", "chain.deposit.confirmations", '{"ERC20":{"ETH":1,"USDT":1}}');
+  await platform.admin(
     "policy:set",
     "chain.withdraw.confirmations",
     JSON.stringify({
@@ -136,7 +151,12 @@ beforeAll(async () => {
     }),
   );
   // The first withdrawal's 95 USDT fits today's limit; the second's would pass it.
-  platform.admin("policy:set", "chain.withdraw.dailyLimit", '{"ETH":"50","USDT":"150"}');
+  await platform.admin("policy:set", "chain.withdraw.dailyLimit", '{"ETH":"50","USDT":"150"}');
+  // The node has the top-ups' confirmations (one, by the policy above): the operator records them.
+  await chain.mine(1);
+  for (const hash of hotTopUps) {
+    expect(await platform.admin("chain:hot-top-up", hash)).toContain('"applied": true');
+  }
 
   db = new pg.Client({ connectionString: platform.databaseUrl });
   await db.connect();
@@ -231,8 +251,29 @@ describe("hot-wallet withdrawals in the browser", () => {
       .poll(async () => (await withdrawalRow(id))?.status, { timeout: 30_000 })
       .toBe("awaiting_release");
 
+    // The operator sweeps the user's deposit address to the hot wallet (the deposit key is given to
+    // the command alone): gas topped up and the USDT sent, then confirmed after its confirmations.
+    const sweepKey = { CHAIN_SWEEP_KEY: testXprv() };
+    expect(await platform.adminWithEnv(sweepKey, "chain:sweep")).toContain("planned sweep");
+    await chain.mine(SWEEP_CONFIRMATIONS);
+    expect(await platform.adminWithEnv(sweepKey, "chain:sweep")).toContain("no sweep is open");
+    const { rows: sweeps } = await db.query<{ id: string; amount: string; sweep_hash: string }>(
+      "select id, trim_scale(amount)::text as amount, sweep_hash from chain_sweeps order by id",
+    );
+    expect(sweeps.map((r) => r.amount)).toEqual(["500"]);
+    const sweep = sweeps[0];
+
     await operator.goto("/admin/chain");
     await operator.getByTestId(`admin-chain-held-${id}`).waitFor({ timeout: 30_000 });
+    // The sweep is listed with its status and transaction.
+    const sweepStatus = operator.getByTestId(`admin-chain-sweep-status-${sweep?.id}`);
+    await sweepStatus.waitFor({ timeout: 30_000 });
+    expect(await sweepStatus.getAttribute("data-status")).toBe("confirmed");
+    const sweepRow = (await operator.getByTestId(`admin-chain-sweep-${sweep?.id}`).textContent()) ?? "";
+    expect(sweepRow).toContain("500 USDT");
+    expect(await operator.getByTestId(`admin-chain-sweep-tx-${sweep?.id}`).getAttribute("title")).toBe(
+      sweep?.sweep_hash,
+    );
     const alert = operator.locator('[data-testid^="admin-chain-alert-resolve-"]');
     await alert.first().waitFor();
     expect(await alert.count()).toBe(1);
@@ -257,7 +298,7 @@ describe("hot-wallet withdrawals in the browser", () => {
     await expect.poll(async () => (await withdrawalRow(id))?.status, STATE_WAIT).toBe("success");
     await pollRecord(firstStatus, (s) => s === "success");
     expect(await chain.usdtBalance(DESTINATION as Hex)).toBe(190_000_000n);
-    expect(platform.admin("reconcile")).toContain("ledger balances");
+    expect(await platform.admin("reconcile")).toContain("ledger balances");
   }, 300_000);
 });
 

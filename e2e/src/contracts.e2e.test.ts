@@ -21,7 +21,7 @@ let db: pg.Client;
 
 beforeAll(async () => {
   platform = await startPlatform();
-  platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
+  await platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
   token = await registerUser(platform, `contracts-${Date.now()}@example.com`, "Secret123");
   await depositUsdt(platform, token, "1000");
   db = new pg.Client({ connectionString: platform.databaseUrl });

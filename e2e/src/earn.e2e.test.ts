@@ -21,8 +21,8 @@ let token: string;
 
 beforeAll(async () => {
   platform = await startPlatform();
-  platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
-  platform.admin(
+  await platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
+  await platform.admin(
     "earn:product:create",
     JSON.stringify({
       family: "ai",
@@ -41,7 +41,7 @@ beforeAll(async () => {
     }),
   );
   // A product above the risk level an unassessed user may buy (policy: conservative).
-  platform.admin(
+  await platform.admin(
     "earn:product:create",
     JSON.stringify({
       family: "ai",
@@ -111,13 +111,13 @@ describe("managed earning in the browser", () => {
     } finally {
       await db.end();
     }
-    expect(JSON.parse(platform.admin("earn:yield:run"))).toMatchObject({ orders: 1, days: 1 });
+    expect(JSON.parse(await platform.admin("earn:yield:run"))).toMatchObject({ orders: 1, days: 1 });
     await user.goto("/profit_wdtg");
     const order = user.getByTestId("earn-order").first();
     await expect.poll(() => order.getByTestId("earn-order-profit").textContent()).toBe("1.50 USDT");
     expect(await order.getByTestId("earn-order-days").textContent()).toBe("6");
     // Run again: nothing more is due today.
-    expect(JSON.parse(platform.admin("earn:yield:run"))).toMatchObject({ orders: 0, days: 0 });
+    expect(JSON.parse(await platform.admin("earn:yield:run"))).toMatchObject({ orders: 0, days: 0 });
   });
 
   it(

@@ -21,13 +21,13 @@ let closesAt = 0;
 
 beforeAll(async () => {
   platform = await startPlatform();
-  platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
+  await platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
   token = await registerUser(platform, `launch-${Date.now()}@example.com`, "Secret123");
   await depositUsdt(platform, token, "1000");
   secondToken = await registerUser(platform, `launch2-${Date.now()}@example.com`, "Secret123");
   await depositUsdt(platform, secondToken, "500");
   closesAt = Date.now() + 60_000;
-  const created = platform.admin(
+  const created = await platform.admin(
     "launchpad:create",
     JSON.stringify({
       coin: "NOVA",
@@ -103,9 +103,9 @@ describe("new-coin subscription in the browser", () => {
     // The window closes a minute after it opened; the allocation is refused before that.
     await expect
       .poll(
-        () => {
+        async () => {
           try {
-            platform.admin("launchpad:allocate", offeringId);
+            await platform.admin("launchpad:allocate", offeringId);
             return true;
           } catch {
             return false;

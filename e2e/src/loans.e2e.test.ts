@@ -17,10 +17,10 @@ let user: Page;
 let token: string;
 
 /** Approves every verification application under review with the operator CLI. */
-function approveQueue() {
-  const queue = JSON.parse(platform.admin("kyc:list", "under_review")) as { id: number }[];
+async function approveQueue() {
+  const queue = JSON.parse(await platform.admin("kyc:list", "under_review")) as { id: number }[];
   for (const application of queue) {
-    platform.admin("kyc:approve", String(application.id));
+    await platform.admin("kyc:approve", String(application.id));
   }
 }
 
@@ -34,7 +34,7 @@ async function verify() {
     back_upload_id: await uploadPhoto(platform, token),
     handheld_upload_id: await uploadPhoto(platform, token),
   });
-  approveQueue();
+  await approveQueue();
   await trpcMutation(platform, token, "kyc.applyAdvanced", {
     occupation: 3,
     monthly_income: "5000",
@@ -42,12 +42,12 @@ async function verify() {
     expected_investment: "20000",
     assets: [{ kind: "bankDeposit", upload_id: await uploadPhoto(platform, token) }],
   });
-  approveQueue();
+  await approveQueue();
 }
 
 beforeAll(async () => {
   platform = await startPlatform();
-  platform.admin(
+  await platform.admin(
     "loans:product:create",
     JSON.stringify({
       name: "Quick loan",
@@ -147,7 +147,7 @@ describe("a loan in the browser", () => {
     expect(await user.locator('[data-testid="loan-repay-method"] .ant-segmented-item-disabled').count()).toBe(
       1,
     );
-    platform.admin(
+    await platform.admin(
       "policy:set",
       "loans.wire.account",
       JSON.stringify({

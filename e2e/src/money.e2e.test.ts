@@ -21,8 +21,12 @@ beforeAll(async () => {
   platform = await startPlatform();
   // The operator configures the USDT deposit address, and opens withdrawals all day because this
   // suite runs at any hour (the 12:00–24:00 Hong Kong window is tested at fixed instants elsewhere).
-  platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
-  platform.admin("policy:set", "funding.withdraw.window", '{"start":0,"end":24,"timeZone":"Asia/Hong_Kong"}');
+  await platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
+  await platform.admin(
+    "policy:set",
+    "funding.withdraw.window",
+    '{"start":0,"end":24,"timeZone":"Asia/Hong_Kong"}',
+  );
 
   const token = await registerUser(platform, `money-${Date.now()}@example.com`, "Secret123");
   await trpcMutation(platform, token, "identity.setTradePassword", {
@@ -173,6 +177,6 @@ describe("money in the browser", () => {
     await expect
       .poll(() => user.getByTestId("record-status").first().getAttribute("data-status"), { timeout: 10_000 })
       .toBe("success");
-    expect(platform.admin("reconcile")).toContain("ledger balances");
+    expect(await platform.admin("reconcile")).toContain("ledger balances");
   });
 });

@@ -46,7 +46,7 @@ describe("operators", () => {
   });
 
   it("keeps a new finance operator on enrolment until enrolled", async () => {
-    const out = platform.admin("operator:add", "fin-one", "finance");
+    const out = await platform.admin("operator:add", "fin-one", "finance");
     const password = /password: (\S+)/.exec(out)?.[1] ?? "";
     const page = await (await platform.newContext()).newPage();
     await page.goto("/admin/login");

@@ -36,8 +36,8 @@ const PRODUCTS = {
 
 beforeAll(async () => {
   platform = await startPlatform();
-  platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
-  platform.admin("policy:set", "options.products", JSON.stringify(PRODUCTS));
+  await platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
+  await platform.admin("policy:set", "options.products", JSON.stringify(PRODUCTS));
   token = await registerUser(platform, `options-${Date.now()}@example.com`, "Secret123");
   await depositUsdt(platform, token, "1000");
   await trpcMutation(platform, token, "transfer.create", {

@@ -1,13 +1,16 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import pg from "pg";
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { startMailbox } from "../../packages/domain/src/test-support/index.ts";
 import { nodeArgs } from "../../scripts/compiled.mjs";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+const execFileAsync = promisify(execFile);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -115,18 +118,26 @@ export async function startPlatform(options: { env?: Record<string, string> } = 
       ],
     });
 
-    /** Runs the operator CLI (`pnpm admin …`) against this platform. */
-    const admin = (...args: string[]) => {
-      const r = spawnSync(process.execPath, [...nodeArgs("admin", { compiled: true }), ...args], {
-        cwd: ROOT,
-        env,
-        encoding: "utf8",
-      });
-      if (r.status !== 0) {
-        throw new Error(`pnpm admin ${args.join(" ")} failed: ${r.stderr}${r.stdout}`);
+    /**
+     * Runs the operator CLI (`pnpm admin …`) against this platform, with `extra` added to its
+     * environment only (a key the command alone reads); rejects when it exits non-zero. Asynchronous,
+     * so a test's in-process chain node keeps answering the command meanwhile.
+     */
+    const adminWithEnv = async (extra: Record<string, string>, ...args: string[]): Promise<string> => {
+      try {
+        const { stdout } = await execFileAsync(
+          process.execPath,
+          [...nodeArgs("admin", { compiled: true }), ...args],
+          { cwd: ROOT, env: { ...env, ...extra }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+        );
+        return stdout;
+      } catch (error) {
+        const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+        throw new Error(`pnpm admin ${args.join(" ")} failed: ${stderr}${stdout}`);
       }
-      return r.stdout;
     };
+    /** Runs the operator CLI (`pnpm admin …`) against this platform; rejects when it exits non-zero. */
+    const admin = (...args: string[]) => adminWithEnv({}, ...args);
 
     return {
       baseUrl,
@@ -136,6 +147,7 @@ export async function startPlatform(options: { env?: Record<string, string> } = 
       operatorPassword,
       browser,
       admin,
+      adminWithEnv,
       async newContext(options: { width?: number; height?: number } = {}): Promise<BrowserContext> {
         return browser.newContext({
           baseURL: baseUrl,

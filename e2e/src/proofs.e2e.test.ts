@@ -18,12 +18,12 @@ let token: string;
 
 beforeAll(async () => {
   platform = await startPlatform();
-  platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
+  await platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
   token = await registerUser(platform, `proof-${Date.now()}@example.com`, "Secret123");
   await depositUsdt(platform, token, "1500");
   const other = await registerUser(platform, `proof2-${Date.now()}@example.com`, "Secret123");
   await depositUsdt(platform, other, "250");
-  platform.admin("proof:publish");
+  await platform.admin("proof:publish");
   user = await pageAs(platform, token);
 });
 afterAll(async () => {

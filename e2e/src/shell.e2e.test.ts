@@ -12,8 +12,8 @@ const email = `shell-${Date.now()}@example.com`;
 
 beforeAll(async () => {
   platform = await startPlatform();
-  platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
-  platform.admin("deposit-address:set", "BTC", "BTC", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq");
+  await platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
+  await platform.admin("deposit-address:set", "BTC", "BTC", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq");
   phone = await platform.newContext({ width: 390, height: 844 });
   desktop = await platform.newContext({ width: 1280, height: 800 });
 });

@@ -30,5 +30,5 @@ export async function depositUsdt(platform: Platform, token: string, amount: str
     tx_hash: `0x${Date.now().toString(16).padStart(64, "0")}`,
     proof_upload_id: upload.data.id,
   })) as { result: { data: { id: number } } };
-  platform.admin("deposits:confirm", String(created.result.data.id));
+  await platform.admin("deposits:confirm", String(created.result.data.id));
 }

@@ -14,7 +14,7 @@ const out = join(ROOT, "docs/screenshots");
 mkdirSync(out, { recursive: true });
 
 try {
-  platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
+  await platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
   const token = await registerUser(platform, `spot-shots-${Date.now()}@example.com`, "Secret123");
   await depositUsdt(platform, token, "10000");
 

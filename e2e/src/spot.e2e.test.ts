@@ -10,7 +10,7 @@ let user: Page;
 
 beforeAll(async () => {
   platform = await startPlatform();
-  platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
+  await platform.admin("deposit-address:set", "USDT", "ERC20", `0x${"ab".repeat(20)}`);
   const token = await registerUser(platform, `spot-${Date.now()}@example.com`, "Secret123");
   await depositUsdt(platform, token, "10000");
   user = await pageAs(platform, token, { width: 1440, height: 900 });
@@ -147,6 +147,6 @@ describe("spot trading in the browser", () => {
     await expect(
       user.getByTestId("fill-row").first().getByTestId("fill-quantity").textContent(),
     ).resolves.toBe("0.002");
-    expect(platform.admin("reconcile")).toContain("ledger balances");
+    expect(await platform.admin("reconcile")).toContain("ledger balances");
   });
 });

@@ -5,6 +5,7 @@ import {
   listPayoutTransactions,
   payoutJobId,
   paysWithdrawal,
+  recordHotWalletTopUp,
   toBaseUnits,
 } from "@northstar/domain/chain";
 import type { Db } from "@northstar/domain/db";
@@ -58,8 +59,29 @@ beforeAll(async () => {
     },
     signer: hotWalletSignerFromKey(KEY),
   };
-  await chain.sendEth(chain.accounts[0] as Address, wallet.signer.address, "10");
-  await chain.mintUsdt(wallet.signer.address, "100000");
+  // Coins put into the hot wallet from outside are recorded by an operator once the node has the
+  // deposit confirmations: payouts leave chain_custody:ERC20:hot, which cannot give more than it holds.
+  const topUps = [
+    await chain.sendEth(chain.accounts[0] as Address, wallet.signer.address, "10"),
+    await chain.mintUsdt(wallet.signer.address, "100000"),
+  ];
+  await chain.mine(12);
+  for (const txHash of topUps) {
+    await recordHotWalletTopUp(db, {
+      config: {
+        network: "ERC20",
+        chainId: chain.chainId,
+        rpcUrl: chain.rpcUrl,
+        xpub: null,
+        nativeCurrency: "ETH",
+        tokens: [{ currency: "USDT", address: chain.usdt.toLowerCase() as Address, decimals: 6 }],
+      },
+      client: chain.client,
+      hotAddress: wallet.signer.address,
+      txHash,
+      actor: "test",
+    });
+  }
   registerHotWalletRoute((w) => paysWithdrawal(wallet.network, w));
   await setPolicy(db, "funding.withdraw.perDay", 100, "test");
   await setPolicy(

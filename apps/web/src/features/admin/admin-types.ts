@@ -11,6 +11,7 @@ export type DepositRow = AdminOutputs["deposits"][number];
 export type WithdrawalRow = AdminOutputs["withdrawals"][number];
 export type DepositAddressRow = AdminOutputs["depositAddresses"][number];
 export type ChainAlertRow = AdminOutputs["chainAlerts"][number];
+export type ChainSweepRow = AdminOutputs["chainSweeps"][number];
 export type UserLookup = AdminOutputs["user"];
 export type Reconciliation = AdminOutputs["reconcile"];
 export type AuditRow = AdminOutputs["audit"][number];

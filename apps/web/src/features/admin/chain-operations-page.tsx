@@ -1,3 +1,5 @@
+import { money } from "@northstar/shared/money";
+import { can } from "@northstar/shared/operators";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { TableColumnsType } from "antd";
 import { Button, Flex, Tag, Typography } from "antd";
@@ -6,14 +8,15 @@ import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { Amount, trimAmount } from "./admin-amount.tsx";
+import { useOperator } from "./admin-layout.tsx";
 import { AdminPage, RefreshButton } from "./admin-page.tsx";
-import type { ChainAlertRow, WithdrawalRow } from "./admin-types.ts";
+import type { ChainAlertRow, ChainSweepRow, WithdrawalRow } from "./admin-types.ts";
 import { Code } from "./code-text.tsx";
 import { ConfirmActionDialog } from "./confirm-action-dialog.tsx";
 import { DateTime } from "./date-time.tsx";
 import { QueueTable } from "./queue-table.tsx";
 
-/** Both lists are read again this often while the page is open. */
+/** The lists are read again this often while the page is open. */
 const REFRESH_MS = 30_000;
 
 /** What an alert's details say of the transfer it is about (written by the chain watcher). */
@@ -32,7 +35,9 @@ type Pending = { kind: "resolve"; alert: ChainAlertRow } | { kind: "release"; pa
  * The watched chain's operator screen: the open chain alerts (a credited deposit whose block was
  * replaced: it is never credited twice, but the coins may not be at the address) with "mark looked
  * into", and the hot-wallet payouts held by the daily limit with Release (the hot wallet then sends
- * them). Both actions are audited by the server; neither moves a balance by itself.
+ * them). Both actions are audited by the server; neither moves a balance by itself. Operators with
+ * the chain-custody permission also see the sweeps of deposit addresses to the hot wallet (run by
+ * the operator's sweep command), newest first.
  */
 export function ChainOperationsPage() {
   const { t } = useTranslation();
@@ -41,6 +46,13 @@ export function ChainOperationsPage() {
   const alerts = useQuery(trpc.admin.chainAlerts.queryOptions(undefined, { refetchInterval: REFRESH_MS }));
   const held = useQuery(
     trpc.admin.withdrawals.queryOptions({ status: "awaiting_release" }, { refetchInterval: REFRESH_MS }),
+  );
+  const mayCustody = can(useOperator().role, "chain.custody");
+  const sweeps = useQuery(
+    trpc.admin.chainSweeps.queryOptions(
+      { page: 1, page_size: 100 },
+      { refetchInterval: REFRESH_MS, enabled: mayCustody },
+    ),
   );
   const resolve = useMutation(trpc.admin.resolveChainAlert.mutationOptions({ meta: { inline: true } }));
   const release = useMutation(trpc.admin.releaseWithdrawal.mutationOptions({ meta: { inline: true } }));
@@ -157,16 +169,92 @@ export function ChainOperationsPage() {
     },
   ];
 
+  const sweepColumns: TableColumnsType<ChainSweepRow> = [
+    { title: t("fields.id"), dataIndex: "id", width: 64 },
+    {
+      title: t("fields.status"),
+      dataIndex: "status",
+      width: 110,
+      render: (status: ChainSweepRow["status"], row) => (
+        <Tag
+          color={SWEEP_COLORS[status]}
+          data-testid={`admin-chain-sweep-status-${row.id}`}
+          data-status={status}
+        >
+          {t(`admin.sweeps.status.${status}`)}
+        </Tag>
+      ),
+    },
+    {
+      title: t("admin.sweeps.columns.address"),
+      key: "address",
+      width: 220,
+      render: (_, row) => <Code value={row.address} width={200} />,
+    },
+    {
+      title: t("admin.sweeps.columns.amount"),
+      key: "amount",
+      width: 130,
+      align: "right",
+      render: (_, row) => (
+        <span>
+          <Amount value={row.amount} /> <Typography.Text type="secondary">{row.currency}</Typography.Text>
+        </span>
+      ),
+    },
+    {
+      title: t("admin.sweeps.columns.gasTopUp"),
+      dataIndex: "gasTopUp",
+      width: 130,
+      align: "right",
+      render: (value: string) => <Amount value={value} />,
+    },
+    {
+      title: t("admin.sweeps.columns.fee"),
+      key: "fee",
+      width: 130,
+      align: "right",
+      render: (_, row) => <Amount value={gasPaidOf(row)} />,
+    },
+    {
+      title: t("admin.sweeps.columns.tx"),
+      key: "tx",
+      width: 220,
+      render: (_, row) =>
+        row.sweepHash ? (
+          <span title={row.sweepHash} data-testid={`admin-chain-sweep-tx-${row.id}`}>
+            <Code value={row.sweepHash} width={200} />
+          </span>
+        ) : (
+          <Typography.Text type="secondary">—</Typography.Text>
+        ),
+    },
+    {
+      title: t("admin.sweeps.columns.created"),
+      dataIndex: "createdAt",
+      width: 130,
+      render: (value: string) => <DateTime value={value} stacked />,
+    },
+  ];
+
   const dialog = dialogOf(pending, t);
   const refresh = () => {
     void alerts.refetch();
     void held.refetch();
+    if (mayCustody) {
+      void sweeps.refetch();
+    }
   };
 
   return (
     <AdminPage
       title={t("admin.chain.title")}
-      extra={<RefreshButton onClick={refresh} loading={alerts.isFetching || held.isFetching} />}
+      extra={
+        <RefreshButton
+          onClick={refresh}
+          loading={alerts.isFetching || held.isFetching || (mayCustody && sweeps.isFetching)}
+        />
+      }
     >
       <Flex vertical gap={8}>
         <Typography.Title level={5} style={{ margin: 0 }}>
@@ -196,6 +284,21 @@ export function ChainOperationsPage() {
           paged={false}
         />
       </Flex>
+      {mayCustody && (
+        <Flex vertical gap={8}>
+          <Typography.Title level={5} style={{ margin: 0 }}>
+            {t("admin.sweeps.title")}
+          </Typography.Title>
+          <Typography.Text type="secondary">{t("admin.sweeps.intro")}</Typography.Text>
+          <QueueTable<ChainSweepRow>
+            list={sweeps}
+            columns={sweepColumns}
+            rowTestIdPrefix="admin-chain-sweep-"
+            emptyText={t("admin.sweeps.empty")}
+            testId="admin-chain-sweeps"
+          />
+        </Flex>
+      )}
       <ConfirmActionDialog
         open={pending !== null}
         title={dialog.title}
@@ -225,6 +328,24 @@ export function ChainOperationsPage() {
       />
     </AdminPage>
   );
+}
+
+const SWEEP_COLORS: Record<ChainSweepRow["status"], string> = {
+  planned: "default",
+  gas_sent: "processing",
+  sent: "processing",
+  confirmed: "success",
+  failed: "error",
+};
+
+/** The gas a sweep cost: the hot wallet's top-up transaction and the address's own (decimal.js). */
+function gasPaidOf(row: ChainSweepRow): string | null {
+  if (row.topUpFee === null && row.sweepFee === null) {
+    return null;
+  }
+  return money(row.topUpFee ?? "0")
+    .plus(row.sweepFee ?? "0")
+    .toFixed();
 }
 
 function dialogOf(pending: Pending | null, t: (key: string, options?: Record<string, unknown>) => string) {
