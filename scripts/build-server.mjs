@@ -8,7 +8,8 @@
 // JSON files the sources import (the i18n catalogs, the seeded content) are inlined into the module
 // that imports them.
 // Tests, test helpers and their fixtures are left out.
-import { readdirSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -65,9 +66,73 @@ async function compilePackage(pkg) {
   return entryPoints.length;
 }
 
-const started = Date.now();
-let count = 0;
-for (const pkg of SERVER_PACKAGES) {
-  count += await compilePackage(pkg);
+/** What the compiled output is made from: this script and every source file of the server packages. */
+function sourceHash() {
+  const hash = createHash("sha256").update(readFileSync(fileURLToPath(import.meta.url)));
+  for (const pkg of SERVER_PACKAGES) {
+    const src = join(ROOT, pkg, "src");
+    const files = readdirSync(src, { recursive: true })
+      .map((f) => f.toString().replaceAll("\\", "/"))
+      .filter((f) => !isTestOnly(f) && statSync(join(src, f)).isFile())
+      .sort();
+    for (const f of files) {
+      hash.update(`${pkg}/${f}\0`).update(readFileSync(join(src, f)));
+    }
+  }
+  return hash.digest("hex");
 }
-console.log(`compiled ${count} files of ${SERVER_PACKAGES.join(", ")} in ${Date.now() - started} ms`);
+
+const stampOf = (pkg) => join(ROOT, pkg, "dist", ".source-hash");
+const LOCK = join(ROOT, "node_modules", ".server-build.lock");
+
+/**
+ * One build at a time (the browser tests and the compiled-start test may ask at once, and a build
+ * empties `dist/` first): the lock is a directory, taken by creating it; one left by a killed build
+ * is taken over after two minutes.
+ */
+async function withLock(run) {
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch (error) {
+      if (error.code !== "EEXIST") {
+        throw error;
+      }
+      const age = Date.now() - (statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 120_000) {
+        rmSync(LOCK, { recursive: true, force: true });
+      } else if (Date.now() > deadline) {
+        throw new Error(`another server build holds ${LOCK}`);
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  }
+  try {
+    return await run();
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+await withLock(async () => {
+  const started = Date.now();
+  const hash = sourceHash();
+  // Output already made from these very sources is left alone (`--force` compiles anyway): a process
+  // started from it keeps running while another build is asked for.
+  const fresh = SERVER_PACKAGES.every(
+    (pkg) => existsSync(stampOf(pkg)) && readFileSync(stampOf(pkg), "utf8") === hash,
+  );
+  if (fresh && !process.argv.includes("--force")) {
+    console.log(`compiled server is up to date with its sources (checked in ${Date.now() - started} ms)`);
+    return;
+  }
+  let count = 0;
+  for (const pkg of SERVER_PACKAGES) {
+    count += await compilePackage(pkg);
+    writeFileSync(stampOf(pkg), hash);
+  }
+  console.log(`compiled ${count} files of ${SERVER_PACKAGES.join(", ")} in ${Date.now() - started} ms`);
+});
