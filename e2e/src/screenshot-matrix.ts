@@ -85,12 +85,33 @@ export async function shootMatrix(
       await page.screenshot({ path: join(out, `${name}.png`) });
       const layout = await page.evaluate(() => ({
         width: document.documentElement.scrollWidth,
+        // what sticks out past the window's right edge and is not clipped by a scrolling box, to name
+        outside: Array.from(document.body.querySelectorAll("*"))
+          .filter((e) => {
+            if (e.getBoundingClientRect().right <= window.innerWidth + 1) {
+              return false;
+            }
+            for (let up = e.parentElement; up && up !== document.body; up = up.parentElement) {
+              if (getComputedStyle(up).overflowX !== "visible") {
+                return false;
+              }
+            }
+            return true;
+          })
+          .slice(0, 4)
+          .map(
+            (e) =>
+              `${e.tagName.toLowerCase()}.${Array.from(e.classList).join(".")} "${e.textContent?.slice(0, 30)}"`,
+          ),
         // the web app lists the texts it asked for and did not find (apps/web/src/i18n)
         keys: (window as { northstarMissingKeys?: () => string[] }).northstarMissingKeys?.() ?? [
           "(no texts loaded)",
         ],
       }));
-      expect(layout.width, `${name} is wider than the window`).toBeLessThanOrEqual(size.width);
+      expect(
+        layout.width,
+        `${name} is wider than the window: ${layout.outside.join(", ")}`,
+      ).toBeLessThanOrEqual(size.width);
       expect(layout.keys, `${name} asks for texts the catalogue lacks`).toEqual([]);
     }
     await context.close();

@@ -2,7 +2,7 @@ import { riskRate, unrealisedPnl } from "@northstar/shared/contract-math";
 import type { TContractPositionView } from "@northstar/shared/contracts/contracts";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Descriptions, Flex, Tag, Typography, theme } from "antd";
+import { Button, Card, Descriptions, Flex, Grid, Tag, Typography, theme } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../lib/feedback.ts";
@@ -26,6 +26,8 @@ function halfOf(lots: string): string {
 export function ContractPositionCard({ position }: { position: TContractPositionView }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
+  // On a phone each figure goes under its label: side by side, two columns of them are wider than the screen.
+  const wide = Grid.useBreakpoint().sm ?? false;
   const format = useMoneyFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -175,6 +177,7 @@ export function ContractPositionCard({ position }: { position: TContractPosition
       <Descriptions
         size="small"
         column={{ xs: 2, sm: 3, md: 4 }}
+        layout={wide ? "horizontal" : "vertical"}
         items={rows}
         style={{ marginTop: 8, ...NUMERIC_STYLE }}
       />
