@@ -347,6 +347,23 @@ describe("public market streams", () => {
       while (Number(((await redis.pubsub("NUMSUB", channel)) as [string, number])[1]) === 0) {
         await new Promise((r) => setImmediate(r));
       }
+      // A market order needs a fresh feed price (spot.maxTickAgeMs): the one the ticker test published
+      // may be older than that on a busy machine.
+      publisher.publish("tickers", [
+        {
+          s: "BTCUSDT",
+          p: "104",
+          o: "100",
+          h: "105",
+          l: "95",
+          v: "4",
+          q: "400",
+          c: "4.00",
+          t: Date.now(),
+          x: true,
+        },
+      ]);
+      await publisher.flush();
       await taker.createOrder("BTC/USDT", "market", "buy", 0.5);
       const trades = await tradesWatch;
       expect(trades[0]).toMatchObject({ symbol: "BTC/USDT", price: bestPrice, amount: 0.5, side: "buy" });
