@@ -13,6 +13,7 @@ import { checkSpotLedger } from "../../packages/domain/src/spot/workload.ts";
 import { recreateDatabase } from "./database.ts";
 import { processCpuSeconds } from "./process-cpu.ts";
 import { sized } from "./smoke.ts";
+import { perOrder, startSqlCounts } from "./sql-counts.ts";
 import { matcherCapacity } from "./spot-matcher-shards.ts";
 import { type BenchResult, percentile } from "./types.ts";
 
@@ -34,6 +35,8 @@ const TRADERS = sized(200, 10);
 const CONCURRENCY = Number(process.env.BENCH_SPOT_CONCURRENCY ?? sized(64, 8));
 const SECONDS = Number(process.env.BENCH_SPOT_SECONDS ?? sized(15, 2));
 const TARGET_RATE = Number(process.env.BENCH_SPOT_RATE ?? 5000);
+/** `BENCH_SPOT_QUICK=1`: the closed loop alone (no open loops, no matcher-capacity rounds), to iterate. */
+const QUICK = process.env.BENCH_SPOT_QUICK === "1";
 
 async function freshDatabase() {
   await recreateDatabase(DATABASE_URL);
@@ -240,13 +243,22 @@ export async function run(): Promise<BenchResult> {
     }
     const random = mulberry32(5);
     await closedLoop(tokens, sized(3, 1), random); // warm-up: JIT, pools, account-id caches
+    const stopCounts = await startSqlCounts(db);
     const measured = await cpuPerOrder(db, { api: api.pid ?? 0, worker: worker.pid ?? 0 }, () =>
       closedLoop(tokens, SECONDS, random),
     );
-    const closed = { ...summary(measured.value), cpuMsPerOrder: measured.cpuMsPerOrder };
+    const sqlCounts = await stopCounts();
+    const closed = {
+      ...summary(measured.value),
+      cpuMsPerOrder: measured.cpuMsPerOrder,
+      sqlPerOrder: perOrder(sqlCounts, measured.value.latencies.length),
+    };
+    if (process.env.BENCH_SPOT_STATEMENTS) {
+      console.log(JSON.stringify(sqlCounts.topStatements, null, 1));
+    }
     // Fixed offered rates at half and at four fifths of what the closed loop sustained.
     const openLoops = [];
-    for (const share of [0.5, 0.8]) {
+    for (const share of QUICK ? [] : [0.5, 0.8]) {
       const rate = Math.min(TARGET_RATE, Math.floor(closed.ordersPerSec * share));
       openLoops.push({ rate, ...summary(await openLoop(tokens, rate, Math.min(SECONDS, 10), random)) });
     }
@@ -270,11 +282,14 @@ export async function run(): Promise<BenchResult> {
     worker.kill("SIGTERM");
     await Promise.all([once(api, "exit"), once(worker, "exit")]);
     // With the API and its matcher stopped: the matchers alone, in one and in two processes.
-    const shards = await matcherCapacity({ db, redis, databaseUrl: DATABASE_URL, redisUrl: REDIS_URL });
+    const shards = QUICK
+      ? { summary: [], figures: null }
+      : await matcherCapacity({ db, redis, databaseUrl: DATABASE_URL, redisUrl: REDIS_URL });
     return {
       summary: [
         `closed loop, ${CONCURRENCY} in flight, ${SECONDS} s: ${closed.ordersPerSec} orders/s acknowledged, p50 ${closed.latencyMs.p50} ms, p99 ${closed.latencyMs.p99} ms, max ${closed.latencyMs.max} ms, ${closed.failed} failed`,
         `CPU per order in the closed loop (ms): ${JSON.stringify(closed.cpuMsPerOrder)}`,
+        `SQL per order in the closed loop: ${JSON.stringify(closed.sqlPerOrder)}`,
         ...openLoops.map(
           (open) =>
             `open loop at ${open.rate} orders/s: ${open.ordersPerSec} orders/s, p50 ${open.latencyMs.p50} ms, p99 ${open.latencyMs.p99} ms, max ${open.latencyMs.max} ms, ${open.failed} failed`,

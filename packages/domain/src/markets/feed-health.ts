@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { getPolicy } from "../policy/index.ts";
-import { LIVE_FEED_KINDS } from "./feed-state.ts";
+import { LIVE_FEED_KINDS, priceStatusChanged, priceStatusGeneration } from "./feed-state.ts";
 import type { SourceHealth, SourceHealthTracker } from "./feeds/live.ts";
 import { instruments, marketFeedSources, marketFeedState } from "./markets.table.ts";
 
@@ -11,6 +11,14 @@ import { instruments, marketFeedSources, marketFeedState } from "./markets.table
  * pauses the markets mapped to that source (see assertMarketTakesOrders).
  */
 export async function recordSourceHealth(db: DbOrTx, states: readonly SourceHealth[], at = new Date()) {
+  try {
+    await writeSourceHealth(db, states, at);
+  } finally {
+    priceStatusChanged();
+  }
+}
+
+async function writeSourceHealth(db: DbOrTx, states: readonly SourceHealth[], at: Date) {
   for (const s of states) {
     const values = {
       label: s.label ?? s.source,
@@ -44,6 +52,37 @@ export async function checkSourceHealth(
 /** Forgets every source's health: a newly started feed starts counting afresh (and a sandbox has none). */
 export async function clearSourceHealth(db: DbOrTx) {
   await db.delete(marketFeedSources);
+  priceStatusChanged();
+}
+
+/*
+ * Every order and position asks whether its market takes orders: thousands a second. The answer
+ * changes when the feed's worker records its sources' health (every second) or a feed starts, so it
+ * is kept for one second, as the spot terms are; a change made in this process applies at once.
+ */
+const STATUS_TTL_MS = 1000;
+const statusCache = new WeakMap<
+  object,
+  Map<string, { at: number; generation: number; value: Promise<MarketPriceStatus | null> }>
+>();
+
+function cachedPriceStatus(db: DbOrTx, symbol: string): Promise<MarketPriceStatus | null> {
+  let entries = statusCache.get(db);
+  if (!entries) {
+    entries = new Map();
+    statusCache.set(db, entries);
+  }
+  const hit = entries.get(symbol);
+  const now = Date.now();
+  const generation = priceStatusGeneration();
+  if (hit && hit.generation === generation && now - hit.at < STATUS_TTL_MS) {
+    return hit.value;
+  }
+  const value = marketPriceStatus(db, symbol);
+  const map = entries;
+  map.set(symbol, { at: now, generation, value });
+  value.catch(() => map.delete(symbol));
+  return value;
 }
 
 /** One source's health as screens show it. */
@@ -144,7 +183,7 @@ export async function assertMarketTakesOrders(
   symbol: string,
   holder: { kind: string },
 ): Promise<void> {
-  const status = await marketPriceStatus(db, symbol);
+  const status = await cachedPriceStatus(db, symbol);
   if (status?.paused) {
     throw new AppError("MARKET_PRICES_PAUSED", status.paused);
   }

@@ -29,6 +29,17 @@ export async function deploymentSimulatorSeed(db: DbOrTx): Promise<string> {
   return row.seed;
 }
 
+let statusGeneration = 0;
+/**
+ * Forgets the markets' price statuses this process keeps (see assertMarketTakesOrders): the running
+ * feed or a source's health changed here.
+ */
+export function priceStatusChanged(): void {
+  statusGeneration++;
+}
+/** Moves on each `priceStatusChanged`: a kept status of an older generation is not used. */
+export const priceStatusGeneration = (): number => statusGeneration;
+
 /** Records the feed the worker has just started, for the platform to tell its users. */
 export async function recordRunningFeed(db: DbOrTx, kind: string, sandbox: boolean, at = new Date()) {
   await db
@@ -38,6 +49,7 @@ export async function recordRunningFeed(db: DbOrTx, kind: string, sandbox: boole
       target: marketFeedState.id,
       set: { kind, sandbox, startedAt: at, updatedAt: at },
     });
+  priceStatusChanged();
 }
 
 export interface RunningFeed {

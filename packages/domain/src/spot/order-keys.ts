@@ -1,8 +1,8 @@
-import { and, isNotNull, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
+import { selectOrders } from "./order-rows.ts";
 import type { SpotOrderRow } from "./order-view.ts";
-import { spotOrders } from "./spot.table.ts";
 
 /** What the intake needs of an order to recognise it resent: its user, client key and request hash. */
 export interface KeyedOrder {
@@ -24,24 +24,26 @@ export function answerFor(
   return new AppError("IDEMPOTENCY_KEY_REUSED", {}, "idempotency_key");
 }
 
-/** The recorded orders carrying the client keys of `orders`, by "user:key". */
+/** A PostgreSQL array literal of `values`, each quoted (a key may hold commas, quotes or braces). */
+const textArray = (values: string[]) =>
+  `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(",")}}`;
+
+/**
+ * The recorded orders carrying the client keys of `orders`, by "user:key": one probe of the unique
+ * (user, key) index per pair (a join with the batch as a set is planned as a scan of every order).
+ */
 export async function recordedByKey(db: DbOrTx, orders: KeyedOrder[]): Promise<Map<string, SpotOrderRow>> {
-  const keys = orders.filter((o) => o.clientKey).map((o) => ({ user_id: o.userId, client_key: o.clientKey }));
-  if (keys.length === 0) {
+  const keyed = orders.filter((o) => o.clientKey);
+  if (keyed.length === 0) {
     return new Map();
   }
-  const rows = await db
-    .select()
-    .from(spotOrders)
-    .where(
-      and(
-        isNotNull(spotOrders.clientKey),
-        sql`(${spotOrders.userId}, ${spotOrders.clientKey}) in (
-          select user_id, client_key from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb)
-            as v(user_id bigint, client_key text))`,
-      ),
-    )
-    .orderBy(spotOrders.id);
+  const rows = await selectOrders(
+    db,
+    sql`from unnest(${`{${keyed.map((o) => o.userId).join(",")}}`}::bigint[], ${textArray(keyed.map((o) => o.clientKey as string))}::text[])
+      as k(k_user, k_key)
+    join spot_orders o on o.user_id = k.k_user and o.client_key = k.k_key
+    order by o.id`,
+  );
   return new Map(rows.map((r) => [`${r.userId}:${r.clientKey}`, r]));
 }
 

@@ -60,18 +60,36 @@ export async function placeOrder(
   /** `api_key`: signed with an API key, which is the factor: no trade password is asked. */
   factor: "session" | "api_key" = "session",
 ): Promise<TSpotOrderView> {
-  const { db } = deps;
-  if (key) {
-    // A resend answers its first order even when the market has since closed or moved.
-    const first = (await recordedByKey(db, [{ userId: user.id, ...key }])).get(`${user.id}:${key.clientKey}`);
-    if (first) {
-      const answer = answerFor(key, first);
-      if (answer instanceof AppError) {
-        throw answer;
+  try {
+    return await placeChecked(deps, user, input, key, factor);
+  } catch (error) {
+    // A resend answers its first order even when the market has since closed or moved. An order that
+    // passes its checks meets its first in the intake (which answers it); only a refusal asks here,
+    // so the order path reads nothing more for it.
+    if (key && error instanceof AppError) {
+      const first = (await recordedByKey(deps.db, [{ userId: user.id, ...key }])).get(
+        `${user.id}:${key.clientKey}`,
+      );
+      if (first) {
+        const answer = answerFor(key, first);
+        if (answer instanceof AppError) {
+          throw answer;
+        }
+        return toOrderView(answer);
       }
-      return toOrderView(answer);
     }
+    throw error;
   }
+}
+
+async function placeChecked(
+  deps: SpotDeps,
+  user: User,
+  input: TPlaceOrderRequest,
+  key: { clientKey: string; requestHash: string } | undefined,
+  factor: "session" | "api_key",
+): Promise<TSpotOrderView> {
+  const { db } = deps;
   const terms = await getSpotTerms(db, input.symbol);
   if (!terms.open) {
     throw new AppError("MARKET_CLOSED");

@@ -467,6 +467,31 @@ describe("spot orders through the matcher", () => {
     }
   });
 
+  it("answers a resent order with its first even once its market refuses new orders", async () => {
+    const user = await createTrader(db, { USDT: "1000" });
+    const order = limit("BTCUSDT", "buy", "1", "1");
+    const key = { clientKey: `k-${randomBytes(4).toString("hex")}`, requestHash: "h1" };
+    const first = await placeOrder(deps, user, order, key);
+    try {
+      await recordRunningFeed(db, "live", false);
+      await recordSourceHealth(db, [
+        { source: "ccxt", label: "binance", staleSince: Date.now(), lastSourceTime: null, lastError: "x" },
+      ]);
+      // The market is paused now: a new order is refused, the resend answers its first order.
+      await expect(placeOrder(deps, user, order)).rejects.toMatchObject({ code: "MARKET_PRICES_PAUSED" });
+      expect((await placeOrder(deps, user, order, key)).id).toBe(first.id);
+      // The same key with another request is refused as reused, not as paused.
+      await expect(
+        placeOrder(deps, user, limit("BTCUSDT", "buy", "2", "1"), { ...key, requestHash: "h2" }),
+      ).rejects.toMatchObject({ code: "IDEMPOTENCY_KEY_REUSED" });
+    } finally {
+      await clearSourceHealth(db);
+      await recordRunningFeed(db, "simulator", false);
+    }
+    // Held once, for the first order alone.
+    expect(await balanceOf(db, user, "USDT")).toEqual({ available: "999", held: "1" });
+  });
+
   it("rejects a post-only order that would trade, and releases its hold", async () => {
     const maker = await createTrader(db, { BNB: "1" });
     const user = await createTrader(db, { USDT: "1000" });

@@ -1,11 +1,12 @@
 import { MoneyDecimal } from "@northstar/shared/money";
-import { and, eq, getTableColumns, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Redis } from "ioredis";
 import { type Db, executePrepared } from "../../db/client.ts";
 import { shardOf } from "../../leases/index.ts";
 import type { AccountIdCache } from "../../ledger/index.ts";
 import { loadCatalogue } from "../../markets/index.ts";
 import { commandStream, parseCommand, trimStreams } from "../commands.ts";
+import { ordersById } from "../order-rows.ts";
 import type { SpotOrderRow } from "../order-view.ts";
 import { spotOrders } from "../spot.table.ts";
 import { spotPolicy } from "../terms.ts";
@@ -15,36 +16,6 @@ import { marketsSignature } from "./markets.ts";
 import { MatcherPublisher } from "./publish.ts";
 import { loadMatcherSnapshot, restoreMatcherBooks } from "./rebuild.ts";
 import { LiveOrder, releasePostings } from "./settlement.ts";
-
-/**
- * The columns of spot_orders under their row names, read without the query builder: its SQL and
- * its mapping of each row cost the matcher more CPU than matching. Timestamps become Dates, as the
- * builder gives them.
- */
-const ORDER_COLUMNS = Object.entries(getTableColumns(spotOrders));
-// The table names its columns by key; the database has them in snake_case (the client's casing).
-const columnName = (key: string, column: { name: string; keyAsName: boolean }) =>
-  column.keyAsName ? key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) : column.name;
-const ORDER_SELECT = sql.raw(
-  ORDER_COLUMNS.map(([key, column]) => `"${columnName(key, column)}" as "${key}"`).join(", "),
-);
-const ORDER_DATES = ORDER_COLUMNS.filter(([, column]) => column.dataType === "date").map(([key]) => key);
-
-/** The orders of `ids`, in id order. */
-async function ordersById(db: Db, ids: number[]): Promise<SpotOrderRow[]> {
-  const rows = await executePrepared<Record<string, unknown>>(
-    db,
-    sql`select ${ORDER_SELECT} from spot_orders where id = any(${`{${ids.join(",")}}`}::bigint[]) order by id`,
-  );
-  for (const row of rows.rows) {
-    for (const key of ORDER_DATES) {
-      if (row[key] !== null && !(row[key] instanceof Date)) {
-        row[key] = new Date(row[key] as string);
-      }
-    }
-  }
-  return rows.rows as SpotOrderRow[];
-}
 
 /** A command that fails alone this many times in a row is stepped over (see skip). */
 const POISON_AFTER = 5;
