@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb } from "@northstar/domain/db";
@@ -13,12 +14,12 @@ import { checkSpotLedger } from "../../packages/domain/src/spot/workload.ts";
 import { recreateDatabase } from "./database.ts";
 import { processCpuSeconds } from "./process-cpu.ts";
 import { sized } from "./smoke.ts";
-import { perOrder, startSqlCounts } from "./sql-counts.ts";
 import { matcherCapacity } from "./spot-matcher-shards.ts";
+import { perOrder, startSqlCounts } from "./sql-counts.ts";
 import { type BenchResult, percentile } from "./types.ts";
 
 /*
- * Spot orders end to end: HTTP requests to one real API process (tRPC `spot.place`), which checks
+ * Spot orders end to end: HTTP requests to one real API process, compiled as production runs it (tRPC `spot.place`), which checks
  * the order, holds the funds through the ledger, records the order and appends the matcher's command;
  * a real worker process runs the matcher, which fills and settles them in PostgreSQL. Reported: the
  * orders per second the API sustains with CONCURRENCY requests in flight and the latency from request
@@ -38,10 +39,19 @@ const TARGET_RATE = Number(process.env.BENCH_SPOT_RATE ?? 5000);
 /** `BENCH_SPOT_QUICK=1`: the closed loop alone (no open loops, no matcher-capacity rounds), to iterate. */
 const QUICK = process.env.BENCH_SPOT_QUICK === "1";
 
-async function freshDatabase() {
+/**
+ * `BENCH_SPOT_BASELINE=<checkout>`: the closed loop also runs against another checkout of the
+ * platform (the code before a change, with its dependencies installed), alternating with this one,
+ * BENCH_SPOT_ROUNDS times each, every run on a fresh database, for the before/after figures.
+ */
+const BASELINE = process.env.BENCH_SPOT_BASELINE;
+const ROUNDS = Number(process.env.BENCH_SPOT_ROUNDS ?? 3);
+
+/** A fresh database migrated and seeded by the checkout at `tree`. */
+async function freshDatabase(tree: string) {
   await recreateDatabase(DATABASE_URL);
   const setup = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/setup.ts"], {
-    cwd: root,
+    cwd: tree,
     env: { ...process.env, DATABASE_URL },
     encoding: "utf8",
   });
@@ -50,15 +60,30 @@ async function freshDatabase() {
   }
 }
 
-function start(script: string, env: Record<string, string>): ChildProcess {
+/**
+ * Compiles the checkout's server (left alone when its output is from the same sources) so the API
+ * and the worker run as production runs them: compiled JavaScript under plain node.
+ */
+function buildServer(tree: string) {
+  const built = spawnSync(process.execPath, ["scripts/build-server.mjs"], { cwd: tree, encoding: "utf8" });
+  if (built.status !== 0) {
+    throw new Error(`server build failed: ${built.stderr}`);
+  }
+}
+
+function start(tree: string, compiled: string, env: Record<string, string>): ChildProcess {
   const profile = process.env.BENCH_CPU_PROFILE
     ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
     : [];
-  return spawn(process.execPath, [...profile, "--import", "tsx", script], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL, REDIS_URL, LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  return spawn(
+    process.execPath,
+    [...profile, "--enable-source-maps", "--conditions=northstar-compiled", compiled],
+    {
+      cwd: tree,
+      env: { ...process.env, DATABASE_URL, REDIS_URL, LOG_LEVEL: "warn", ...env },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
 }
 
 /** A limit order around 60000 (BTCUSDT) or 3000 (ETHUSDT): 30% cross the spread. */
@@ -211,23 +236,27 @@ const summary = (run: { latencies: number[]; failed: number; seconds: number }) 
   };
 };
 
-export async function run(): Promise<BenchResult> {
-  await freshDatabase();
-  const prefix = `benchspot${Date.now()}`;
-  const redis = new Redis(REDIS_URL);
-  const { db, close } = createDb(DATABASE_URL, { max: 4 });
-  const tokens: string[] = [];
-  for (let i = 0; i < TRADERS; i++) {
-    const trader = await createTrader(db, { USDT: "100000000", BTC: "1000", ETH: "20000" });
-    tokens.push(await createSession(db, trader.id));
-  }
-  const api = start("apps/api/src/server.ts", {
+/** The API and a spot-matcher worker of the checkout at `tree`, answering. */
+async function startPlatform(tree: string, prefix: string) {
+  buildServer(tree);
+  const api = start(tree, "apps/api/dist/server.js", {
     PORT: String(PORT),
     HOST: "127.0.0.1",
     REDIS_PREFIX: prefix,
     WEB_DIST: "",
   });
-  const worker = start("apps/worker/src/main.ts", { REDIS_PREFIX: prefix, WORKER_ROLES: "spot-matcher" });
+  const worker = start(tree, "apps/worker/dist/main.js", {
+    REDIS_PREFIX: prefix,
+    WORKER_ROLES: "spot-matcher",
+  });
+  const stop = async () => {
+    for (const child of [api, worker]) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        await once(child, "exit");
+      }
+    }
+  };
   try {
     for (let i = 0; ; i++) {
       try {
@@ -235,27 +264,148 @@ export async function run(): Promise<BenchResult> {
           break;
         }
       } catch {}
-      // Up to 90 s: on a busy machine loading the API's TypeScript alone can take most of a minute.
+      // Up to 90 s: a busy machine can take most of a minute to start it.
       if (i > 900) {
         throw new Error("API did not start in 90 s");
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    const random = mulberry32(5);
-    await closedLoop(tokens, sized(3, 1), random); // warm-up: JIT, pools, account-id caches
-    const stopCounts = await startSqlCounts(db);
-    const measured = await cpuPerOrder(db, { api: api.pid ?? 0, worker: worker.pid ?? 0 }, () =>
-      closedLoop(tokens, SECONDS, random),
-    );
-    const sqlCounts = await stopCounts();
-    const closed = {
-      ...summary(measured.value),
-      cpuMsPerOrder: measured.cpuMsPerOrder,
-      sqlPerOrder: perOrder(sqlCounts, measured.value.latencies.length),
-    };
-    if (process.env.BENCH_SPOT_STATEMENTS) {
-      console.log(JSON.stringify(sqlCounts.topStatements, null, 1));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { api, worker, stop };
+}
+
+async function createTokens(db: ReturnType<typeof createDb>["db"]): Promise<string[]> {
+  const tokens: string[] = [];
+  for (let i = 0; i < TRADERS; i++) {
+    const trader = await createTrader(db, { USDT: "100000000", BTC: "1000", ETH: "20000" });
+    tokens.push(await createSession(db, trader.id));
+  }
+  return tokens;
+}
+
+/** A warm-up, then the measured closed loop: its orders, latency, CPU and SQL per order. */
+async function measuredClosedLoop(
+  db: ReturnType<typeof createDb>["db"],
+  platform: { api: ChildProcess; worker: ChildProcess },
+  tokens: string[],
+  random: () => number,
+) {
+  await closedLoop(tokens, sized(3, 1), random); // warm-up: JIT, pools, account-id caches
+  if (process.env.BENCH_SPOT_ANALYZE) {
+    await db.execute("analyze");
+  }
+  const stopCounts = await startSqlCounts(db);
+  const measured = await cpuPerOrder(
+    db,
+    { api: platform.api.pid ?? 0, worker: platform.worker.pid ?? 0 },
+    () => closedLoop(tokens, SECONDS, random),
+  );
+  const sqlCounts = await stopCounts();
+  if (process.env.BENCH_SPOT_STATEMENTS) {
+    console.log(JSON.stringify(sqlCounts.topStatements, null, 1));
+  }
+  return {
+    ...summary(measured.value),
+    cpuMsPerOrder: measured.cpuMsPerOrder,
+    sqlPerOrder: perOrder(sqlCounts, measured.value.latencies.length),
+  };
+}
+
+type ClosedLoopFigures = Awaited<ReturnType<typeof measuredClosedLoop>>;
+
+const cpuSum = (c: ClosedLoopFigures["cpuMsPerOrder"]) =>
+  Number((c.api + c.worker + c.postgres + c.loadGenerator).toFixed(3));
+
+function spread(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid] : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+  return {
+    median: Number((median ?? 0).toFixed(3)),
+    min: sorted[0] ?? 0,
+    max: sorted[sorted.length - 1] ?? 0,
+  };
+}
+
+/** The closed loop alone, this checkout and the baseline's taking turns (which goes first alternates). */
+async function versusBaseline(baseline: string, redis: Redis) {
+  const runs: { tree: "baseline" | "current"; round: number; load1m: number; closed: ClosedLoopFigures }[] =
+    [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const order: ("baseline" | "current")[] = round % 2 ? ["current", "baseline"] : ["baseline", "current"];
+    for (const tree of order) {
+      await freshDatabase(tree === "baseline" ? baseline : root);
+      const { db, close } = createDb(DATABASE_URL, { max: 4 });
+      const prefix = `benchspotvs${Date.now()}`;
+      try {
+        const tokens = await createTokens(db);
+        const platform = await startPlatform(tree === "baseline" ? baseline : root, prefix);
+        try {
+          const load1m = os.loadavg()[0] ?? 0;
+          const closed = await measuredClosedLoop(db, platform, tokens, mulberry32(5 + round));
+          runs.push({ tree, round, load1m: Number(load1m.toFixed(2)), closed });
+          console.log(
+            `${tree} round ${round}: ${closed.ordersPerSec} orders/s, CPU ms/order ${cpuSum(closed.cpuMsPerOrder)} ${JSON.stringify(closed.cpuMsPerOrder)}, statements/order ${closed.sqlPerOrder.statements}, rows written/order ${(closed.sqlPerOrder.rowsInserted + closed.sqlPerOrder.rowsUpdated + closed.sqlPerOrder.rowsDeleted).toFixed(2)}`,
+          );
+        } finally {
+          await platform.stop();
+        }
+      } finally {
+        const keys = await redis.keys(`${prefix}*`);
+        if (keys.length) {
+          await redis.del(...keys);
+        }
+        await close();
+      }
     }
+  }
+  const of = (tree: "baseline" | "current") => {
+    const mine = runs.filter((r) => r.tree === tree).map((r) => r.closed);
+    const parts = ["api", "worker", "postgres", "loadGenerator"] as const;
+    return {
+      cpuMsPerOrder: {
+        sum: spread(mine.map((c) => cpuSum(c.cpuMsPerOrder))),
+        ...Object.fromEntries(parts.map((p) => [p, spread(mine.map((c) => c.cpuMsPerOrder[p]))])),
+      },
+      ordersPerSec: spread(mine.map((c) => c.ordersPerSec)),
+      statementsPerOrder: spread(mine.map((c) => c.sqlPerOrder.statements ?? Number.NaN)),
+      transactionsPerOrder: spread(mine.map((c) => c.sqlPerOrder.transactions)),
+      rowsInsertedPerOrder: spread(mine.map((c) => c.sqlPerOrder.rowsInserted)),
+      rowsUpdatedPerOrder: spread(mine.map((c) => c.sqlPerOrder.rowsUpdated)),
+      rowsByTablePerOrder: mine[0]?.sqlPerOrder.byTable,
+    };
+  };
+  const before = of("baseline");
+  const after = of("current");
+  return {
+    method: `closed loop of ${CONCURRENCY} in flight for ${SECONDS} s after a warm-up, ${ROUNDS} rounds, the two checkouts alternating (first one alternates), each run on a fresh database; CPU from /proc of the API, the worker and the database's backends, and this process`,
+    baseline: before,
+    current: after,
+    cpuRatio: Number((after.cpuMsPerOrder.sum.median / before.cpuMsPerOrder.sum.median).toFixed(3)),
+    runs: runs.map((r) => ({
+      tree: r.tree,
+      round: r.round,
+      load1m: r.load1m,
+      ordersPerSec: r.closed.ordersPerSec,
+      cpuMsPerOrder: r.closed.cpuMsPerOrder,
+      statementsPerOrder: r.closed.sqlPerOrder.statements,
+    })),
+  };
+}
+
+export async function run(): Promise<BenchResult> {
+  await freshDatabase(root);
+  const prefix = `benchspot${Date.now()}`;
+  const redis = new Redis(REDIS_URL);
+  const { db, close } = createDb(DATABASE_URL, { max: 4 });
+  const tokens = await createTokens(db);
+  const platform = await startPlatform(root, prefix);
+  try {
+    const random = mulberry32(5);
+    const closed = await measuredClosedLoop(db, platform, tokens, random);
     // Fixed offered rates at half and at four fifths of what the closed loop sustained.
     const openLoops = [];
     for (const share of QUICK ? [] : [0.5, 0.8]) {
@@ -278,17 +428,16 @@ export async function run(): Promise<BenchResult> {
       "select (select count(*) from spot_orders)::int as orders, (select count(*) from spot_trades)::int as trades",
     );
     const ledger = await checkSpotLedger(db);
-    api.kill("SIGTERM");
-    worker.kill("SIGTERM");
-    await Promise.all([once(api, "exit"), once(worker, "exit")]);
+    await platform.stop();
     // With the API and its matcher stopped: the matchers alone, in one and in two processes.
     const shards = QUICK
       ? { summary: [], figures: null }
       : await matcherCapacity({ db, redis, databaseUrl: DATABASE_URL, redisUrl: REDIS_URL });
+    const versus = BASELINE ? await versusBaseline(BASELINE, redis) : null;
     return {
       summary: [
         `closed loop, ${CONCURRENCY} in flight, ${SECONDS} s: ${closed.ordersPerSec} orders/s acknowledged, p50 ${closed.latencyMs.p50} ms, p99 ${closed.latencyMs.p99} ms, max ${closed.latencyMs.max} ms, ${closed.failed} failed`,
-        `CPU per order in the closed loop (ms): ${JSON.stringify(closed.cpuMsPerOrder)}`,
+        `CPU per order in the closed loop (ms): ${cpuSum(closed.cpuMsPerOrder)} ${JSON.stringify(closed.cpuMsPerOrder)}`,
         `SQL per order in the closed loop: ${JSON.stringify(closed.sqlPerOrder)}`,
         ...openLoops.map(
           (open) =>
@@ -297,25 +446,26 @@ export async function run(): Promise<BenchResult> {
         `matcher: ${counts.rows[0]?.orders} orders, ${counts.rows[0]?.trades} fills; ${drainSeconds} s after the load to take every accepted order`,
         `ledger after the run: ${JSON.stringify(ledger)}`,
         ...shards.summary,
+        ...(versus
+          ? [
+              `versus the baseline (${ROUNDS} alternating rounds): CPU ms/order median ${versus.baseline.cpuMsPerOrder.sum.median} → ${versus.current.cpuMsPerOrder.sum.median} (×${versus.cpuRatio}), statements/order ${versus.baseline.statementsPerOrder.median} → ${versus.current.statementsPerOrder.median}, rows inserted/order ${versus.baseline.rowsInsertedPerOrder.median} → ${versus.current.rowsInsertedPerOrder.median}, rows updated/order ${versus.baseline.rowsUpdatedPerOrder.median} → ${versus.current.rowsUpdatedPerOrder.median}`,
+            ]
+          : []),
       ],
       figures: {
         traders: TRADERS,
         concurrency: CONCURRENCY,
-        closedLoop: closed,
+        closedLoop: { ...closed, cpuMsPerOrderSum: cpuSum(closed.cpuMsPerOrder) },
         openLoops,
         drainSeconds,
         counts: counts.rows[0],
         ledger,
         matcherShards: shards.figures,
+        ...(versus ? { versusBaseline: versus } : {}),
       },
     };
   } finally {
-    for (const child of [api, worker]) {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM");
-        await once(child, "exit");
-      }
-    }
+    await platform.stop();
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length) {
       await redis.del(...keys);

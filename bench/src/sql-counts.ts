@@ -18,13 +18,13 @@ export interface SqlCounts {
   topStatements: { query: string; calls: number; rows: number; ms: number }[];
 }
 
-interface TableRow {
+type TableRow = {
   relname: string;
   ins: string;
   upd: string;
   hot: string;
   del: string;
-}
+};
 
 async function tableCounts(db: Db) {
   const rows = await db.execute<TableRow>(`

@@ -32,5 +32,8 @@ export async function selectOrders(db: DbOrTx, rest: SQL): Promise<SpotOrderRow[
 
 /** The orders of `ids`, in id order. */
 export function ordersById(db: DbOrTx, ids: number[]): Promise<SpotOrderRow[]> {
-  return selectOrders(db, sql`from spot_orders where id = any(${`{${ids.join(",")}}`}::bigint[]) order by id`);
+  return selectOrders(
+    db,
+    sql`from spot_orders where id = any(${`{${ids.join(",")}}`}::bigint[]) order by id`,
+  );
 }

@@ -78,6 +78,8 @@ export async function transitionMany<S extends string>(
     params.rows.map((r) => ({ ...r.values, id: r.id, from_status: r.from, to_status: r.to })),
   );
   const assignments = names.map((n) => `${n} = v.${n}`).join(", ");
+  // The ids again as a list: the primary key finds the rows whatever the planner thinks of the
+  // table's size (with the join alone, a plan made while the table was small scans all of it).
   const types = names.map((n) => `${n} ${params.columns[n]}`).join(", ");
   const updated = await executePrepared<{ id: number }>(
     db,
@@ -87,6 +89,7 @@ export async function transitionMany<S extends string>(
     from jsonb_to_recordset(${json}::jsonb)
       as v(id bigint, from_status text, to_status text${sql.raw(types ? `, ${types}` : "")})
     where t.id = v.id and t.status = v.from_status
+      and t.id = any(${`{${params.rows.map((r) => r.id).join(",")}}`}::bigint[])
     returning t.id`,
   );
   return new Set(updated.rows.map((r) => Number(r.id)));
