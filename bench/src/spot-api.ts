@@ -13,6 +13,7 @@ import { createTrader } from "../../packages/domain/src/spot/testing.ts";
 import { checkSpotLedger } from "../../packages/domain/src/spot/workload.ts";
 import { recreateDatabase } from "./database.ts";
 import { processCpuSeconds } from "./process-cpu.ts";
+import { seedHistory } from "./history.ts";
 import { sized } from "./smoke.ts";
 import { matcherCapacity } from "./spot-matcher-shards.ts";
 import { perOrder, startSqlCounts } from "./sql-counts.ts";
@@ -33,6 +34,8 @@ const DATABASE_URL =
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const PORT = Number(process.env.BENCH_SPOT_PORT ?? sized(3901, 3911));
 const TRADERS = sized(200, 10);
+/** Other users of a running platform, whose finished orders and fills fill the tables (history.ts). */
+const HISTORY_USERS = sized(20_000, 100);
 const CONCURRENCY = Number(process.env.BENCH_SPOT_CONCURRENCY ?? sized(64, 8));
 const SECONDS = Number(process.env.BENCH_SPOT_SECONDS ?? sized(15, 2));
 const TARGET_RATE = Number(process.env.BENCH_SPOT_RATE ?? 5000);
@@ -294,9 +297,6 @@ async function measuredClosedLoop(
   random: () => number,
 ) {
   await closedLoop(tokens, sized(3, 1), random); // warm-up: JIT, pools, account-id caches
-  if (process.env.BENCH_SPOT_ANALYZE) {
-    await db.execute("analyze");
-  }
   const stopCounts = await startSqlCounts(db);
   const measured = await cpuPerOrder(
     db,
@@ -342,6 +342,7 @@ async function versusBaseline(baseline: string, redis: Redis) {
       const prefix = `benchspotvs${Date.now()}`;
       try {
         const tokens = await createTokens(db);
+        await seedHistory(db, HISTORY_USERS);
         const platform = await startPlatform(tree === "baseline" ? baseline : root, prefix);
         try {
           const load1m = os.loadavg()[0] ?? 0;
@@ -400,8 +401,17 @@ export async function run(): Promise<BenchResult> {
   await freshDatabase(root);
   const prefix = `benchspot${Date.now()}`;
   const redis = new Redis(REDIS_URL);
-  const { db, close } = createDb(DATABASE_URL, { max: 4 });
+  const connection = createDb(DATABASE_URL, { max: 4 });
+  const { db } = connection;
+  let dbClosed = false;
+  const close = async () => {
+    if (!dbClosed) {
+      dbClosed = true;
+      await connection.close();
+    }
+  };
   const tokens = await createTokens(db);
+  const history = await seedHistory(db, HISTORY_USERS);
   const platform = await startPlatform(root, prefix);
   try {
     const random = mulberry32(5);
@@ -433,6 +443,8 @@ export async function run(): Promise<BenchResult> {
     const shards = QUICK
       ? { summary: [], figures: null }
       : await matcherCapacity({ db, redis, databaseUrl: DATABASE_URL, redisUrl: REDIS_URL });
+    // Its runs recreate the database: this run's connections go first.
+    await close();
     const versus = BASELINE ? await versusBaseline(BASELINE, redis) : null;
     return {
       summary: [
@@ -454,6 +466,7 @@ export async function run(): Promise<BenchResult> {
       ],
       figures: {
         traders: TRADERS,
+        history,
         concurrency: CONCURRENCY,
         closedLoop: { ...closed, cpuMsPerOrderSum: cpuSum(closed.cpuMsPerOrder) },
         openLoops,
