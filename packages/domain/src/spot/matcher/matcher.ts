@@ -1,13 +1,12 @@
 import { MoneyDecimal } from "@northstar/shared/money";
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt } from "drizzle-orm";
 import type { Redis } from "ioredis";
-import { type Db, executePrepared } from "../../db/client.ts";
+import type { Db } from "../../db/client.ts";
 import { shardOf } from "../../leases/index.ts";
 import type { AccountIdCache } from "../../ledger/index.ts";
 import { loadCatalogue } from "../../markets/index.ts";
 import { commandStream, parseCommand, trimStreams } from "../commands.ts";
 import { ordersById } from "../order-rows.ts";
-import type { SpotOrderRow } from "../order-view.ts";
 import { spotOrders } from "../spot.table.ts";
 import { spotPolicy } from "../terms.ts";
 import { Batch, type Entry, writeBatch } from "./batch.ts";
