@@ -102,6 +102,7 @@ describe("spot matcher failover", () => {
       reconciled: true,
       finishedOrdersStillHolding: 0,
       heldMismatches: 0,
+      openCountMismatches: 0,
       currenciesOutOfBalance: [],
     });
   }, 180_000);

@@ -168,6 +168,7 @@ describe("sharded spot matchers", () => {
       reconciled: true,
       finishedOrdersStillHolding: 0,
       heldMismatches: 0,
+      openCountMismatches: 0,
       currenciesOutOfBalance: [],
     });
   }, 300_000);

@@ -167,6 +167,7 @@ describe("spot matcher shards", () => {
       reconciled: true,
       finishedOrdersStillHolding: 0,
       heldMismatches: 0,
+      openCountMismatches: 0,
       currenciesOutOfBalance: [],
     });
   }, 60_000);

@@ -192,11 +192,11 @@ export class OrderIntake {
           };
         }),
       );
-      // In one statement, after the locks: each (user, market)'s open orders counted through the
-      // partial index (spot_orders_user_open_idx, whose status list this repeats; a join here was
-      // planned as a scan of every open order of every user), the batch's orders within the limit
-      // given ids in batch order, and those inserted. A key another process recorded meanwhile is
-      // skipped (the unique index waits for its commit): its order has an id but no created_at.
+      // In one statement, after the locks: each (user, market)'s open orders (its row of
+      // spot_open_order_counts), the batch's orders within the limit given ids in batch order, those
+      // inserted, and the counts raised by what was inserted (rows locked in (user, market) order, as
+      // the matcher locks them, before any ledger account). A key another process recorded meanwhile
+      // is skipped (the unique index waits for its commit): its order has an id but no created_at.
       const written = await executePrepared<{ i: number; id: number | null; created_at: string | null }>(
         tx,
         sql`
@@ -206,11 +206,9 @@ export class OrderIntake {
             price numeric, quantity numeric, quote_amount numeric, fee_currency text, hold_currency text,
             held numeric, client_key text, request_hash text)),
         counted as materialized (
-          select p.user_id, p.symbol, (
-            select count(*)::int from spot_orders o
-            where o.user_id = p.user_id and o.symbol = p.symbol and o.status in ('pending', 'open', 'partial')
-          ) as n
-          from (select distinct user_id, symbol from v) as p),
+          select p.user_id, p.symbol, coalesce(c.open, 0) as n
+          from (select distinct user_id, symbol from v) as p
+          left join spot_open_order_counts c on c.user_id = p.user_id and c.symbol = p.symbol),
         ranked as materialized (
           select v.*, c.n + row_number() over (partition by v.user_id, v.symbol order by v.i) as nth
           from v join counted c on c.user_id = v.user_id and c.symbol = v.symbol),
@@ -224,7 +222,11 @@ export class OrderIntake {
             quantity, quote_amount, fee_currency, hold_currency, held, client_key, request_hash
           from chosen order by id
           on conflict (user_id, client_key) where client_key is not null do nothing
-          returning id, created_at)
+          returning id, created_at, user_id, symbol),
+        raised as (
+          insert into spot_open_order_counts (user_id, symbol, open)
+          select user_id, symbol, count(*)::int from inserted group by user_id, symbol order by user_id, symbol
+          on conflict (user_id, symbol) do update set open = spot_open_order_counts.open + excluded.open)
         select v.i, c.id, ins.created_at
         from v left join chosen c on c.i = v.i left join inserted ins on ins.id = c.id
         order by v.i`,

@@ -758,6 +758,7 @@ describe("spot orders through the matcher", () => {
       reconciled: true,
       finishedOrdersStillHolding: 0,
       heldMismatches: 0,
+      openCountMismatches: 0,
       currenciesOutOfBalance: [],
     });
   }, 120_000);

@@ -160,7 +160,8 @@ function ladder(
 
 /**
  * The ledger's invariants after spot trading: reconciliation passes; no finished order holds
- * anything; each user's held balance per currency is exactly what their open orders hold; and every
+ * anything; each user's held balance per currency is exactly what their open orders hold; each
+ * user's open-order count per market is their open orders; and every
  * currency's user and fee balances together equal what was granted (nothing made or lost).
  */
 export async function checkSpotLedger(db: Db) {
@@ -180,6 +181,15 @@ export async function checkSpotLedger(db: Db) {
     from holds h full join accounts a using (user_id, book, currency)
     where coalesce(h.held, 0) <> coalesce(a.balance, 0)
     order by 1, 2`);
+  // The open-order counts the limit is checked against equal the open orders.
+  const countMismatch = await db.execute<{ user_id: number; symbol: string }>(sql`
+    with actual as (
+      select user_id, symbol, count(*)::int as open from spot_orders
+      where status in (${sql.raw(open)}) group by 1, 2)
+    select coalesce(a.user_id, c.user_id) as user_id, coalesce(a.symbol, c.symbol) as symbol
+    from actual a full join spot_open_order_counts c using (user_id, symbol)
+    where coalesce(a.open, 0) <> coalesce(c.open, 0)
+    order by 1, 2`);
   const totals = await db.execute<{ currency: string; users_and_fees: string; granted: string }>(sql`
     select currency,
       coalesce(sum(balance) filter (where user_id is not null or system_code in ('fees', 'market_maker')), 0)::text as users_and_fees,
@@ -189,6 +199,7 @@ export async function checkSpotLedger(db: Db) {
     reconciled: report.ok,
     finishedOrdersStillHolding: Number(leftovers.rows[0]?.n ?? 0),
     heldMismatches: heldMismatch.rows.length,
+    openCountMismatches: countMismatch.rows.length,
     currenciesOutOfBalance: totals.rows
       .filter((r) => !new MoneyDecimal(r.users_and_fees).eq(r.granted))
       .map((r) => r.currency),

@@ -1,7 +1,7 @@
 import type { MarketTrade } from "@northstar/shared/markets";
-import { spotOrderMachine } from "@northstar/shared/state-machines";
+import { SPOT_OPEN_STATUSES, spotOrderMachine } from "@northstar/shared/state-machines";
 import { sql } from "drizzle-orm";
-import { type Db, executePrepared } from "../../db/client.ts";
+import { type Db, executePrepared, type Tx } from "../../db/client.ts";
 import { recordTradeTurnover } from "../../funding/index.ts";
 import type { Book } from "../../ledger/index.ts";
 import { type AccountIdCache, type EntryInput, postEntriesInTransaction } from "../../ledger/index.ts";
@@ -93,6 +93,48 @@ function fillMessage(order: LiveOrder): NewMessage[] {
 }
 
 /**
+ * Takes the batch's ended orders (open when last committed, ended now) off their users' open-order
+ * counts (spot_open_order_counts, which the intake raises). Rows are locked in (user, market) order
+ * before any ledger account, as the intake locks them, so the two never wait on each other in a circle.
+ */
+async function lowerOpenCounts(tx: Tx, batch: Batch): Promise<void> {
+  const ended = new Map<string, { user_id: number; symbol: string; ended: number }>();
+  for (const order of batch.touched) {
+    if (SPOT_OPEN_STATUSES.includes(order.committedStatus) && !SPOT_OPEN_STATUSES.includes(order.status)) {
+      const key = `${order.row.userId} ${order.row.symbol}`;
+      const entry = ended.get(key) ?? { user_id: order.row.userId, symbol: order.row.symbol, ended: 0 };
+      entry.ended++;
+      ended.set(key, entry);
+    }
+  }
+  if (ended.size === 0) {
+    return;
+  }
+  const json = JSON.stringify([...ended.values()]);
+  // The users again as a list, so the key finds their rows whatever the table's size was when the
+  // statement's plan was made.
+  const users = `{${[...new Set([...ended.values()].map((e) => e.user_id))].join(",")}}`;
+  // Never below zero, and a missing row is left missing: an order that was never counted (a row no
+  // intake wrote, which only a bug makes) must not stop its market; the spot ledger check reports
+  // counts that differ from the orders.
+  await executePrepared(
+    tx,
+    sql`
+    with v as materialized (
+      select * from jsonb_to_recordset(${json}::jsonb) as v(user_id bigint, symbol text, ended int)),
+    locked as materialized (
+      select c.user_id, c.symbol from spot_open_order_counts c
+      join v on v.user_id = c.user_id and v.symbol = c.symbol
+      where c.user_id = any(${users}::bigint[])
+      order by c.user_id, c.symbol for update of c)
+    update spot_open_order_counts c set open = greatest(c.open - v.ended, 0)
+    from v, locked
+    where c.user_id = v.user_id and c.symbol = v.symbol
+      and locked.user_id = c.user_id and locked.symbol = c.symbol and c.user_id = any(${users}::bigint[])`,
+  );
+}
+
+/**
  * Writes everything a batch changed in one transaction: the fills (with ids from the sequence), one
  * ledger entry per fill and per release, every touched order's state (compare-and-set on the state
  * the matcher last committed) and each market's stream cursor. The cursor update is itself a
@@ -155,6 +197,7 @@ export async function writeBatch(
         });
       }
     }
+    await lowerOpenCounts(tx, batch);
     for (const { order, postings } of batch.releases) {
       entries.push({
         idempotencyKey: `spot:order:${order.row.id}:release`,
