@@ -22,7 +22,7 @@ const leases = new Map<string, LeaseStatus>();
  * without a maximum. A place is taken once a lease is won (a lease won beyond the maximum is given
  * back at once), so leases tried together cannot pass it and a failed try blocks no other.
  */
-export function leaseBudget(max: number | undefined): LeaseOptions["budget"] {
+function leaseBudget(max: number | undefined): LeaseOptions["budget"] {
   if (!max) {
     return undefined;
   }

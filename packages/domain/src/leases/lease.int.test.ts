@@ -118,17 +118,14 @@ describe("shard leases under two shard counts", () => {
     await redis.set(countKey, "5");
     const events: string[] = [];
     // Count 2 in two processes, one shard each.
-    const [a0, a1] = [0, 1].map((i) => {
-      const set = shardSet(connect(), 2, `a${i}`, events);
-      return { ...set, lease: set.leases[i] as Lease };
-    }) as [{ lease: Lease }, { lease: Lease }];
-    await a0.lease.start();
-    await a1.lease.start();
-    await vi.waitFor(() => expect(a0.lease.isHeld && a1.lease.isHeld).toBe(true), {
+    const [a0, a1] = [0, 1].map((i) => shardSet(connect(), 2, `a${i}`, events).leases[i]) as [Lease, Lease];
+    await a0.start();
+    await a1.start();
+    await vi.waitFor(() => expect(a0.isHeld && a1.isHeld).toBe(true), {
       timeout: 3000,
       interval: 20,
     });
-    expect(a0.lease.token).toMatch(/^2\//);
+    expect(a0.token).toMatch(/^2\//);
     expect(await redis.get(countKey)).toBe("2");
     expect(await redis.pttl(countKey)).toBeGreaterThan(0);
 
@@ -147,7 +144,7 @@ describe("shard leases under two shard counts", () => {
     expect(await redis.get(shardLeaseKey(prefix, role, 2))).toBeNull();
 
     // One holder of count 2 lets go of shard 0: the other still holds shard 1, so b still takes none.
-    await a0.lease.stop();
+    await a0.stop();
     const firstGone = Date.now();
     await vi.waitFor(() => expect(refusedAfter(firstGone)).toEqual(new Set([0, 1, 2])), {
       timeout: 3000,
@@ -157,7 +154,7 @@ describe("shard leases under two shard counts", () => {
     expect(await redis.get(countKey)).toBe("2");
 
     // The last holder of count 2 lets go: b takes all three well within a TTL.
-    await a1.lease.stop();
+    await a1.stop();
     const lastGone = Date.now();
     await vi.waitFor(() => expect(b.held()).toBe(3), { timeout: 3000, interval: 10 });
     const takeoverMs = Date.now() - lastGone;
