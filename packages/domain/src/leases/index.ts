@@ -17,7 +17,11 @@ const RELEASE = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call
  * whoever took a shard first keeps the role; the other takes nothing until all of the first count
  * are gone. KEYS[1] the shard's lease, KEYS[2] the count key; ARGV token, TTL, count.
  */
-/** Records the count for at least this holder's TTL (never shortening a longer life another gave it). */
+/**
+ * Records the count for at least this holder's TTL (never shortening a longer life another gave it).
+ * While a shard is held the key says another count only if a version without this guard wrote it
+ * (without a TTL): the holders' count replaces it.
+ */
 const RECORD_COUNT = `local function record_count()
   if redis.call("get", KEYS[2]) ~= ARGV[3] or redis.call("pttl", KEYS[2]) < tonumber(ARGV[2]) then
     redis.call("set", KEYS[2], ARGV[3], "px", ARGV[2])
