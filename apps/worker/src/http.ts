@@ -4,7 +4,7 @@ import { leaseRole } from "@northstar/domain/leases";
 import { checkReadiness, type ReadinessCheck, registerPlatformMetrics } from "@northstar/domain/metrics";
 import type { Redis } from "ioredis";
 import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
-import { leaseStatuses } from "./leased.ts";
+import { leaseStatuses, shardedRoleStatuses } from "./leased.ts";
 
 export interface WorkerHttpDeps {
   db: Db;
@@ -17,7 +17,10 @@ export interface WorkerHttpDeps {
 
 /**
  * Whether every role lease this worker runs has reached Redis within its TTL: a worker whose lease
- * loop cannot reach Redis holds nothing, and a standby it was meant to be is no standby.
+ * loop cannot reach Redis holds nothing, and a standby it was meant to be is no standby. A worker
+ * that holds no shard because workers with another shard count hold the role is a healthy standby
+ * (it takes the shards once they stop), so it stays ready; `northstar_lease_shard_count_mismatch`
+ * says why it serves nothing.
  */
 export function leaseReadiness(now: number): ReadinessCheck {
   const stale = leaseStatuses().filter((l) => now - l.lastReachedAt > l.ttlMs);
@@ -56,6 +59,23 @@ export async function startWorkerHttp(
           lease.key.slice(lease.key.lastIndexOf(":lease:") + ":lease:".length),
         );
         this.set(shard ? { role, shard } : { role }, lease.held ? 1 : 0);
+      }
+    },
+  });
+
+  new Gauge({
+    name: "northstar_lease_shard_count_mismatch",
+    help: "1 for each sharded role this worker stands by for because workers with another shard count hold it, else 0.",
+    labelNames: ["role"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const standing = new Map<string, number>();
+      for (const { role, otherCount } of shardedRoleStatuses()) {
+        standing.set(role, Math.max(standing.get(role) ?? 0, otherCount === null ? 0 : 1));
+      }
+      for (const [role, value] of standing) {
+        this.set({ role }, value);
       }
     },
   });

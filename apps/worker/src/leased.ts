@@ -1,4 +1,10 @@
-import { Lease, type LeaseOptions } from "@northstar/domain/leases";
+import {
+  Lease,
+  type LeaseOptions,
+  type ShardLease,
+  shardCountKey,
+  shardLeaseKey,
+} from "@northstar/domain/leases";
 import type { Redis } from "ioredis";
 
 /** Each role lease this process runs: whether it holds it, and when it last reached Redis about it. */
@@ -16,7 +22,7 @@ const leases = new Map<string, LeaseStatus>();
  * without a maximum. A place is taken once a lease is won (a lease won beyond the maximum is given
  * back at once), so leases tried together cannot pass it and a failed try blocks no other.
  */
-export function leaseBudget(max: number | undefined): LeaseOptions["budget"] {
+function leaseBudget(max: number | undefined): LeaseOptions["budget"] {
   if (!max) {
     return undefined;
   }
@@ -53,6 +59,7 @@ export function runUnderLease(
   ttlMs: number,
   start: () => Promise<{ stop(): Promise<void> }>,
   budget?: LeaseOptions["budget"],
+  shard?: ShardLease & { onOtherCount(count: number | null): void },
 ): { close(): Promise<void> } {
   let running: { stop(): Promise<void> } | null = null;
   const status: LeaseStatus = { key, held: false, lastReachedAt: 0, ttlMs };
@@ -66,6 +73,7 @@ export function runUnderLease(
     log,
     ttlMs,
     ...(budget ? { budget } : {}),
+    ...(shard ? { shard } : {}),
     // Renewed five times per life, so one slow renewal never loses the lease.
     intervalMs: Math.max(200, Math.floor(ttlMs / 5)),
     onAcquired: () =>
@@ -77,10 +85,13 @@ export function runUnderLease(
         await running?.stop();
         running = null;
       }),
-    onAttempt: (held, reached) => {
+    onAttempt: (held, reached, otherCount) => {
       status.held = held;
       if (reached) {
+        // A try refused because another shard count holds the role reached Redis too: such a worker
+        // is a healthy standby, and its `/ready` stays ready.
         status.lastReachedAt = Date.now();
+        shard?.onOtherCount(otherCount ?? null);
       }
     },
   });
@@ -89,6 +100,65 @@ export function runUnderLease(
     close: async () => {
       await lease.stop();
       leases.delete(key);
+    },
+  };
+}
+
+/** A sharded role this process runs: its shard count, and the other count it stands by for, if any. */
+export interface ShardedRoleStatus {
+  role: string;
+  count: number;
+  /** The shard count the role's shards are held under by other workers, while this one waits for them. */
+  otherCount: number | null;
+}
+const shardedRoles = new Set<ShardedRoleStatus>();
+
+/** The sharded roles of this process, for its `/metrics`. */
+export function shardedRoleStatuses(): ShardedRoleStatus[] {
+  return [...shardedRoles].sort((a, b) => a.role.localeCompare(b.role));
+}
+
+/**
+ * Runs a sharded role: shard `i` (0 … count − 1) runs `start(i)` under its own lease
+ * (`shardLeaseKey`), at most `maxShards` of them in this process. While the role's shards are held
+ * by workers with another shard count, this process takes none (see `ShardLease`) and says so once.
+ */
+export function runShards(
+  redis: Redis,
+  options: {
+    prefix: string;
+    role: string;
+    count: number;
+    maxShards?: number | undefined;
+    ttlMs: number;
+    log: (line: string) => void;
+  },
+  start: (index: number) => Promise<{ stop(): Promise<void> }>,
+): { close(): Promise<void> } {
+  const { prefix, role, count, log } = options;
+  const budget = leaseBudget(options.maxShards);
+  const keys = Array.from({ length: count }, (_, index) => shardLeaseKey(prefix, role, index));
+  const status: ShardedRoleStatus = { role, count, otherCount: null };
+  shardedRoles.add(status);
+  // Every shard's tries tell; the log speaks only when the answer changes, not at each retry.
+  const onOtherCount = (other: number | null) => {
+    if (other !== status.otherCount) {
+      log(
+        other === null
+          ? `${role}: the workers with ${status.otherCount} shards are gone; taking shards of ${count}`
+          : `${role}: standing by: its shards are held by workers with ${other} shards, this one has ${count}; it takes them once those stop`,
+      );
+      status.otherCount = other;
+    }
+  };
+  const shard = { count, countKey: shardCountKey(prefix, role), keys, onOtherCount };
+  const shards = keys.map((key, index) =>
+    runUnderLease(redis, key, log, options.ttlMs, () => start(index), budget, shard),
+  );
+  return {
+    async close() {
+      await Promise.all(shards.map((s) => s.close()));
+      shardedRoles.delete(status);
     },
   };
 }

@@ -1,17 +1,18 @@
 import type { Db } from "@northstar/domain/db";
-import { shardCountKey, shardLeaseKey } from "@northstar/domain/leases";
 import { MarketMaker, SpotMatcher } from "@northstar/domain/spot";
 import type { Redis } from "ioredis";
 import type { env as loadEnv } from "./env.ts";
-import { leaseBudget, runUnderLease } from "./leased.ts";
+import { runShards, runUnderLease } from "./leased.ts";
 
 /**
  * The spot matchers and the market maker. The markets are split over `SPOT_MATCHER_SHARDS` shards
  * (`shardOf(symbol, shards)`); each shard is a lease of its own (`lease:spot-matcher:<i>`), and its
  * holder runs a matcher that is the single writer of that shard's books. A worker takes every free
  * shard (up to `SPOT_MATCHER_MAX_SHARDS`) and stands by for the others, so a standby takes a dead
- * holder's shards within the lease's TTL. Each matcher blocks on its own Redis connection while it
- * reads its markets' command streams. The market maker runs in one worker and quotes every market.
+ * holder's shards within the lease's TTL; while workers with another shard count hold any, it takes
+ * none (a market would otherwise be in two shards: `runShards`). Each matcher blocks on its own
+ * Redis connection while it reads its markets' command streams. The market maker runs in one
+ * worker and quotes every market.
  */
 export function startSpot(
   db: Db,
@@ -22,39 +23,36 @@ export function startSpot(
   const roles = env.WORKER_ROLES;
   const none = { close: async () => {} };
   const count = env.SPOT_MATCHER_SHARDS;
-  const budget = leaseBudget(env.SPOT_MATCHER_MAX_SHARDS);
   const matchers = !roles.has("spot-matcher")
-    ? []
-    : Array.from({ length: count }, (_, index) =>
-        runUnderLease(
-          redis,
-          shardLeaseKey(env.REDIS_PREFIX, "spot-matcher", index),
+    ? none
+    : runShards(
+        redis,
+        {
+          prefix: env.REDIS_PREFIX,
+          role: "spot-matcher",
+          count,
+          maxShards: env.SPOT_MATCHER_MAX_SHARDS,
+          ttlMs: env.LEASE_TTL_MS,
           log,
-          env.LEASE_TTL_MS,
-          async () => {
-            const connection = redis.duplicate();
-            const service = new SpotMatcher({
-              db,
-              redis: connection,
-              prefix: env.REDIS_PREFIX,
-              log,
-              shard: { index, count },
-            });
-            await service.start();
-            return {
-              async stop() {
-                await service.stop();
-                connection.disconnect();
-              },
-            };
-          },
-          budget,
-        ),
+        },
+        async (index) => {
+          const connection = redis.duplicate();
+          const service = new SpotMatcher({
+            db,
+            redis: connection,
+            prefix: env.REDIS_PREFIX,
+            log,
+            shard: { index, count },
+          });
+          await service.start();
+          return {
+            async stop() {
+              await service.stop();
+              connection.disconnect();
+            },
+          };
+        },
       );
-  if (matchers.length > 0) {
-    // For the metrics: how many shards exist, so a shard nobody holds shows.
-    void redis.set(shardCountKey(env.REDIS_PREFIX, "spot-matcher"), String(count)).catch(() => {});
-  }
   const maker = !roles.has("market-maker")
     ? none
     : runUnderLease(redis, `${env.REDIS_PREFIX}:lease:spot-market-maker`, log, env.LEASE_TTL_MS, async () => {
@@ -64,7 +62,7 @@ export function startSpot(
       });
   return {
     async close() {
-      await Promise.all([...matchers.map((m) => m.close()), maker.close()]);
+      await Promise.all([matchers.close(), maker.close()]);
     },
   };
 }

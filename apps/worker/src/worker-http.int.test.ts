@@ -1,4 +1,3 @@
-import { shardCountKey, shardLeaseKey } from "@northstar/domain/leases";
 import { latestReconcileRun } from "@northstar/domain/ledger";
 import { JOBS, QUEUES } from "@northstar/shared/jobs";
 import { Queue, QueueEvents } from "bullmq";
@@ -6,7 +5,7 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
 import { startWorkerHttp } from "./http.ts";
-import { leaseBudget, runUnderLease } from "./leased.ts";
+import { runShards, runUnderLease } from "./leased.ts";
 import { startLedgerReconcileWorker } from "./queues/ledger-reconcile.ts";
 import { useWorkerTestBed } from "./test/queue-test-bed.ts";
 
@@ -110,24 +109,21 @@ describe("the worker's /health, /ready and /metrics", () => {
   }, 30_000);
 
   it("reports each shard of a sharded role: who holds it, and how many shards there are", async () => {
-    const budget = leaseBudget(1);
-    // Two shards of a role tried by one process that may hold one: it holds exactly one.
-    const shards = [0, 1].map((i) =>
-      runUnderLease(
-        bed.redis,
-        shardLeaseKey(bed.prefix, "spot-matcher", i),
-        () => {},
-        1000,
-        async () => ({ stop: async () => {} }),
-        budget,
-      ),
+    // Two shards of a role tried by one process that may hold one: it holds exactly one, and the
+    // holders record the count.
+    const shards = runShards(
+      bed.redis,
+      { prefix: bed.prefix, role: "spot-matcher", count: 2, maxShards: 1, ttlMs: 1000, log: () => {} },
+      async () => ({ stop: async () => {} }),
     );
-    await bed.redis.set(shardCountKey(bed.prefix, "spot-matcher"), "2");
     const http = await startWorkerHttp(
       { db: bed.db, redis: bed.redis, prefix: bed.prefix },
       { port: 0, host: "127.0.0.1" },
     );
-    closers.push(() => http.close(), ...shards.map((s) => () => s.close()));
+    closers.push(
+      () => http.close(),
+      () => shards.close(),
+    );
     const base = `http://127.0.0.1:${http.port}`;
     await vi.waitFor(
       async () => {
@@ -146,6 +142,7 @@ describe("the worker's /health, /ready and /metrics", () => {
           `northstar_lease_holder{role="spot-matcher",shard="${held[0] ? 1 : 0}"`,
         );
         expect(metrics).toContain('northstar_lease_shards{role="spot-matcher"} 2');
+        expect(metrics).toContain('northstar_lease_shard_count_mismatch{role="spot-matcher"} 0');
       },
       { timeout: 5000, interval: 100 },
     );

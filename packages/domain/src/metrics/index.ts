@@ -35,7 +35,7 @@ interface Snapshot {
   queues?: { name: string; counts: Record<string, number>; ageSeconds: number }[];
   ticks?: { symbol: string; source: string; ageSeconds: number; open: boolean }[];
   leases?: { role: string; shard: string; holder: string }[];
-  /** Each sharded role's shard count, as the processes running it last recorded it. */
+  /** Each sharded role's shard count, as its lease holders record it (absent while none holds a shard). */
   shards?: { role: string; count: number }[];
 }
 
@@ -263,7 +263,7 @@ export function registerPlatformMetrics(
   family(
     "gauge",
     "northstar_lease_shards",
-    "How many shards a sharded role (spot-matcher, contract-risk) is split over; each shard should have a holder.",
+    "How many shards a sharded role (spot-matcher, contract-risk) is split over, as its lease holders record it; each shard should have a holder.",
     ["role"],
     (s) => (s.shards ?? []).map(({ role, count }) => [{ role }, count]),
   );
