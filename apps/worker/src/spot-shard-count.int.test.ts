@@ -226,6 +226,7 @@ describe("spot matchers started with two shard counts", () => {
       reconciled: true,
       finishedOrdersStillHolding: 0,
       heldMismatches: 0,
+      openCountMismatches: 0,
       currenciesOutOfBalance: [],
     });
   }, 300_000);
