@@ -197,6 +197,9 @@ export class OrderIntake {
       // inserted, and the counts raised by what was inserted (rows locked in (user, market) order, as
       // the matcher locks them, before any ledger account). A key another process recorded meanwhile
       // is skipped (the unique index waits for its commit): its order has an id but no created_at.
+      // The users again as a list: their counts are found by the key whatever the table's size was
+      // when this statement's plan was made.
+      const users = `{${[...new Set(unanswered.map((i) => (batch[i] as Waiting).order.userId))].join(",")}}`;
       const written = await executePrepared<{ i: number; id: number | null; created_at: string | null }>(
         tx,
         sql`
@@ -208,7 +211,8 @@ export class OrderIntake {
         counted as materialized (
           select p.user_id, p.symbol, coalesce(c.open, 0) as n
           from (select distinct user_id, symbol from v) as p
-          left join spot_open_order_counts c on c.user_id = p.user_id and c.symbol = p.symbol),
+          left join spot_open_order_counts c on c.user_id = p.user_id and c.symbol = p.symbol
+            and c.user_id = any(${users}::bigint[])),
         ranked as materialized (
           select v.*, c.n + row_number() over (partition by v.user_id, v.symbol order by v.i) as nth
           from v join counted c on c.user_id = v.user_id and c.symbol = v.symbol),
