@@ -5,14 +5,18 @@ import { SpotMatcher } from "@northstar/domain/spot";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { settled } from "../../../packages/domain/src/spot/testing.ts";
-import {
-  checkSpotLedger,
-  createTraders,
-  runWorkload,
-  type WorkloadMarket,
-} from "../../../packages/domain/src/spot/workload.ts";
+import { checkSpotLedger, createTraders, runWorkload } from "../../../packages/domain/src/spot/workload.ts";
 import { testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
-import { newRun as newTestRun, outcome, type Run, startWorker, until } from "./test/spot-runs.ts";
+import {
+  newRun as newTestRun,
+  outcome,
+  type Run,
+  SHARDED_FUNDS,
+  SHARDED_MARKETS,
+  startWorker,
+  takenShards,
+  until,
+} from "./test/spot-runs.ts";
 
 /*
  * Workers started with different SPOT_MATCHER_SHARDS on one prefix (a rolling change of the count):
@@ -30,13 +34,8 @@ const COMMANDS = 1200;
 const SEED = 20261205;
 const TRADERS = 20;
 const QUOTE_EVERY = 40;
-const MARKETS: WorkloadMarket[] = [
-  { symbol: "BTCUSDT", mid: 60000, tick: "0.01", lot: "0.00001" },
-  { symbol: "ETHUSDT", mid: 3000, tick: "0.01", lot: "0.0001" },
-  { symbol: "BCHUSDT", mid: 520.5, tick: "0.1", lot: "0.001" },
-  { symbol: "ETCUSDT", mid: 13.05, tick: "0.001", lot: "0.01" },
-];
-const FUNDS = { USDT: "1000000", BTC: "20", ETH: "300", BCH: "500", ETC: "5000" };
+const MARKETS = SHARDED_MARKETS;
+const FUNDS = SHARDED_FUNDS;
 
 const runs: Run[] = [];
 const redis = new Redis(testRedisUrl());
@@ -51,13 +50,6 @@ afterAll(async () => {
   }
   redis.disconnect();
 });
-
-/** The shards a worker's output says it took. */
-const taken = (lines: string[], prefix: string) =>
-  lines.flatMap((l) => {
-    const match = new RegExp(`took lease ${prefix}:lease:spot-matcher:(\\d+)`).exec(l);
-    return match ? [Number(match[1])] : [];
-  });
 
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, "127.0.0.1");
@@ -105,11 +97,17 @@ describe("spot matchers started with two shard counts", () => {
     const { prefix } = run;
     const env = (count: number) => ({ SPOT_MATCHER_SHARDS: String(count), LEASE_TTL_MS: String(TTL_MS) });
     const oldA = startWorker(run, "oldA", { ...env(OLD), SPOT_MATCHER_MAX_SHARDS: "1" });
-    await until(() => taken(oldA.lines, prefix).length === 1, "the first old-count worker to take a shard");
+    await until(
+      () => takenShards(oldA.lines, prefix).length === 1,
+      "the first old-count worker to take a shard",
+    );
     const oldB = startWorker(run, "oldB", env(OLD));
-    await until(() => taken(oldB.lines, prefix).length === 1, "the second old-count worker to take a shard");
-    const [shardA] = taken(oldA.lines, prefix) as [number];
-    expect(new Set([shardA, ...taken(oldB.lines, prefix)])).toEqual(new Set([0, 1]));
+    await until(
+      () => takenShards(oldB.lines, prefix).length === 1,
+      "the second old-count worker to take a shard",
+    );
+    const [shardA] = takenShards(oldA.lines, prefix) as [number];
+    expect(new Set([shardA, ...takenShards(oldB.lines, prefix)])).toEqual(new Set([0, 1]));
     const port = await freePort();
     const fresh = startWorker(run, "new", { ...env(NEW), WORKER_HTTP_PORT: String(port) });
     const standingBy = () => fresh.lines.filter((l) => l.includes("spot-matcher: standing by")).length;
@@ -133,7 +131,7 @@ describe("spot matchers started with two shard counts", () => {
       expect(tokens[0]).toMatch(new RegExp(`^${OLD}/`));
       expect(tokens[1]).toMatch(new RegExp(`^${OLD}/`));
       expect(tokens[2]).toBeNull();
-      expect(taken(fresh.lines, prefix)).toEqual([]);
+      expect(takenShards(fresh.lines, prefix)).toEqual([]);
     };
     await servedByOldCount();
 
@@ -168,7 +166,7 @@ describe("spot matchers started with two shard counts", () => {
     oldA.child.kill("SIGTERM");
     await once(oldA.child, "exit");
     await until(
-      () => taken(oldB.lines, prefix).includes(shardA),
+      () => takenShards(oldB.lines, prefix).includes(shardA),
       "the remaining old worker to take the shard",
     );
     await until(async () => (await fills()) >= total / 2, "more fills under the remaining old worker");
@@ -179,7 +177,11 @@ describe("spot matchers started with two shard counts", () => {
     oldB.child.kill("SIGTERM");
     await once(oldB.child, "exit");
     const stoppedAt = Date.now();
-    await until(() => taken(fresh.lines, prefix).length === NEW, "the new worker to take its shards", 10_000);
+    await until(
+      () => takenShards(fresh.lines, prefix).length === NEW,
+      "the new worker to take its shards",
+      10_000,
+    );
     const takeoverMs = Date.now() - stoppedAt;
     console.log(
       `all ${NEW} shards taken ${takeoverMs} ms after the last ${OLD}-shard worker stopped (lease TTL ${TTL_MS} ms); burst still running then: ${duringBurst}`,

@@ -4,14 +4,18 @@ import { SpotMatcher } from "@northstar/domain/spot";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { settled } from "../../../packages/domain/src/spot/testing.ts";
-import {
-  checkSpotLedger,
-  createTraders,
-  runWorkload,
-  type WorkloadMarket,
-} from "../../../packages/domain/src/spot/workload.ts";
+import { checkSpotLedger, createTraders, runWorkload } from "../../../packages/domain/src/spot/workload.ts";
 import { testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
-import { newRun as newTestRun, outcome, type Run, startWorker, until } from "./test/spot-runs.ts";
+import {
+  newRun as newTestRun,
+  outcome,
+  type Run,
+  SHARDED_FUNDS,
+  SHARDED_MARKETS,
+  startWorker,
+  takenShards,
+  until,
+} from "./test/spot-runs.ts";
 
 /*
  * The spot markets split over two shards, each its own lease: two worker processes hold one shard
@@ -26,13 +30,8 @@ const COMMANDS = 1600;
 const SEED = 20261128;
 const TRADERS = 20;
 const QUOTE_EVERY = 40;
-const MARKETS: WorkloadMarket[] = [
-  { symbol: "BTCUSDT", mid: 60000, tick: "0.01", lot: "0.00001" },
-  { symbol: "ETHUSDT", mid: 3000, tick: "0.01", lot: "0.0001" },
-  { symbol: "BCHUSDT", mid: 520.5, tick: "0.1", lot: "0.001" },
-  { symbol: "ETCUSDT", mid: 13.05, tick: "0.001", lot: "0.01" },
-];
-const FUNDS = { USDT: "1000000", BTC: "20", ETH: "300", BCH: "500", ETC: "5000" };
+const MARKETS = SHARDED_MARKETS;
+const FUNDS = SHARDED_FUNDS;
 
 const runs: Run[] = [];
 const redis = new Redis(testRedisUrl());
@@ -48,13 +47,6 @@ afterAll(async () => {
   }
   redis.disconnect();
 });
-
-/** The shards a worker's output says it took, in the order it took them. */
-const taken = (lines: string[], prefix: string) =>
-  lines.flatMap((l) => {
-    const match = new RegExp(`took lease ${prefix}:lease:spot-matcher:(\\d+)`).exec(l);
-    return match ? [Number(match[1])] : [];
-  });
 
 describe("sharded spot matchers", () => {
   it("split the markets over two workers; the survivor takes the killed one's shard and every order ends as in one matcher", async () => {
@@ -96,11 +88,17 @@ describe("sharded spot matchers", () => {
     const crash = await newRun();
     const shardEnv = { SPOT_MATCHER_SHARDS: String(SHARDS), LEASE_TTL_MS: String(TTL_MS) };
     const first = startWorker(crash, "first", { ...shardEnv, SPOT_MATCHER_MAX_SHARDS: "1" });
-    await until(() => taken(first.lines, crash.prefix).length === 1, "the first worker to take a shard");
+    await until(
+      () => takenShards(first.lines, crash.prefix).length === 1,
+      "the first worker to take a shard",
+    );
     const second = startWorker(crash, "second", shardEnv);
-    await until(() => taken(second.lines, crash.prefix).length === 1, "the second worker to take a shard");
-    const [firstShard] = taken(first.lines, crash.prefix);
-    const [secondShard] = taken(second.lines, crash.prefix);
+    await until(
+      () => takenShards(second.lines, crash.prefix).length === 1,
+      "the second worker to take a shard",
+    );
+    const [firstShard] = takenShards(first.lines, crash.prefix);
+    const [secondShard] = takenShards(second.lines, crash.prefix);
     expect(new Set([firstShard, secondShard])).toEqual(new Set([0, 1]));
     const holders = await redis.mget(
       `${crash.prefix}:lease:spot-matcher:0`,
@@ -133,7 +131,7 @@ describe("sharded spot matchers", () => {
     const killedAt = Date.now();
     await once(first.child, "exit");
     await until(
-      () => taken(second.lines, crash.prefix).includes(firstShard as number),
+      () => takenShards(second.lines, crash.prefix).includes(firstShard as number),
       "the second worker to take the first's shard",
     );
     const takeoverMs = Date.now() - killedAt;

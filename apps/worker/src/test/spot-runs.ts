@@ -6,7 +6,7 @@ import { getUserBalances } from "@northstar/domain/ledger";
 import { seedDatabase } from "@northstar/domain/seed";
 import { spotOrders, spotTrades } from "@northstar/domain/spot";
 import type { Redis } from "ioredis";
-import type { Workload } from "../../../../packages/domain/src/spot/workload.ts";
+import type { Workload, WorkloadMarket } from "../../../../packages/domain/src/spot/workload.ts";
 import { createTestDatabase, testRedisUrl } from "../../../../packages/domain/src/test-support/index.ts";
 
 /*
@@ -14,6 +14,22 @@ import { createTestDatabase, testRedisUrl } from "../../../../packages/domain/sr
  * started as `pnpm start` starts them, and the outcome of a run keyed by position in the workload.
  */
 const ROOT = fileURLToPath(new URL("../../../..", import.meta.url));
+
+/** Four markets, each in a different shard under two and under three shards, and funds for them. */
+export const SHARDED_MARKETS: WorkloadMarket[] = [
+  { symbol: "BTCUSDT", mid: 60000, tick: "0.01", lot: "0.00001" },
+  { symbol: "ETHUSDT", mid: 3000, tick: "0.01", lot: "0.0001" },
+  { symbol: "BCHUSDT", mid: 520.5, tick: "0.1", lot: "0.001" },
+  { symbol: "ETCUSDT", mid: 13.05, tick: "0.001", lot: "0.01" },
+];
+export const SHARDED_FUNDS = { USDT: "1000000", BTC: "20", ETH: "300", BCH: "500", ETC: "5000" };
+
+/** The spot-matcher shards a worker's output says it took, in the order it took them. */
+export const takenShards = (lines: string[], prefix: string) =>
+  lines.flatMap((l) => {
+    const match = new RegExp(`took lease ${prefix}:lease:spot-matcher:(\\d+)`).exec(l);
+    return match ? [Number(match[1])] : [];
+  });
 
 export interface Run {
   db: Db;
