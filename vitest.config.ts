@@ -29,6 +29,7 @@ export default defineConfig({
           include: ["packages/**/src/**/*.int.test.ts", "apps/**/src/**/*.int.test.ts"],
           exclude: ["**/node_modules/**"],
           globalSetup: ["packages/domain/src/test-support/global-setup.ts"],
+          setupFiles: ["packages/domain/src/identity/test/secret-cost.setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: "forks",
