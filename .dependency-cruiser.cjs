@@ -66,6 +66,7 @@ const TEST_HELPERS = [
   `${SRC}spot/testing\\.ts$`,
   `${SRC}spot/workload\\.ts$`,
   `${SRC}loans/test/`,
+  `${SRC}identity/test/`,
   `${SRC}contracts/testing\\.ts$`,
   `${SRC}c2c/testing\\.ts$`,
 ];

@@ -4,6 +4,12 @@ import { defineConfig } from "vitest/config";
  * Unit tests (`*.test.ts`) need nothing running. Integration tests (`*.int.test.ts`) talk to the real
  * PostgreSQL and Redis: a global setup migrates a template database once, and each test file clones
  * its own fresh database from it, so files run in parallel without sharing state.
+ *
+ * Integration files share their worker process (`isolate: false`): loading the domain and the API
+ * afresh for each of 114 files cost about a third of the stage's CPU. A file's world is its own
+ * database, Redis prefix and app; module-level settings a file changes (environment variables, the
+ * hot-wallet route) it puts back, and the setup files give every file the same domain (see
+ * setup/test/registrations.setup.ts).
  */
 export default defineConfig({
   test: {
@@ -29,9 +35,14 @@ export default defineConfig({
           include: ["packages/**/src/**/*.int.test.ts", "apps/**/src/**/*.int.test.ts"],
           exclude: ["**/node_modules/**"],
           globalSetup: ["packages/domain/src/test-support/global-setup.ts"],
+          setupFiles: [
+            "packages/domain/src/identity/test/secret-cost.setup.ts",
+            "packages/domain/src/setup/test/registrations.setup.ts",
+          ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: "forks",
+          isolate: false,
         },
       },
     ],

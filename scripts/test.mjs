@@ -11,6 +11,7 @@
 // another, each with the whole machine (to time a stage alone).
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 
 const resultsDir = "test-results";
 rmSync(resultsDir, { recursive: true, force: true });
@@ -67,6 +68,23 @@ let built = false;
 const times = [];
 
 /**
+ * CPU seconds (user + system) of every process this one has waited for, from /proc (Linux only; null
+ * elsewhere). On a shared machine wall time says little; a stage's CPU is what a change should cut.
+ * A child's CPU, its own children's included, is added when it exits, so the growth since the last
+ * stage ended belongs to the stage ending now. Clock ticks are 100 a second on Linux.
+ */
+function childrenCpuSeconds() {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+let cpuSeen = childrenCpuSeconds();
+
+/**
  * Runs one stage. Alone it writes to the terminal; beside another its output goes to
  * test-results/<stage>.log and is printed whole when it ends, so two stages never interleave lines.
  */
@@ -87,6 +105,9 @@ function runStage(name, alone) {
     child.stderr?.pipe(log, { end: false });
     child.on("close", (code) => {
       const seconds = (Date.now() - started) / 1000;
+      const cpuNow = childrenCpuSeconds();
+      const cpu = cpuNow === null || cpuSeen === null ? "" : `, ${(cpuNow - cpuSeen).toFixed(0)} CPU-s`;
+      cpuSeen = cpuNow;
       const finish = () => {
         if (!alone) {
           console.log(`\n=== ${name} ===\n${readFileSync(`${resultsDir}/${name}.log`, "utf8")}`);
@@ -102,8 +123,8 @@ function runStage(name, alone) {
         }
         // A stage that failed without a failing test (a crash, a type error) still counts once.
         failed += code === 0 ? stageFailed : Math.max(stageFailed, 1);
-        times.push(`${name} ${seconds.toFixed(1)} s`);
-        console.log(`=== ${name}: ${code === 0 ? "ok" : "FAILED"} in ${seconds.toFixed(1)} s ===`);
+        times.push(`${name} ${seconds.toFixed(1)} s${cpu}`);
+        console.log(`=== ${name}: ${code === 0 ? "ok" : "FAILED"} in ${seconds.toFixed(1)} s${cpu} ===`);
         resolve(code === 0);
       };
       if (log) {
@@ -133,6 +154,15 @@ for (const lanes of phases) {
     break;
   }
 }
-console.log(`\nstages: ${times.join(", ")}; all in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+const cpuAll = childrenCpuSeconds();
+const load = os
+  .loadavg()
+  .map((n) => n.toFixed(1))
+  .join(" / ");
+console.log(
+  `\nstages: ${times.join(", ")}; all in ${((Date.now() - started) / 1000).toFixed(1)} s` +
+    (cpuAll === null ? "" : `, ${cpuAll.toFixed(0)} CPU-s`) +
+    `; load average at the end ${load}`,
+);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(ok ? 0 : 1);

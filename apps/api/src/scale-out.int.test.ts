@@ -17,6 +17,7 @@ import { Redis } from "ioredis";
 import { authenticator } from "otplib";
 import { afterAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { atProductionSecretCost } from "../../../packages/domain/src/identity/test/secret-cost.ts";
 import {
   createTestDatabase,
   startMailbox,
@@ -258,7 +259,9 @@ describe("two API processes and two workers", () => {
     const database = await createTestDatabase();
     const { db, pool, close: closeDb } = createDb(database.url, { max: 4 });
     pool.on("error", () => {});
-    const { operatorPassword } = await seedDatabase(db);
+    // The API processes check secrets at production's cost and refuse a cheaper hash (this test
+    // process hashes at the test cost): the operator they sign in is hashed at theirs.
+    const { operatorPassword } = await atProductionSecretCost(() => seedDatabase(db));
     expect(operatorPassword).toBeTruthy();
     const prefix = `test:scale:${randomBytes(4).toString("hex")}`;
     const mailbox = await startMailbox();

@@ -43,6 +43,11 @@ interface Key {
 }
 let seq = 0;
 
+const screenAsksTradePassword = async () =>
+  dataOf<{ tradePasswordRequired: boolean }>(
+    await h.trpc("spot.terms", { symbol: "BTCUSDT" }, undefined, "query"),
+  ).tradePasswordRequired;
+
 async function newTrader(opts: { spot_trade?: boolean; ip_allow_list?: string } = {}) {
   const u = await h.registerByEmail();
   await setTradePassword(h, u);
@@ -257,6 +262,8 @@ describe("signed requests", () => {
   it("places key-signed orders without the trade password, even where the policy asks it of the screen", async () => {
     await policy(h, "spot.tradePassword.required", true);
     try {
+      // Spot terms are cached for a second: both orders below go once the requirement shows.
+      await expect.poll(screenAsksTradePassword).toBe(true);
       const t = await newTrader();
       await grant(h, t.userId, "1000");
       const res = await call("POST", "/api/v3/order", t.key, {
@@ -284,6 +291,7 @@ describe("signed requests", () => {
       expect(screen.body.error?.data.errorCode).toBe("FIELD_REQUIRED");
     } finally {
       await policy(h, "spot.tradePassword.required", false);
+      await expect.poll(screenAsksTradePassword).toBe(false);
     }
   });
 

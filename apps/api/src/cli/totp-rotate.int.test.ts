@@ -23,6 +23,9 @@ import { dataOf, userIdOf } from "../test/money.ts";
  */
 let h: Harness;
 let dataDir: string;
+const keyEnv = ["DATA_DIR", "TOTP_ENCRYPTION_KEY", "TOTP_ENCRYPTION_PREVIOUS_KEYS"] as const;
+// Put back as found: test files share their process.
+const savedEnv = keyEnv.map((key) => [key, process.env[key]] as const);
 beforeAll(async () => {
   h = await createHarness();
   dataDir = mkdtempSync(join(tmpdir(), "northstar-data-"));
@@ -34,6 +37,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
   rmSync(dataDir, { recursive: true, force: true });
+  for (const [key, value] of savedEnv) {
+    if (value === undefined) {
+      delete process.env[key];
+    } else {
+      process.env[key] = value;
+    }
+  }
 });
 
 const codeAt = (secret: string, offset: number) =>

@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   configureSecretHashing,
   hashSecret,
@@ -8,6 +8,7 @@ import {
   newToken,
   secretHashingLoad,
   sha256,
+  useTestSecretCost,
   verifySecret,
 } from "./secrets.ts";
 
@@ -38,6 +39,37 @@ describe("hashSecret and verifySecret", { timeout: 60_000 }, () => {
   it("refuses a malformed stored hash instead of throwing", async () => {
     for (const stored of ["", "plain", "bcrypt$1$2$3$4$5", "scrypt$32768$8$1$salt"]) {
       expect(await verifySecret("secret123", stored)).toBe(false);
+    }
+  });
+});
+
+describe("the integration tests' cost", { timeout: 60_000 }, () => {
+  afterEach(() => {
+    useTestSecretCost(false);
+  });
+
+  it("is production's unless switched on, and a hash below the cost in use never verifies", async () => {
+    useTestSecretCost();
+    const cheap = await hashSecret("secret123");
+    expect(cheap).toMatch(/^scrypt\$1024\$8\$1\$/);
+    expect(await verifySecret("secret123", cheap)).toBe(true);
+    useTestSecretCost(false);
+    // Production's cost again: the cheap hash is refused, a new one carries the full cost.
+    expect(await verifySecret("secret123", cheap)).toBe(false);
+    const full = await hashSecret("secret123");
+    expect(full).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(await verifySecret("secret123", full)).toBe(true);
+    for (const weaker of [full.replace("$8$1$", "$4$1$"), full.replace("$32768$", "$16384$")]) {
+      expect(await verifySecret("secret123", weaker)).toBe(false);
+    }
+  });
+
+  it("cannot be switched on outside a vitest worker", () => {
+    vi.stubEnv("VITEST_WORKER_ID", undefined);
+    try {
+      expect(() => useTestSecretCost()).toThrow(/test runner only/);
+    } finally {
+      vi.unstubAllEnvs();
     }
   });
 });

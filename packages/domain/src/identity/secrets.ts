@@ -11,9 +11,30 @@ const scryptAsync = promisify(scrypt) as (
   options: { N: number; r: number; p: number; maxmem: number },
 ) => Promise<Buffer>;
 
+type Cost = { N: number; r: number; p: number };
 // scrypt with N=2^15, r=8, p=1: about 32 MiB and ~60 ms per hash here, OWASP's recommended floor.
-const PARAMS = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const PRODUCTION_COST: Cost = { N: 1 << 15, r: 8, p: 1 };
+// The integration tests' cost (see useTestSecretCost): about 1 MiB and 1 ms.
+const TEST_COST: Cost = { N: 1 << 10, r: 8, p: 1 };
+const MAXMEM = 64 * 1024 * 1024;
 const KEY_LENGTH = 32;
+let cost = PRODUCTION_COST;
+
+/**
+ * Integration tests only: hash at TEST_COST, so the thousands of sign-ups, sign-ins and trade
+ * passwords of a test run do not spend most of its CPU on scrypt. Nothing in the product calls it
+ * (the module's face does not export it; the integration tests' setup file imports it by path), and
+ * it throws outside a vitest worker, so no configuration can lower production's cost. Hashes made
+ * here carry the test cost, and verifySecret refuses a stored hash below the cost in use, so one
+ * that reached a production database would never verify there.
+ */
+export function useTestSecretCost(enabled = true): void {
+  // biome-ignore lint/style/noProcessEnv: the test runner's own mark on its workers, not configuration
+  if (enabled && !process.env.VITEST_WORKER_ID) {
+    throw new Error("the test cost of secret hashing is for the test runner only");
+  }
+  cost = enabled ? TEST_COST : PRODUCTION_COST;
+}
 
 /**
  * Every password comparison publishes its cost parameters (never the secret) on this diagnostics
@@ -100,17 +121,11 @@ async function withHashSlot<T>(priority: HashPriority, work: () => Promise<T>): 
 /** Hashes a password or trade password as `scrypt$N$r$p$salt$hash` (base64url parts). */
 export async function hashSecret(secret: string, priority: HashPriority = "signed-in"): Promise<string> {
   const salt = randomBytes(16);
+  const { N, r, p } = cost;
   const hash = await withHashSlot(priority, () =>
-    scryptAsync(secret.normalize("NFKC"), salt, KEY_LENGTH, PARAMS),
+    scryptAsync(secret.normalize("NFKC"), salt, KEY_LENGTH, { N, r, p, maxmem: MAXMEM }),
   );
-  return [
-    "scrypt",
-    PARAMS.N,
-    PARAMS.r,
-    PARAMS.p,
-    salt.toString("base64url"),
-    hash.toString("base64url"),
-  ].join("$");
+  return ["scrypt", N, r, p, salt.toString("base64url"), hash.toString("base64url")].join("$");
 }
 
 export async function verifySecret(
@@ -122,14 +137,17 @@ export async function verifySecret(
   if (scheme !== "scrypt" || !n || !r || !p || !salt || !hash) {
     return false;
   }
+  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  // A hash cheaper than this process makes (a test's) is no proof here: refused like a malformed one.
+  if (!(params.N >= cost.N && params.r >= cost.r && params.p >= cost.p)) {
+    return false;
+  }
   const expected = Buffer.from(hash, "base64url");
   const actual = await withHashSlot(priority, () => {
-    verifications.publish({ N: Number(n), r: Number(r), p: Number(p), keyLength: expected.length });
+    verifications.publish({ ...params, keyLength: expected.length });
     return scryptAsync(secret.normalize("NFKC"), Buffer.from(salt, "base64url"), expected.length, {
-      N: Number(n),
-      r: Number(r),
-      p: Number(p),
-      maxmem: PARAMS.maxmem,
+      ...params,
+      maxmem: MAXMEM,
     });
   });
   return timingSafeEqual(actual, expected);
