@@ -18,14 +18,19 @@ const PRODUCTION_COST: Cost = { N: 1 << 15, r: 8, p: 1 };
 const TEST_COST: Cost = { N: 1 << 10, r: 8, p: 1 };
 const MAXMEM = 64 * 1024 * 1024;
 const KEY_LENGTH = 32;
+// The least cost a stored hash may carry and still prove a secret: the cost hashes were first made
+// at. Raising PRODUCTION_COST one day must leave this where it is, or every stored hash would stop
+// verifying (hashes keep the cost they were made at).
+const PRODUCTION_FLOOR: Cost = { N: 1 << 15, r: 8, p: 1 };
 let cost = PRODUCTION_COST;
+let floor = PRODUCTION_FLOOR;
 
 /**
  * Integration tests only: hash at TEST_COST, so the thousands of sign-ups, sign-ins and trade
  * passwords of a test run do not spend most of its CPU on scrypt. Nothing in the product calls it
  * (the module's face does not export it; the integration tests' setup file imports it by path), and
  * it throws outside a vitest worker, so no configuration can lower production's cost. Hashes made
- * here carry the test cost, and verifySecret refuses a stored hash below the cost in use, so one
+ * here carry the test cost, and verifySecret refuses a stored hash below production's floor, so one
  * that reached a production database would never verify there.
  */
 export function useTestSecretCost(enabled = true): void {
@@ -34,6 +39,7 @@ export function useTestSecretCost(enabled = true): void {
     throw new Error("the test cost of secret hashing is for the test runner only");
   }
   cost = enabled ? TEST_COST : PRODUCTION_COST;
+  floor = enabled ? TEST_COST : PRODUCTION_FLOOR;
 }
 
 /**
@@ -138,8 +144,8 @@ export async function verifySecret(
     return false;
   }
   const params = { N: Number(n), r: Number(r), p: Number(p) };
-  // A hash cheaper than this process makes (a test's) is no proof here: refused like a malformed one.
-  if (!(params.N >= cost.N && params.r >= cost.r && params.p >= cost.p)) {
+  // A hash cheaper than the floor (a test's) is no proof here: refused like a malformed one.
+  if (!(params.N >= floor.N && params.r >= floor.r && params.p >= floor.p)) {
     return false;
   }
   const expected = Buffer.from(hash, "base64url");
