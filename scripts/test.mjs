@@ -64,6 +64,8 @@ const phases = (serial ? PHASES.flat(2).map((stage) => [[stage]]) : PHASES)
 
 let passed = 0;
 let failed = 0;
+// The names of failed tests, repeated at the very end: a CI log is often read from its tail.
+const failures = [];
 let built = false;
 const times = [];
 
@@ -118,6 +120,14 @@ function runStage(name, alone) {
           const report = JSON.parse(readFileSync(`${resultsDir}/${name}.json`, "utf8"));
           passed += report.numPassedTests;
           stageFailed = report.numFailedTests;
+          for (const file of report.testResults ?? []) {
+            for (const test of file.assertionResults ?? []) {
+              if (test.status === "failed") {
+                const why = String(test.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300);
+                failures.push(`${name}: ${file.name.replace(`${process.cwd()}/`, "")} > ${test.fullName}\n      ${why}`);
+              }
+            }
+          }
         } catch {
           // typecheck, lint, the bench and the budget write no report
         }
@@ -164,5 +174,8 @@ console.log(
     (cpuAll === null ? "" : `, ${cpuAll.toFixed(0)} CPU-s`) +
     `; load average at the end ${load}`,
 );
+if (failures.length > 0) {
+  console.log(`\nfailed:\n${failures.map((line) => `  ${line}`).join("\n")}`);
+}
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(ok ? 0 : 1);
