@@ -123,8 +123,12 @@ function runStage(name, alone) {
           for (const file of report.testResults ?? []) {
             for (const test of file.assertionResults ?? []) {
               if (test.status === "failed") {
-                const why = String(test.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300);
-                failures.push(`${name}: ${file.name.replace(`${process.cwd()}/`, "")} > ${test.fullName}\n      ${why}`);
+                const why = String(test.failureMessages?.[0] ?? "")
+                  .split("\n")[0]
+                  .slice(0, 300);
+                failures.push(
+                  `${name}: ${file.name.replace(`${process.cwd()}/`, "")} > ${test.fullName}\n      ${why}`,
+                );
               }
             }
           }
