@@ -19,6 +19,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { atProductionSecretCost } from "../../../packages/domain/src/identity/test/secret-cost.ts";
 import {
+  compiledEntry,
   createTestDatabase,
   startMailbox,
   testRedisUrl,
@@ -72,7 +73,7 @@ async function freePort(): Promise<number> {
 
 function start(name: string, script: string, env: Record<string, string>) {
   const lines: string[] = [];
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  const child = spawn(process.execPath, compiledEntry(script), {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -828,7 +829,7 @@ describe("two API processes and two workers", () => {
       unbalancedCurrencies: [],
       unbalancedEntries: [],
     });
-    const cli = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/admin.ts", "reconcile"], {
+    const cli = spawnSync(process.execPath, [...compiledEntry("apps/api/src/cli/admin.ts"), "reconcile"], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       encoding: "utf8",

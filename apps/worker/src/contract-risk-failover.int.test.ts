@@ -11,7 +11,7 @@ import { reconcileLedger } from "@northstar/domain/ledger";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newContractUser } from "../../../packages/domain/src/contracts/testing.ts";
-import { testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
+import { compiledEntry, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
 import { useWorkerTestBed, type WorkerTestBed } from "./test/queue-test-bed.ts";
 
 /*
@@ -42,7 +42,7 @@ afterAll(() => {
 
 function startWorker(name: string): { child: ChildProcess; lines: string[] } {
   const lines: string[] = [];
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+  const child = spawn(process.execPath, compiledEntry("apps/worker/src/main.ts"), {
     cwd: ROOT,
     env: {
       ...process.env,

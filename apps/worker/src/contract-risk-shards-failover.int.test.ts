@@ -12,7 +12,7 @@ import { reconcileLedger } from "@northstar/domain/ledger";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newContractUser } from "../../../packages/domain/src/contracts/testing.ts";
-import { testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
+import { compiledEntry, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
 import { useWorkerTestBed, type WorkerTestBed } from "./test/queue-test-bed.ts";
 
 /*
@@ -49,7 +49,7 @@ function startWorker(
   extra: Record<string, string> = {},
 ): { child: ChildProcess; lines: string[] } {
   const lines: string[] = [];
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+  const child = spawn(process.execPath, compiledEntry("apps/worker/src/main.ts"), {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -181,8 +181,7 @@ describe("the contract risk engine in shards", () => {
     );
 
     const a = startWorker("A", { CONTRACT_RISK_MAX_SHARDS: "1" });
-    // A worker's start loads the sources through tsx: on a machine busy with other tests that alone
-    // has taken over 30 s.
+    // On a machine busy with other tests a worker's start has taken over 30 s.
     await until(() => started(a.lines).length === 1, "A's engine started", 90_000);
     const b = startWorker("B");
     await until(() => started(b.lines).length === 1, "B's engine started", 90_000);

@@ -1,11 +1,12 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { compiledEntry } from "../../../../packages/domain/src/test-support/index.ts";
 import type { Harness } from "./harness.ts";
 
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 
 /**
- * Runs `pnpm admin <args>` as an operator would (node with tsx, from the repository root) against
+ * Runs `pnpm admin <args>` as an operator would (compiled, as `pnpm start` runs, from the repository root) against
  * this test's database and Redis prefix. Resolves with the exit code and the output, never rejects.
  */
 export function runAdminCli(
@@ -24,7 +25,7 @@ export function runAdminCliWithEnv(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ["--import", "tsx", "apps/api/src/cli/admin.ts", ...args],
+      [...compiledEntry("apps/api/src/cli/admin.ts"), ...args],
       {
         cwd: ROOT,
         timeout: 60_000,

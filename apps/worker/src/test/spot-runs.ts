@@ -7,7 +7,11 @@ import { seedDatabase } from "@northstar/domain/seed";
 import { spotOrders, spotTrades } from "@northstar/domain/spot";
 import type { Redis } from "ioredis";
 import type { Workload, WorkloadMarket } from "../../../../packages/domain/src/spot/workload.ts";
-import { createTestDatabase, testRedisUrl } from "../../../../packages/domain/src/test-support/index.ts";
+import {
+  compiledEntry,
+  createTestDatabase,
+  testRedisUrl,
+} from "../../../../packages/domain/src/test-support/index.ts";
 
 /*
  * Helpers of the spot failover tests: a seeded database and Redis prefix per run, worker processes
@@ -65,7 +69,7 @@ export function startWorker(
   env: Record<string, string> = {},
 ): { child: ChildProcess; lines: string[] } {
   const lines: string[] = [];
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+  const child = spawn(process.execPath, compiledEntry("apps/worker/src/main.ts"), {
     cwd: ROOT,
     env: {
       ...process.env,

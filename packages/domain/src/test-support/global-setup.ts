@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { runMigrations } from "../db/migrate.ts";
 import { adminUrl, databaseUrl, TEMPLATE_DB } from "./databases.ts";
@@ -10,6 +12,15 @@ import { adminUrl, databaseUrl, TEMPLATE_DB } from "./databases.ts";
  * Older templates are left alone: another run may still be cloning one (each is a few MB).
  */
 export default async function setup(): Promise<() => Promise<void>> {
+  // The processes the tests start (workers, APIs, the operator CLI) run compiled, as in production
+  // (see compiledEntry); this leaves output already made from the same sources alone.
+  const built = spawnSync(process.execPath, ["scripts/build-server.mjs"], {
+    cwd: fileURLToPath(new URL("../../../..", import.meta.url)),
+    encoding: "utf8",
+  });
+  if (built.status !== 0) {
+    throw new Error(`compiling the server failed: ${built.stderr}`);
+  }
   const client = new pg.Client({ connectionString: adminUrl() });
   await client.connect();
   try {

@@ -1,3 +1,4 @@
+export * from "./compiled.ts";
 export * from "./databases.ts";
 export * from "./mailbox.ts";
 export * from "./market-data.ts";
