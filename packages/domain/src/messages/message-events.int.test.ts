@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { UNREAD_BADGE_CAP } from "@northstar/shared/contracts/messages";
 import type { TPlaceOrderRequest } from "@northstar/shared/contracts/spot";
 import { translate } from "@northstar/shared/i18n";
 import type { Language } from "@northstar/shared/languages";
@@ -25,6 +26,7 @@ import { uploads } from "../uploads/index.ts";
 import {
   addMessage,
   addMessages,
+  countUnread,
   listMessages,
   messageBadgesSettled,
   publishUserEvent,
@@ -380,6 +382,26 @@ describe("the live badge", () => {
     await waitFor(() => events.length > 0);
     await messageBadgesSettled(db);
     expect(badges(events)).toEqual([1]);
+  });
+
+  it("counts up to the cap (the bell shows 99+), while the inbox keeps the exact count", async () => {
+    const user = await createC2cUser(false);
+    const events = await listen(user.id);
+    const many = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        userId: user.id,
+        kind: "deposit.confirmed" as const,
+        params: { amount: "1", currency: "USDT" },
+        eventKey: `cap:${from + i}`,
+      }));
+    await addMessages(db, many(0, UNREAD_BADGE_CAP - 1));
+    await messageBadgesSettled(db);
+    await waitFor(() => badges(events).at(-1) === UNREAD_BADGE_CAP - 1);
+    await addMessages(db, many(UNREAD_BADGE_CAP, 51));
+    await messageBadgesSettled(db);
+    await waitFor(() => badges(events).length >= 2);
+    expect(badges(events).at(-1)).toBe(UNREAD_BADGE_CAP);
+    expect(await countUnread(db, user.id)).toBe(UNREAD_BADGE_CAP + 50);
   });
 
   it("numbers a user's events from several publishers without a gap, even at once", async () => {

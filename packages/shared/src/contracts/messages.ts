@@ -50,8 +50,15 @@ export interface TMessageView {
 /** What the `user` socket channel carries when the owner's messages change: refetch the count. */
 export interface TMessagesEvent {
   type: "messages";
+  /** The owner's unread messages, counted up to UNREAD_BADGE_CAP (the badge shows 99+ from there). */
   unread: number;
 }
+
+/**
+ * The most unread messages a live badge count counts: the bell shows "99+" beyond 99, and a trader
+ * whose fills left thousands unread would otherwise make every fill count them all again.
+ */
+export const UNREAD_BADGE_CAP = 100;
 
 /** Customer service: a line of text, an uploaded image, or both. */
 export const SUPPORT_MESSAGE_MAX_LENGTH = 2000;
