@@ -4,7 +4,7 @@ import { type Db, executePrepared, perHandle, type Tx } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { accountIdCache, type EntryInput, postEntriesInTransaction } from "../ledger/index.ts";
 import { commandStream } from "./commands.ts";
-import { answerFor, findResent, keyOf, recordedByKey } from "./order-keys.ts";
+import { answerFor, keyOf, recordedByKey, repeatsInBatch, textArray } from "./order-keys.ts";
 import type { SpotOrderRow } from "./order-view.ts";
 import type { spotOrders } from "./spot.table.ts";
 
@@ -68,21 +68,31 @@ function batchLength(queue: Waiting[]): number {
   return end;
 }
 
+/** The (user, market) pairs of `orders`, each once, in (user, market) order: the order rows are locked in. */
+function countPairs(orders: NewOrder[]): { user_id: number; symbol: string }[] {
+  const pairs = new Map<string, { user_id: number; symbol: string }>();
+  for (const o of orders) {
+    pairs.set(`${o.userId}:${o.symbol}`, { user_id: o.userId, symbol: o.symbol });
+  }
+  return [...pairs.values()].sort((a, b) => a.user_id - b.user_id || (a.symbol < b.symbol ? -1 : 1));
+}
+
 /**
- * Locks the open-order count of each (user, market) of `orders` to the commit. Other batches, of this
- * process or another, record orders too: the locks are taken in one order (no deadlock) and in a
- * statement of their own, so that the count's snapshot, taken after the wait, sees what the previous
- * holder committed.
+ * Makes sure each pair has its row of spot_open_order_counts before the batch's statement locks the
+ * rows: a row that does not exist yet cannot be locked, and two batches could then both count a
+ * user's first orders in a market from zero. Created in (user, market) order like every lock on
+ * the table; a batch creating the same row waits here for this one's commit, before it locks any
+ * other row. Rows are never deleted, so a process asks once per pair (see OrderIntake.counted).
  */
-async function lockOpenCounts(tx: Tx, orders: NewOrder[]): Promise<void> {
-  const pairs = JSON.stringify(orders.map((o) => ({ user_id: o.userId, symbol: o.symbol })));
+async function ensureCountRows(tx: Tx, pairs: { user_id: number; symbol: string }[]): Promise<void> {
   await executePrepared(
     tx,
     sql`
-    select pg_advisory_xact_lock(k) from (
-      select distinct hashtextextended('spot-open:' || user_id || ':' || symbol, 0) as k
-      from jsonb_to_recordset(${pairs}::jsonb) as v(user_id bigint, symbol text)
-      order by k) as locks`,
+    insert into spot_open_order_counts (user_id, symbol, open)
+    select user_id, symbol, 0 from jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb)
+      as p(user_id bigint, symbol text)
+    order by user_id, symbol
+    on conflict (user_id, symbol) do nothing`,
   );
 }
 
@@ -97,6 +107,8 @@ async function lockOpenCounts(tx: Tx, orders: NewOrder[]): Promise<void> {
 export class OrderIntake {
   private queue: Waiting[] = [];
   private inFlight = 0;
+  /** (user, market) pairs known to have their open-order count row ("user:symbol"). */
+  private readonly counted = new Set<string>();
 
   constructor(
     private readonly db: Db,
@@ -145,28 +157,19 @@ export class OrderIntake {
    * Inserts the orders (ids taken first, so rows and holds pair up) and holds their funds. An order
    * that would pass its user's open-order limit is refused here, counted in the same transaction as
    * the insert, so orders arriving together, at this process or another, cannot slip past the limit.
+   * An order resending one already recorded (its client key used) is answered with that order after
+   * the commit; it is not counted, recorded or held again.
    */
   private async write(batch: Waiting[]): Promise<(SpotOrderRow | AppError)[]> {
+    // A key repeated in the batch: the later orders answer the first.
+    const sameAs = repeatsInBatch(batch.map((w) => w.order));
+    const unanswered = batch.map((_, i) => i).filter((i) => !sameAs.has(i));
+    const pairs = countPairs(unanswered.map((i) => (batch[i] as Waiting).order));
+    const uncounted = pairs.filter((p) => !this.counted.has(`${p.user_id}:${p.symbol}`));
     const outcome = await this.db.transaction(async (tx) => {
-      // A resent order (its client key already used) answers its first order; no count, row or hold.
-      const resent = await findResent(
-        tx,
-        batch.map((w) => w.order),
-      );
-      const skip = new Set([...resent.answered.keys(), ...resent.sameAs.keys()]);
-      const unanswered = batch.map((_, i) => i).filter((i) => !skip.has(i));
-      if (unanswered.length === 0) {
-        return {
-          rows: new Map<number, SpotOrderRow>(),
-          lost: [],
-          refused: new Map<number, AppError>(),
-          resent,
-        };
+      if (uncounted.length > 0) {
+        await ensureCountRows(tx, uncounted);
       }
-      await lockOpenCounts(
-        tx,
-        unanswered.map((i) => (batch[i] as Waiting).order),
-      );
       // One JSON parameter for the whole batch: far cheaper to build than a parameter per value.
       const json = JSON.stringify(
         unanswered.map((index) => {
@@ -193,15 +196,23 @@ export class OrderIntake {
           };
         }),
       );
-      // In one statement, after the locks: each (user, market)'s open orders (its row of
-      // spot_open_order_counts), the batch's orders within the limit given ids in batch order, those
-      // inserted, and the counts raised by what was inserted (rows locked in (user, market) order, as
-      // the matcher locks them, before any ledger account). A key another process recorded meanwhile
-      // is skipped (the unique index waits for its commit): its order has an id but no created_at.
-      // The users again as a list: their counts are found by the key whatever the table's size was
-      // when this statement's plan was made.
-      const users = `{${[...new Set(unanswered.map((i) => (batch[i] as Waiting).order.userId))].join(",")}}`;
-      const written = await executePrepared<{ i: number; id: number | null; created_at: string | null }>(
+      const keyed = unanswered.filter((i) => (batch[i] as Waiting).order.clientKey);
+      const keyedOrder = (i: number) => (batch[i] as Waiting).order;
+      // In one statement: the orders whose key is already recorded (`known`, one probe of the unique
+      // (user, key) index each), each (user, market)'s open orders with its count row locked in
+      // (user, market) order, as the matcher locks them, before any ledger account (the lock waits
+      // for a batch writing the row and reads what it committed), the batch's other orders within
+      // the limit given ids in batch order, those inserted, and the counts raised by what was
+      // inserted. A key another process recorded meanwhile is skipped (the unique index waits for
+      // its commit): its order has an id but no created_at. The users again as a list: their rows
+      // are found by the key whatever the table's size was when this statement's plan was made.
+      const users = `{${pairs.map((p) => p.user_id).join(",")}}`;
+      const written = await executePrepared<{
+        i: number;
+        id: number | null;
+        created_at: string | null;
+        known: boolean;
+      }>(
         tx,
         sql`
         with v as materialized (
@@ -209,14 +220,22 @@ export class OrderIntake {
             book text, symbol text, base text, quote text, side text, type text, time_in_force text,
             price numeric, quantity numeric, quote_amount numeric, fee_currency text, hold_currency text,
             held numeric, client_key text, request_hash text)),
-        counted as materialized (
-          select p.user_id, p.symbol, coalesce(c.open, 0) as n
-          from (select distinct user_id, symbol from v) as p
-          left join spot_open_order_counts c on c.user_id = p.user_id and c.symbol = p.symbol
-            and c.user_id = any(${users}::bigint[])),
+        known as materialized (
+          select k.i from unnest(${`{${keyed.join(",")}}`}::int[],
+            ${`{${keyed.map((i) => keyedOrder(i).userId).join(",")}}`}::bigint[],
+            ${textArray(keyed.map((i) => keyedOrder(i).clientKey as string))}::text[]) as k(i, user_id, client_key)
+          join spot_orders o on o.user_id = k.user_id and o.client_key = k.client_key),
+        locked as materialized (
+          select c.user_id, c.symbol, c.open from spot_open_order_counts c
+          where c.user_id = any(${users}::bigint[])
+            and (c.user_id, c.symbol) in (select user_id, symbol from v)
+          order by c.user_id, c.symbol
+          for update of c),
         ranked as materialized (
-          select v.*, c.n + row_number() over (partition by v.user_id, v.symbol order by v.i) as nth
-          from v join counted c on c.user_id = v.user_id and c.symbol = v.symbol),
+          select v.*,
+            coalesce(l.open, 0) + row_number() over (partition by v.user_id, v.symbol order by v.i) as nth
+          from v left join locked l on l.user_id = v.user_id and l.symbol = v.symbol
+          where v.i not in (select i from known)),
         chosen as materialized (
           select nextval(pg_get_serial_sequence('spot_orders', 'id')) as id, r.*
           from (select * from ranked where nth <= max_open order by i) as r),
@@ -232,16 +251,21 @@ export class OrderIntake {
           insert into spot_open_order_counts (user_id, symbol, open)
           select user_id, symbol, count(*)::int from inserted group by user_id, symbol order by user_id, symbol
           on conflict (user_id, symbol) do update set open = spot_open_order_counts.open + excluded.open)
-        select v.i, c.id, ins.created_at
+        select v.i, c.id, ins.created_at, v.i in (select i from known) as known
         from v left join chosen c on c.i = v.i left join inserted ins on ins.id = c.id
         order by v.i`,
       );
       const refused = new Map<number, AppError>();
       const withIds: { index: number; order: NewOrder & { id: number } }[] = [];
       const createdAt = new Map<number, Date>();
+      const known: number[] = [];
       for (const row of written.rows) {
         const index = Number(row.i);
         const waiting = batch[index] as Waiting;
+        if (row.known) {
+          known.push(index);
+          continue;
+        }
         if (row.id === null) {
           refused.set(index, new AppError("TOO_MANY_OPEN_ORDERS", { max: waiting.maxOpen }));
           continue;
@@ -274,10 +298,17 @@ export class OrderIntake {
         }
       }
       await postEntriesInTransaction(tx, [...rows.values()].map(holdEntry), accountIdCache(this.db));
-      const lost = withIds.filter(({ order }) => !createdAt.has(order.id)).map(({ index }) => index);
-      return { rows, lost, refused, resent };
+      // Resent orders, and orders whose key another process recorded first, answer that order.
+      const lost = [
+        ...known,
+        ...withIds.filter(({ order }) => !createdAt.has(order.id)).map(({ index }) => index),
+      ];
+      return { rows, lost, refused };
     });
-    const { rows, lost, refused, resent } = outcome;
+    const { rows, lost, refused } = outcome;
+    for (const p of uncounted) {
+      this.counted.add(`${p.user_id}:${p.symbol}`);
+    }
     // After the commit: the matcher must never see an order that might still roll back. If this
     // append is lost, the matcher's sweep finds the pending orders in the database.
     const pipeline = this.redis.pipeline();
@@ -290,22 +321,18 @@ export class OrderIntake {
       );
     }
     await pipeline.exec().catch(() => {});
-    // Orders whose key another process recorded first answer that order, read after its commit.
+    // Read after the commit: the first order of a key another process was recording is then found.
     const lostTo = await recordedByKey(
       this.db,
       lost.map((i) => (batch[i] as Waiting).order),
     );
+    const answered = new Set(lost);
     const outcomes = batch.map((waiting, i): SpotOrderRow | AppError | undefined => {
       const key = keyOf(waiting.order);
-      const first = lost.includes(i) && key ? lostTo.get(key) : undefined;
-      return (
-        refused.get(i) ??
-        resent.answered.get(i) ??
-        rows.get(i) ??
-        (first ? answerFor(waiting.order, first) : undefined)
-      );
+      const first = answered.has(i) && key ? lostTo.get(key) : undefined;
+      return refused.get(i) ?? rows.get(i) ?? (first ? answerFor(waiting.order, first) : undefined);
     });
-    for (const [i, earlier] of resent.sameAs) {
+    for (const [i, earlier] of sameAs) {
       const first = outcomes[earlier];
       outcomes[i] = first ? answerFor((batch[i] as Waiting).order, first) : undefined;
     }

@@ -25,7 +25,7 @@ export function answerFor(
 }
 
 /** A PostgreSQL array literal of `values`, each quoted (a key may hold commas, quotes or braces). */
-const textArray = (values: string[]) =>
+export const textArray = (values: string[]) =>
   `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(",")}}`;
 
 /**
@@ -48,12 +48,10 @@ export async function recordedByKey(db: DbOrTx, orders: KeyedOrder[]): Promise<M
 }
 
 /**
- * Orders of a batch that resend an order: one already recorded (answered with that order) or one
- * earlier in the same batch (`sameAs` its index). Neither is counted, recorded or held again.
+ * Orders of a batch repeating the client key of an order earlier in it, each mapped to that earlier
+ * order's index: they answer it, and are neither counted, recorded nor held.
  */
-export async function findResent(db: DbOrTx, orders: KeyedOrder[]) {
-  const recorded = await recordedByKey(db, orders);
-  const answered = new Map<number, SpotOrderRow | AppError>();
+export function repeatsInBatch(orders: KeyedOrder[]): Map<number, number> {
   const sameAs = new Map<number, number>();
   const firstInBatch = new Map<string, number>();
   orders.forEach((order, i) => {
@@ -61,17 +59,14 @@ export async function findResent(db: DbOrTx, orders: KeyedOrder[]) {
     if (key === null) {
       return;
     }
-    const row = recorded.get(key);
     const earlier = firstInBatch.get(key);
-    if (row) {
-      answered.set(i, answerFor(order, row));
-    } else if (earlier !== undefined) {
+    if (earlier !== undefined) {
       sameAs.set(i, earlier);
     } else {
       firstInBatch.set(key, i);
     }
   });
-  return { answered, sameAs };
+  return sameAs;
 }
 
 export { keyOf };

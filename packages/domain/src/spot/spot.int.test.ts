@@ -291,6 +291,65 @@ describe("spot orders through the matcher", () => {
     }
   });
 
+  it("counts a user's very first orders in a market exactly when two API processes take them at once", async () => {
+    await setPolicy(db, "spot.maxOpenOrders", 1, "test");
+    await termsShow("ICPUSDT", (terms) => terms.maxOpenOrders === 1);
+    const second = createDb(databaseUrl, { max: 4 });
+    const newcomer = await createTrader(db, { USDT: "1000" });
+    // Another transaction is creating the user's count row and has not committed: both processes'
+    // batches must wait for it and then count from what it committed, never both from zero.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let created = () => {};
+    const rowWritten = new Promise<void>((resolve) => {
+      created = resolve;
+    });
+    const holder = db.transaction(async (tx) => {
+      await tx.execute(
+        sql`insert into spot_open_order_counts (user_id, symbol, open) values (${newcomer.id}, 'ICPUSDT', 0)`,
+      );
+      created();
+      await gate;
+    });
+    try {
+      await rowWritten;
+      const orders = Promise.allSettled(
+        [deps, { ...deps, db: second.db }].flatMap((via) =>
+          Array.from({ length: 3 }, () => placeOrder(via, newcomer, limit("ICPUSDT", "buy", "1", "1"))),
+        ),
+      );
+      // Both batches are waiting on the uncommitted row.
+      await waitUntil(
+        async () =>
+          Number(
+            (
+              await db.execute<{ n: number }>(
+                sql`select count(*)::int as n from pg_stat_activity
+                    where datname = current_database() and wait_event_type = 'Lock'`,
+              )
+            ).rows[0]?.n,
+          ),
+        (n) => n >= 2,
+      );
+      release();
+      await holder;
+      const results = await orders;
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      expect(
+        new Set(results.flatMap((r) => (r.status === "rejected" ? [(r.reason as AppError).code] : []))),
+      ).toEqual(new Set(["TOO_MANY_OPEN_ORDERS"]));
+      expect(await balanceOf(db, newcomer, "USDT")).toEqual({ available: "999", held: "1" });
+    } finally {
+      release();
+      await holder.catch(() => {});
+      await second.close();
+      await setPolicy(db, "spot.maxOpenOrders", 200, "test");
+      await termsShow("ICPUSDT", (terms) => terms.maxOpenOrders === 200);
+    }
+  });
+
   it("writes batches side by side and keeps each user's open-order limit and balance exact", async () => {
     // An intake of its own: the first orders submitted together go as batches in flight at once,
     // the rest in the batches after them; all contend for the same users' locks and balances.
