@@ -12,6 +12,14 @@ type Db = ReturnType<typeof createDb>["db"];
  */
 export async function seedHistory(db: Db, users: number): Promise<Record<string, number>> {
   const orders = users * 5;
+  // The turnover of past fills where the schema keeps it: on the fill itself (value_usdt), or, in a
+  // checkout from before that (the baseline of an A/B run), a trade_turnover row per fill side.
+  const onFill = (
+    await db.execute<{ n: number }>(
+      `select count(*)::int as n from information_schema.columns
+       where table_name = 'spot_trades' and column_name = 'value_usdt'`,
+    )
+  ).rows[0]?.n;
   const statements = [
     `insert into users (uid, password_hash, nationality, invite_code, nickname, created_at)
      select 'hist' || i, 'x', 'GB', 'HIST' || i, 'hist' || i, now() - interval '30 days'
@@ -39,12 +47,17 @@ export async function seedHistory(db: Db, users: number): Promise<Record<string,
        case when i % 2 = 0 then 'BTC' else 'ETH' end as base,
        case when i % 2 = 0 then 60000 else 3000 end as price) as s`,
     `insert into spot_trades (symbol, book, price, quantity, quote_qty, taker_side, maker_order_id,
-       taker_order_id, maker_user_id, taker_user_id, maker_fee, taker_fee, created_at)
-     select symbol, 'real', price, filled_qty, filled_quote, side, id, null, user_id, null, 0, 0, created_at
+       taker_order_id, maker_user_id, taker_user_id, maker_fee, taker_fee, created_at${onFill ? ", value_usdt" : ""})
+     select symbol, 'real', price, filled_qty, filled_quote, side, id, null, user_id, null, 0, 0,
+       created_at${onFill ? ", filled_quote" : ""}
      from spot_orders where status = 'filled' and client_key like 'hist-%' order by id`,
-    `insert into trade_turnover (user_id, source, reference, value_usdt, created_at)
-     select maker_user_id, 'spot', 'hist_trade:' || id, quote_qty, created_at
-     from spot_trades where maker_user_id is not null order by id`,
+    ...(onFill
+      ? []
+      : [
+          `insert into trade_turnover (user_id, source, reference, value_usdt, created_at)
+         select maker_user_id, 'spot', 'hist_trade:' || id, quote_qty, created_at
+         from spot_trades where maker_user_id is not null order by id`,
+        ]),
     `insert into user_messages (user_id, kind, params, event_key, read_at, created_at)
      select user_id, 'spot.filled', '{}'::jsonb, 'hist:' || id, now() - interval '19 days', created_at
      from spot_orders where status = 'filled' and client_key like 'hist-%' order by id`,

@@ -201,24 +201,3 @@ export const conversionQuotes = pgTable(
   },
   (t) => [index("conversion_quotes_user_idx").on(t.userId, t.createdAt)],
 );
-
-/**
- * Turnover that trading modules above funding report (spot fills, in USDT), counted toward the
- * withdrawal requirement beside conversions. One row per fill side; the reference makes a replayed
- * settlement count once.
- */
-export const tradeTurnover = pgTable(
-  "trade_turnover",
-  {
-    id: bigserial({ mode: "number" }).primaryKey(),
-    userId: bigint({ mode: "number" }).notNull(),
-    source: text().notNull(),
-    reference: text().notNull(),
-    valueUsdt: money().notNull(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    uniqueIndex("trade_turnover_reference_key").on(t.reference),
-    index("trade_turnover_user_idx").on(t.userId),
-  ],
-);

@@ -2,6 +2,8 @@
 import "./open-orders-check.ts";
 // Registers the markets' source of the platform's own 24h volume (the tickers show it).
 import "./platform-volume.ts";
+// Registers the users' spot turnover with funding's withdrawal requirement.
+import "./turnover.ts";
 
 export * from "./balances.ts";
 export * from "./cancel-order.ts";

@@ -101,6 +101,11 @@ export const spotTrades = pgTable(
     takerUserId: bigint({ mode: "number" }),
     makerFee: money().notNull(),
     takerFee: money().notNull(),
+    /**
+     * The fill's value in USDT, counted toward each side's withdrawal turnover (its users' real-book
+     * fills); null where it does not count (the demo book, a market not quoted in USDT).
+     */
+    valueUsdt: money(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

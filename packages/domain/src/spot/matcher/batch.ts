@@ -2,7 +2,6 @@ import type { MarketTrade } from "@northstar/shared/markets";
 import { SPOT_OPEN_STATUSES, spotOrderMachine } from "@northstar/shared/state-machines";
 import { sql } from "drizzle-orm";
 import { type Db, executePrepared, type Tx } from "../../db/client.ts";
-import { recordTradeTurnover } from "../../funding/index.ts";
 import type { Book } from "../../ledger/index.ts";
 import { type AccountIdCache, type EntryInput, postEntriesInTransaction } from "../../ledger/index.ts";
 import { addMessages, type NewMessage } from "../../messages/index.ts";
@@ -165,6 +164,7 @@ export async function writeBatch(
           taker_user_id: t.takerUserId,
           maker_fee: t.makerFee,
           taker_fee: t.takerFee,
+          value_usdt: t.valueUsdt,
           created_at: new Date(t.at).toISOString(),
         })),
       );
@@ -176,12 +176,12 @@ export async function writeBatch(
           from (select * from jsonb_to_recordset(${rows}::jsonb) as v(ord int, symbol text, book text,
             price numeric, quantity numeric, quote_qty numeric, taker_side text, maker_order_id bigint,
             taker_order_id bigint, maker_user_id bigint, taker_user_id bigint, maker_fee numeric,
-            taker_fee numeric, created_at timestamptz) order by ord) as r),
+            taker_fee numeric, value_usdt numeric, created_at timestamptz) order by ord) as r),
         inserted as (
           insert into spot_trades (id, symbol, book, price, quantity, quote_qty, taker_side, maker_order_id,
-            taker_order_id, maker_user_id, taker_user_id, maker_fee, taker_fee, created_at)
+            taker_order_id, maker_user_id, taker_user_id, maker_fee, taker_fee, value_usdt, created_at)
           select id, symbol, book, price, quantity, quote_qty, taker_side, maker_order_id, taker_order_id,
-            maker_user_id, taker_user_id, maker_fee, taker_fee, created_at
+            maker_user_id, taker_user_id, maker_fee, taker_fee, value_usdt, created_at
           from v order by id)
         select ord, id from v order by ord`,
       );
@@ -207,19 +207,6 @@ export async function writeBatch(
       });
     }
     await postEntriesInTransaction(tx, entries, accountIds);
-    // Fills count toward their users' withdrawal turnover, committed with the fills themselves.
-    await recordTradeTurnover(
-      tx,
-      batch.trades.flatMap((trade) =>
-        trade.turnover.map((t) => ({
-          userId: t.userId,
-          source: "spot",
-          reference: `spot_trade:${trade.id}:${t.role}`,
-          valueUsdt: t.valueUsdt,
-        })),
-      ),
-    );
-
     if (batch.quoteBooks.size > 0) {
       const books = JSON.stringify([...batch.quoteBooks.values()]);
       await tx.execute(sql`

@@ -69,8 +69,11 @@ export interface PendingTrade {
   takerFee: string;
   at: number;
   postings: PostingInput[];
-  /** The real-book users of this fill and its USDT value, for the withdrawal turnover requirement. */
-  turnover: { userId: number; role: "maker" | "taker"; valueUsdt: string }[];
+  /**
+   * The fill's USDT value, counted toward the withdrawal turnover of its users (spot/turnover.ts);
+   * null on the demo book and in a market not quoted in USDT.
+   */
+  valueUsdt: string | null;
 }
 
 export interface FeeRates {
@@ -168,17 +171,7 @@ export function settleTrade(
   const takerFee = settleSide(postings, market, book, fill.taker, fill.takerSide, qty, quoteQty, rates.taker);
   // Turnover is measured in USDT; every spot market quotes in USDT today. A market quoted in another
   // currency would need a price here, and until one exists its fills are not counted.
-  const turnover: PendingTrade["turnover"] = [];
-  if (book === "real" && market.quote === "USDT") {
-    for (const [role, order] of [
-      ["maker", fill.maker],
-      ["taker", fill.taker],
-    ] as const) {
-      if (order) {
-        turnover.push({ userId: order.row.userId, role, valueUsdt: quoteQty.toFixed() });
-      }
-    }
-  }
+  const valueUsdt = book === "real" && market.quote === "USDT" ? quoteQty.toFixed() : null;
   return {
     symbol: market.symbol,
     book,
@@ -194,7 +187,7 @@ export function settleTrade(
     takerFee: takerFee.toFixed(),
     at: fill.at,
     postings,
-    turnover,
+    valueUsdt,
   };
 }
 
