@@ -32,17 +32,25 @@ export interface SequencedEvent {
   data: unknown;
 }
 
+/** The script as a command of the connection: sent once per socket, then called by its SHA1. */
+type WithPublish = { northstarPublishSequenced(...args: string[]): unknown };
+const scripted = new WeakSet<Redis>();
+
 /** Publishes events, each with the next number of its channel's shared sequence, in one round trip. */
 export async function publishSequenced(redis: Redis, events: readonly SequencedEvent[]): Promise<void> {
   if (events.length === 0) {
     return;
   }
-  const pipeline = redis.pipeline();
+  if (!scripted.has(redis)) {
+    // EVALSHA instead of the script's text with every event (ioredis sends the text once per socket,
+    // and again if the server answers that it lost it, as after a restart).
+    redis.defineCommand("northstarPublishSequenced", { numberOfKeys: 2, lua: PUBLISH_SEQUENCED });
+    scripted.add(redis);
+  }
+  const pipeline = redis.pipeline() as unknown as WithPublish & ReturnType<Redis["pipeline"]>;
   for (const event of events) {
     const ts = Date.now();
-    pipeline.eval(
-      PUBLISH_SEQUENCED,
-      2,
+    pipeline.northstarPublishSequenced(
       event.seqKey,
       event.channel,
       String(ts * 1000),
