@@ -1,7 +1,9 @@
+import helmet from "helmet";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Envelope } from "../legacy/define.ts";
 import { errorText, expectRefusal, newEmail, query } from "../test/fixtures.ts";
+import { SECURITY_POLICY } from "./security-headers.ts";
 import { createHarness, type Harness } from "../test/harness.ts";
 
 let h: Harness;
@@ -34,6 +36,24 @@ describe("HEAD on action routes", () => {
 
   it("still answers HEAD on the health check", async () => {
     expect((await h.app.inject({ method: "HEAD", url: "/health" })).statusCode).toBe(200);
+  });
+});
+
+describe("security headers", () => {
+  it("are helmet's, on every response, as helmet itself sets them", async () => {
+    const res = await h.app.inject({ method: "GET", url: "/health" });
+    const direct = new Map<string, string>();
+    helmet(SECURITY_POLICY)(
+      {} as never,
+      { setHeader: (k: string, v: unknown) => direct.set(k.toLowerCase(), String(v)), removeHeader() {} } as never,
+      () => {},
+    );
+    expect(direct.size).toBeGreaterThan(8);
+    for (const [name, value] of direct) {
+      expect(res.headers[name], name).toBe(value);
+    }
+    expect(res.headers["x-frame-options"]).toBe("SAMEORIGIN");
+    expect(res.headers["x-powered-by"]).toBeUndefined();
   });
 });
 
