@@ -1,10 +1,10 @@
-import helmet from "helmet";
 import type { InjectOptions } from "fastify";
+import helmet from "helmet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Envelope } from "../legacy/define.ts";
 import { errorText, expectRefusal, newEmail, query } from "../test/fixtures.ts";
-import { SECURITY_POLICY } from "./security-headers.ts";
 import { createHarness, type Harness } from "../test/harness.ts";
+import { SECURITY_POLICY } from "./security-headers.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -45,7 +45,10 @@ describe("security headers", () => {
     const direct = new Map<string, string>();
     helmet(SECURITY_POLICY)(
       {} as never,
-      { setHeader: (k: string, v: unknown) => direct.set(k.toLowerCase(), String(v)), removeHeader() {} } as never,
+      {
+        setHeader: (k: string, v: unknown) => direct.set(k.toLowerCase(), String(v)),
+        removeHeader() {},
+      } as never,
       () => {},
     );
     expect(direct.size).toBeGreaterThan(8);
