@@ -61,7 +61,14 @@ describe("new-coin subscription in the browser", () => {
     await expect.poll(() => card.getByTestId("launchpad-amount").textContent()).toBe("250.00 USDT");
     await card.getByTestId("launchpad-subscribe").click();
     await user.locator('[data-testid="launchpad-subscribe-confirm"]:not([data-ready="false"])').click();
-    await user.waitForURL(/\/subscriptionRecord/);
+    // The record page, or the refusal the page showed instead (named, so a failure says why).
+    const refusal = user.locator(".ant-message-warning, .ant-modal-confirm");
+    await Promise.race([
+      user.waitForURL(/\/subscriptionRecord/),
+      refusal.waitFor().then(async () => {
+        throw new Error(`the subscription was refused: ${await refusal.textContent()}`);
+      }),
+    ]);
     const record = user.getByTestId("launchpad-record").first();
     await record.waitFor();
     expect(await record.getAttribute("data-status")).toBe("reviewing");
