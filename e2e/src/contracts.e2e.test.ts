@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, ROOT, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
-import { pageAs, registerUser, trpcMutation } from "./users.ts";
+import { confirmModal, pageAs, registerUser, trpcMutation } from "./users.ts";
 
 /**
  * Contracts in the browser: USDT moved to the contract account, a 10x long with TP and SL opened
@@ -73,8 +73,7 @@ describe("contracts in the browser", () => {
     await expect.poll(async () => Number(await figure(user, "contract-confirm-liq"))).toBeGreaterThan(0);
     await expect(dialog.getByTestId("summary-margin").textContent()).resolves.toMatch(/USDT/);
     await expect(dialog.getByTestId("summary-overnight").textContent()).resolves.toMatch(/0\.03%/);
-    await user.locator('[data-testid="contract-confirm"]:not([data-ready="false"])').click();
-    await user.getByTestId("contract-confirm").waitFor({ state: "hidden", timeout: 15_000 });
+    await confirmModal(user, "contract-confirm");
 
     const { rows } = await db.query<{ id: string; margin: string }>(
       "select id, margin::text from contract_positions order by id desc limit 1",
@@ -88,18 +87,18 @@ describe("contracts in the browser", () => {
 
     await card.getByTestId("contract-add-margin").click();
     await user.getByTestId("contract-margin-amount").fill("10");
-    await user.locator('[data-testid="contract-margin-confirm"]:not([data-ready="false"])').click();
+    await confirmModal(user, "contract-margin-confirm");
     const added = new MoneyDecimal(rows[0]?.margin ?? "0").plus(10).toFixed();
     await expect.poll(() => figure(user, "contract-margin"), { timeout: 15_000 }).toBe(added);
 
     await card.getByTestId("contract-close-half").click();
-    await user.locator('[data-testid="contract-close-confirm"]:not([data-ready="false"])').click();
+    await confirmModal(user, "contract-close-confirm");
     await expect
       .poll(async () => (await card.textContent())?.includes("0.01 / 0.02"), { timeout: 15_000 })
       .toBe(true);
 
     await user.getByTestId("contract-close-all").click();
-    await user.locator('[data-testid="contract-close-all-confirm"]:not([data-ready="false"])').click();
+    await confirmModal(user, "contract-close-all-confirm");
     await card.waitFor({ state: "detached", timeout: 15_000 });
     await user.getByTestId("contract-tab-history").click();
     const done = user.getByTestId(`contract-position-${id}`);

@@ -60,7 +60,8 @@ describe("new-coin subscription in the browser", () => {
     await card.getByTestId("launchpad-quantity").fill("2500");
     await expect.poll(() => card.getByTestId("launchpad-amount").textContent()).toBe("250.00 USDT");
     await card.getByTestId("launchpad-subscribe").click();
-    await user.locator('[data-testid="launchpad-subscribe-confirm"]:not([data-ready="false"])').click();
+    // Through the helper that presses a confirmation whose click a loaded machine did not take.
+    await confirmModal(user, "launchpad-subscribe-confirm");
     // The record page, or the refusal the page showed instead (named, so a failure says why).
     const refusal = user.locator(".ant-message-warning, .ant-modal-confirm");
     await Promise.race([
@@ -81,7 +82,7 @@ describe("new-coin subscription in the browser", () => {
     const card = second.getByTestId("launchpad-offering").filter({ hasText: "NOVA" });
     await card.getByTestId("launchpad-quantity").fill("1000");
     await card.getByTestId("launchpad-subscribe").click();
-    await second.locator('[data-testid="launchpad-subscribe-confirm"]:not([data-ready="false"])').click();
+    await confirmModal(second, "launchpad-subscribe-confirm");
     await second.waitForURL(/\/subscriptionRecord/);
     const record = second.getByTestId("launchpad-record").first();
     await record.waitFor();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Platform, ROOT, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
-import { pageAs, registerUser, trpcMutation } from "./users.ts";
+import { confirmModal, pageAs, registerUser, trpcMutation } from "./users.ts";
 
 /**
  * Options in the browser: buy an up option, watch it open with its countdown, let it settle, and
@@ -81,8 +81,7 @@ describe("options in the browser", () => {
     await user.getByTestId("option-buy-up").click();
     await expect(user.getByTestId("summary-total").textContent()).resolves.toContain("101.00 USDT");
     await expect(user.getByTestId("summary-win").textContent()).resolves.toContain("180.00 USDT");
-    await user.locator('[data-testid="option-confirm"]:not([data-ready="false"])').click();
-    await user.getByTestId("option-confirm").waitFor({ state: "hidden", timeout: 15_000 });
+    await confirmModal(user, "option-confirm");
     await user.locator(".ant-message").getByText("Option bought").waitFor();
 
     const { rows } = await db.query<{ id: string; expires_at: Date; purchase_price: string }>(
