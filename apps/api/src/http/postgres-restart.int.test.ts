@@ -36,7 +36,7 @@ beforeAll(async () => {
   cluster = await startPostgresCluster();
   const url = cluster.url("northstar");
   await runMigrations(url);
-  fault = createDb(url, { max: 5, onIdleError: () => {} });
+  fault = createDb(url, { max: 5, onConnectionError: () => {} });
   await seedDatabase(fault.db);
   app = await buildApp({ ...h.deps, db: fault.db });
   const uid = String(10_000_000 + Math.floor(Math.random() * 89_999_999));

@@ -11,14 +11,30 @@ export type DbOrTx = Db | Tx;
 // INT8 (bigint ids, counters) fits a JS number for our ranges.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-export function createDb(url: string, options: { max?: number; onIdleError?: (error: Error) => void } = {}) {
+export function createDb(
+  url: string,
+  options: { max?: number; onConnectionError?: (error: Error) => void } = {},
+) {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  const told =
+    options.onConnectionError ??
+    ((error: Error) => console.error("database connection ended:", error.message));
   // An idle connection the server ends (a restart, an operator terminating backends) is dropped from
   // the pool, which opens a new one when needed. Without a listener the error would end the process.
-  pool.on(
-    "error",
-    options.onIdleError ?? ((error) => console.error("database idle connection:", error.message)),
-  );
+  pool.on("error", told);
+  // The pool listens only to idle connections: one in use (inside a transaction, between two of its
+  // statements) that the server ends would emit its error to nobody and end the process. Its
+  // transaction fails on its next statement and the pool drops it when it is released.
+  const inUse = new WeakSet<object>();
+  pool.on("acquire", (client) => inUse.add(client));
+  pool.on("release", (_error, client) => inUse.delete(client));
+  pool.on("connect", (client) => {
+    client.on("error", (error) => {
+      if (inUse.has(client)) {
+        told(error);
+      }
+    });
+  });
   // No relational schema: services query tables through the query builder, so the client needs to
   // know no module's tables (db/schema.ts lists them for drizzle-kit only).
   const db = drizzle(pool, { casing: "snake_case" });
