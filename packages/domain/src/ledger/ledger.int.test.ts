@@ -341,6 +341,54 @@ async function reconcileBooks(handle: DbOrTx) {
   return { ...report, ok };
 }
 
+describe("ledger references", () => {
+  const pgCode = async (statement: Promise<unknown>) => {
+    const error = await statement.then(
+      () => undefined,
+      (e: { cause?: { code?: string }; code?: string }) => e,
+    );
+    return error?.cause?.code ?? error?.code;
+  };
+
+  it("refuses a posting whose account or entry does not exist, and writes none of its statement", async () => {
+    await deposit(8101, "USDT", "10");
+    const [account] = (
+      await db.execute<{ id: number }>(
+        sql`select id from ledger_accounts where user_id = 8101 and currency = 'USDT' order by id limit 1`,
+      )
+    ).rows;
+    const [entry] = (await db.execute<{ id: number }>(sql`select max(id) as id from journal_entries`)).rows;
+    const before = (await db.execute<{ n: number }>(sql`select count(*)::int as n from postings`)).rows[0]?.n;
+    const insert = (entryId: number, accountId: number) =>
+      db.execute(sql`insert into postings (entry_id, account_id, currency, amount, balance_after)
+        values (${entry?.id}, ${account?.id}, 'USDT', 1, 1), (${entryId}, ${accountId}, 'USDT', -1, 0)`);
+    // 23503: the code a foreign key gives, so callers see the same refusal as before.
+    expect(await pgCode(insert(Number(entry?.id), 987654321))).toBe("23503");
+    expect(await pgCode(insert(987654321, Number(account?.id)))).toBe("23503");
+    const after = (await db.execute<{ n: number }>(sql`select count(*)::int as n from postings`)).rows[0]?.n;
+    expect(after).toBe(before);
+  });
+
+  it("refuses to delete, truncate or re-key entries and accounts, or to change a posting", async () => {
+    await deposit(8102, "USDT", "5");
+    const refused = [
+      sql`delete from journal_entries where id = (select max(id) from journal_entries)`,
+      sql`update journal_entries set id = id + 1000000 where id = (select max(id) from journal_entries)`,
+      sql`delete from ledger_accounts where user_id = 8102`,
+      sql`update ledger_accounts set id = id + 1000000 where user_id = 8102`,
+      sql`truncate ledger_accounts cascade`,
+      sql`delete from postings where id = (select max(id) from postings)`,
+      sql`update postings set amount = amount where id = (select max(id) from postings)`,
+    ];
+    for (const statement of refused) {
+      expect(await pgCode(db.execute(statement))).toBe("23001");
+    }
+    expect(await getUserBalances(db, 8102, "real")).toContainEqual(
+      expect.objectContaining({ currency: "USDT", available: "5.000000000000000000" }),
+    );
+  });
+});
+
 describe("system-account rules", () => {
   const system = (code: SystemCode, currency: string, book: "real" | "demo" = "real"): AccountRef => ({
     system: code,
