@@ -1,21 +1,20 @@
 -- A posting's entry and account are checked once per inserting statement instead of by two foreign
 -- keys. A foreign key runs a lookup per row and locks the row it finds (FOR KEY SHARE): on an entry
 -- the same statement has just written, that lock is one more write and WAL record per posting. The
--- ledger writes its postings a batch per statement, so one lookup of the statement's entries and one
--- of its accounts do the same check for all of them.
+-- ledger writes its postings a batch per statement, so one query over the statement's new rows does
+-- the same check for all of them.
 ALTER TABLE "postings" DROP CONSTRAINT "postings_entry_id_journal_entries_id_fk";--> statement-breakpoint
 ALTER TABLE "postings" DROP CONSTRAINT "postings_account_id_ledger_accounts_id_fk";--> statement-breakpoint
--- The ids go to the lookups as arrays: each is found through its primary key whatever the tables'
--- sizes were when the function's plan was made (joined with the new rows, a plan kept from a small
--- table scanned all of journal_entries).
+-- Each id is looked up through its primary key by a scalar subquery, which the planner never turns
+-- into a join: a join planned while the statement's rows were few and kept by the function could
+-- scan all of journal_entries.
 CREATE FUNCTION "postings_references_exist"() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  entries bigint[];
-  accounts bigint[];
 BEGIN
-  SELECT array_agg(DISTINCT entry_id), array_agg(DISTINCT account_id) INTO entries, accounts FROM new_postings;
-  IF (SELECT count(*) FROM journal_entries WHERE id = ANY (entries)) <> cardinality(entries)
-     OR (SELECT count(*) FROM ledger_accounts WHERE id = ANY (accounts)) <> cardinality(accounts) THEN
+  IF EXISTS (
+    SELECT 1 FROM new_postings p
+    WHERE (SELECT e.id FROM journal_entries e WHERE e.id = p.entry_id) IS NULL
+       OR (SELECT a.id FROM ledger_accounts a WHERE a.id = p.account_id) IS NULL
+  ) THEN
     RAISE EXCEPTION 'a posting names a journal entry or ledger account that does not exist'
       USING ERRCODE = 'foreign_key_violation', TABLE = 'postings';
   END IF;
