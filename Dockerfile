@@ -25,7 +25,7 @@ FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 # The workspace packages' exports name their compiled files under this condition (scripts/compiled.mjs).
-ENV NODE_OPTIONS="--enable-source-maps --conditions=northstar-compiled"
+ENV NODE_OPTIONS="--enable-source-maps --conditions=northstar-compiled --max-semi-space-size=32"
 COPY --from=deps /app ./
 COPY --from=build /app/packages/shared/dist packages/shared/dist
 COPY --from=build /app/packages/domain/dist packages/domain/dist

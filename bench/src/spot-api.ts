@@ -4,7 +4,7 @@ import { once } from "node:events";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createDb } from "@northstar/domain/db";
 import { createSession } from "@northstar/domain/identity";
 import { mulberry32 } from "@northstar/shared/random";
@@ -74,19 +74,23 @@ function buildServer(tree: string) {
   }
 }
 
-function start(tree: string, compiled: string, env: Record<string, string>): ChildProcess {
+/** The node options production starts that checkout's processes with (its scripts/compiled.mjs). */
+async function productionNodeOptions(tree: string): Promise<string[]> {
+  const module = (await import(pathToFileURL(path.join(tree, "scripts/compiled.mjs")).href)) as {
+    COMPILED_NODE_OPTIONS: string[];
+  };
+  return module.COMPILED_NODE_OPTIONS;
+}
+
+async function start(tree: string, compiled: string, env: Record<string, string>): Promise<ChildProcess> {
   const profile = process.env.BENCH_CPU_PROFILE
     ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
     : [];
-  return spawn(
-    process.execPath,
-    [...profile, "--enable-source-maps", "--conditions=northstar-compiled", compiled],
-    {
-      cwd: tree,
-      env: { ...process.env, DATABASE_URL, REDIS_URL, LOG_LEVEL: "warn", ...env },
-      stdio: ["ignore", "ignore", "inherit"],
-    },
-  );
+  return spawn(process.execPath, [...profile, ...(await productionNodeOptions(tree)), compiled], {
+    cwd: tree,
+    env: { ...process.env, DATABASE_URL, REDIS_URL, LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }
 
 /** A limit order around 60000 (BTCUSDT) or 3000 (ETHUSDT): 30% cross the spread. */
@@ -242,13 +246,13 @@ const summary = (run: { latencies: number[]; failed: number; seconds: number }) 
 /** The API and a spot-matcher worker of the checkout at `tree`, answering. */
 async function startPlatform(tree: string, prefix: string) {
   buildServer(tree);
-  const api = start(tree, "apps/api/dist/server.js", {
+  const api = await start(tree, "apps/api/dist/server.js", {
     PORT: String(PORT),
     HOST: "127.0.0.1",
     REDIS_PREFIX: prefix,
     WEB_DIST: "",
   });
-  const worker = start(tree, "apps/worker/dist/main.js", {
+  const worker = await start(tree, "apps/worker/dist/main.js", {
     REDIS_PREFIX: prefix,
     WORKER_ROLES: "spot-matcher",
   });

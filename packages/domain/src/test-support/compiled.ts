@@ -1,11 +1,13 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { COMPILED_NODE_OPTIONS } from "../../../../scripts/compiled.mjs";
 
 const ROOT = fileURLToPath(new URL("../../../..", import.meta.url));
 
 /**
  * The node arguments that start a server entry (`apps/worker/src/main.ts`, `apps/api/src/cli/admin.ts`,
- * …) as production starts it: its compiled file under plain node (scripts/compiled.mjs). The
+ * …) as production starts it: its compiled file under plain node, with production's node options
+ * (scripts/compiled.mjs). The
  * integration project's global setup compiles the server first. A process started through tsx
  * instead spends seconds of CPU compiling the sources at every start, which on a busy machine turned
  * a CLI call or a worker's start into a timeout.
@@ -15,5 +17,5 @@ export function compiledEntry(source: string): string[] {
   if (compiled === source || !existsSync(`${ROOT}${compiled}`)) {
     throw new Error(`${compiled} is missing: compile the server (node scripts/build-server.mjs)`);
   }
-  return ["--enable-source-maps", "--conditions=northstar-compiled", `${ROOT}${compiled}`];
+  return [...COMPILED_NODE_OPTIONS, `${ROOT}${compiled}`];
 }
