@@ -85,7 +85,7 @@ export const createCallerFactory = t.createCallerFactory;
  * cannot be reached as 503 with a translated "try again" (the call's transaction did not commit;
  * money actions carry an Idempotency-Key, so the retry applies once). Anything else is left as it is.
  */
-function asRefusal(cause: unknown): TRPCError | undefined {
+export function asRefusal(cause: unknown): TRPCError | undefined {
   if (!(cause instanceof AppError) && isDatabaseUnavailable(cause)) {
     return new TRPCError({
       code: "SERVICE_UNAVAILABLE",
@@ -108,27 +108,33 @@ function asRefusal(cause: unknown): TRPCError | undefined {
 }
 
 /** What a procedure's entry check adds to its context. */
-type Entry<Added> = (ctx: TrpcContext) => Promise<Added>;
+export type Entry<Added> = (ctx: TrpcContext) => Promise<Added>;
 
 /**
- * Every procedure's one entry middleware: text with a NUL character is refused before any input is
- * read (see nulByteRefusal), then the procedure's own entry check runs (signed in, an Idempotency-Key
- * for money), then the procedure; a refusal from any of them is translated by `asRefusal`. One
- * middleware rather than one per check: each level of tRPC's chain costs a closure and a copy of the
- * context on every call, a measurable share of an order's CPU.
+ * Runs a procedure's entry: text with a NUL character is refused before any input is read (see
+ * nulByteRefusal), then the procedure's own check (signed in, an Idempotency-Key for money), whose
+ * refusal is translated by `asRefusal`. Returns what the check adds to the context.
+ */
+export async function enter<Added>(ctx: TrpcContext, rawInput: unknown, check: Entry<Added>): Promise<Added> {
+  try {
+    const refusal = nulByteRefusal(rawInput);
+    if (refusal) {
+      throw refusal;
+    }
+    return await check(ctx);
+  } catch (cause) {
+    throw asRefusal(cause) ?? cause;
+  }
+}
+
+/**
+ * Every procedure's one entry middleware: `enter`, then the procedure, whose refusals are translated
+ * by `asRefusal` too. One middleware rather than one per check: each level of tRPC's chain costs a
+ * closure and a copy of the context on every call, a measurable share of an order's CPU.
  */
 function entry<Added extends object>(check: Entry<Added>) {
   return t.middleware(async ({ ctx, next, getRawInput }) => {
-    let added: Added;
-    try {
-      const refusal = nulByteRefusal(await getRawInput().catch(() => undefined));
-      if (refusal) {
-        throw refusal;
-      }
-      added = await check(ctx);
-    } catch (cause) {
-      throw asRefusal(cause) ?? cause;
-    }
+    const added = await enter(ctx, await getRawInput().catch(() => undefined), check);
     const result = await next({ ctx: added });
     if (!result.ok) {
       const refusal = asRefusal(result.error.cause);
@@ -140,7 +146,25 @@ function entry<Added extends object>(check: Entry<Added>) {
   });
 }
 
-const signedIn = async (ctx: TrpcContext) => ({ auth: await authenticate(ctx.deps.db, ctx.token) });
+/** The entry of a signed-in user's procedure: the session, or LOGIN_REQUIRED / SESSION_ENDED. */
+export const signedIn = async (ctx: TrpcContext) => ({ auth: await authenticate(ctx.deps.db, ctx.token) });
+
+/**
+ * The entry of a money action: signed in, and an Idempotency-Key (see moneyProcedure), refused
+ * before the input is read.
+ */
+export const moneyEntry = async (ctx: TrpcContext) => {
+  const { auth } = await signedIn(ctx);
+  const key = ctx.idempotencyKey;
+  if (key === undefined || key === "") {
+    throw new AppError("IDEMPOTENCY_KEY_REQUIRED", {}, "idempotency_key");
+  }
+  assertIdempotencyKey(key);
+  return { auth, idempotencyKey: key };
+};
+
+export type SignedInContext = TrpcContext & Awaited<ReturnType<typeof signedIn>>;
+export type MoneyContext = TrpcContext & Awaited<ReturnType<typeof moneyEntry>>;
 
 export const publicProcedure = t.procedure.use(entry(async () => ({})));
 
@@ -164,17 +188,7 @@ export const authedProcedure = t.procedure.use(entry(signedIn));
  * mutation is declared here or listed there as not money. A frozen account never gets this far: its
  * sessions ended when it was frozen, and `authenticate` refuses any session of a frozen user (1000).
  */
-export const moneyProcedure = t.procedure.meta({ money: true }).use(
-  entry(async (ctx) => {
-    const auth = (await signedIn(ctx)).auth;
-    const key = ctx.idempotencyKey;
-    if (key === undefined || key === "") {
-      throw new AppError("IDEMPOTENCY_KEY_REQUIRED", {}, "idempotency_key");
-    }
-    assertIdempotencyKey(key);
-    return { auth, idempotencyKey: key };
-  }),
-);
+export const moneyProcedure = t.procedure.meta({ money: true }).use(entry(moneyEntry));
 
 /** Keys whose values never reach the audit log. */
 const SECRET_KEY = /password|secret|code|token|uri/i;

@@ -228,13 +228,16 @@ describe("spot.place and spot.cancel answered directly", () => {
     expect(h.app.hasRoute({ method: "POST", url: "/trpc/spot.balances" })).toBe(false);
   });
 
-  it("refuses exactly as the tRPC adapter does: login, input, domain refusals, bad bodies", async () => {
+  it("refuses exactly as the tRPC adapter does: NUL bytes, login, input, domain refusals, bad bodies", async () => {
     const u = await h.registerByEmail();
     const auth = { authorization: `Bearer ${u.token}` };
     const cases: [string, string, Record<string, string>, number][] = [
       ["spot.place", JSON.stringify(order), {}, 401],
       ["spot.place", JSON.stringify(order), { authorization: "Bearer nope" }, 401],
       ["spot.place", JSON.stringify({ ...order, side: "long" }), auth, 400],
+      ["spot.place", JSON.stringify({ ...order, symbol: "BTC\u0000USDT" }), auth, 400],
+      ["spot.place", JSON.stringify({ ...order, side: "long" }), {}, 401],
+      ["spot.place", JSON.stringify({ ...order, symbol: "XYZUSDT" }), auth, 400],
       ["spot.place", JSON.stringify({ ...order, price: undefined }), { ...auth, lang: "zh" }, 400],
       ["spot.place", JSON.stringify({ ...order, price: "50000.001" }), { ...auth, lang: "zh" }, 400],
       ["spot.place", JSON.stringify(order), auth, 400],

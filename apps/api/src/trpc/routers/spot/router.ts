@@ -16,7 +16,8 @@ import {
   ZPlaceOrderRequestSchema,
 } from "@northstar/shared/contracts/spot";
 import { translate } from "@northstar/shared/i18n";
-import type { TrpcContext } from "../../init.ts";
+import type { z } from "zod";
+import type { MoneyContext, SignedInContext, TrpcContext } from "../../init.ts";
 import { authedProcedure, moneyProcedure, publicProcedure, router } from "../../init.ts";
 
 const spotDeps = (ctx: TrpcContext): SpotDeps => ({
@@ -24,6 +25,27 @@ const spotDeps = (ctx: TrpcContext): SpotDeps => ({
   redis: ctx.deps.redis,
   prefix: ctx.deps.config.redisPrefix,
 });
+
+/**
+ * Places an order; answers like the legacy "createOrder" event: the message is shown to the user
+ * plainly. A resent order is found by its key on the order row (see ../../idempotency.ts for the
+ * rest). Also answered without tRPC's procedure chain by ../../direct.ts.
+ */
+export async function placeSpotOrder(ctx: MoneyContext, input: z.output<typeof ZPlaceOrderRequestSchema>) {
+  const order = await placeOrder(spotDeps(ctx), ctx.auth.user, input, {
+    clientKey: ctx.idempotencyKey,
+    requestHash: requestHash("spot.place", input),
+  });
+  return { order, event: "createOrder" as const, message: translate(ctx.lang, "api.orderPlaced") };
+}
+
+/** Cancels one of the user's orders (also answered by ../../direct.ts). */
+export async function cancelSpotOrder(
+  ctx: SignedInContext,
+  input: z.output<typeof ZCancelOrderRequestSchema>,
+) {
+  return { order: await cancelOrder(spotDeps(ctx), ctx.auth.user, input.id) };
+}
 
 /** Spot trading: the market's terms, the user's balances, orders and fills; each calls one service. */
 export const spotRouter = router({
@@ -33,18 +55,12 @@ export const spotRouter = router({
   balances: authedProcedure
     .input(ZSymbolRequestSchema)
     .query(({ ctx, input }) => getSpotBalances(ctx.deps.db, ctx.auth.user, input.symbol)),
-  /** Answers like the legacy "createOrder" event: the message is shown to the user plainly. */
-  place: moneyProcedure.input(ZPlaceOrderRequestSchema).mutation(async ({ ctx, input }) => {
-    // A resent order is found by its key on the order row (see ../../idempotency.ts for the rest).
-    const order = await placeOrder(spotDeps(ctx), ctx.auth.user, input, {
-      clientKey: ctx.idempotencyKey,
-      requestHash: requestHash("spot.place", input),
-    });
-    return { order, event: "createOrder" as const, message: translate(ctx.lang, "api.orderPlaced") };
-  }),
-  cancel: authedProcedure.input(ZCancelOrderRequestSchema).mutation(async ({ ctx, input }) => ({
-    order: await cancelOrder(spotDeps(ctx), ctx.auth.user, input.id),
-  })),
+  place: moneyProcedure
+    .input(ZPlaceOrderRequestSchema)
+    .mutation(({ ctx, input }) => placeSpotOrder(ctx, input)),
+  cancel: authedProcedure
+    .input(ZCancelOrderRequestSchema)
+    .mutation(({ ctx, input }) => cancelSpotOrder(ctx, input)),
   getMany: authedProcedure.input(ZOrderListRequestSchema).query(({ ctx, input }) =>
     listOrders(ctx.deps.db, ctx.auth.user.id, {
       scope: input.scope,
