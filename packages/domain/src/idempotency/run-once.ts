@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { idempotentRequestMachine } from "@northstar/shared/state-machines";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client.ts";
@@ -42,7 +42,7 @@ export function assertIdempotencyKey(key: string, field = "idempotency_key"): vo
 /** SHA-256 over the action and the input without its secrets. */
 export function requestHash(action: string, input: Record<string, unknown>): string {
   const kept = Object.fromEntries(Object.entries(input).filter(([name]) => !SECRET_FIELDS.has(name)));
-  return createHash("sha256").update(action).update("\n").update(JSON.stringify(kept)).digest("hex");
+  return hash("sha256", `${action}\n${JSON.stringify(kept)}`, "hex");
 }
 
 /**

