@@ -214,7 +214,11 @@ describe("the compiled build", () => {
     });
   }, START_TIMEOUT_MS);
 
-  it("sets up the database, then serves the API and runs the worker under plain node", async () => {
+  // Three process starts and their checks: seconds each on a loaded machine (CI runs the browser tests
+  // beside this lane), as in cli/admin.int.test.ts.
+  it("sets up the database, then serves the API and runs the worker under plain node", {
+    timeout: 120_000,
+  }, async () => {
     // The database set-up `pnpm start` runs first, compiled too.
     const setup = spawnSync(process.execPath, nodeArgs("setup", { compiled: true }), {
       cwd: ROOT,

@@ -137,7 +137,11 @@ describe("earn through tRPC and the legacy calls", () => {
     expect((await balanceOf(h, u.userId)).available).toBe("975");
   });
 
-  it("pnpm admin earn:… creates a range product, publishes a future day's rate once, lists them", async () => {
+  // Four operator commands, each a process start: on a loaded machine (CI runs the browser tests
+  // beside this lane) each takes seconds, as in cli/admin.int.test.ts.
+  it("pnpm admin earn:… creates a range product, publishes a future day's rate once, lists them", {
+    timeout: 120_000,
+  }, async () => {
     const spec = {
       family: "etf",
       name: "ETF 30",
