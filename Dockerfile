@@ -25,7 +25,7 @@ FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 # The workspace packages' exports name their compiled files under this condition (scripts/compiled.mjs).
-ENV NODE_OPTIONS="--enable-source-maps --conditions=northstar-compiled --max-semi-space-size=32"
+ENV NODE_OPTIONS="--enable-source-maps --conditions=northstar-compiled"
 COPY --from=deps /app ./
 COPY --from=build /app/packages/shared/dist packages/shared/dist
 COPY --from=build /app/packages/domain/dist packages/domain/dist
@@ -41,4 +41,5 @@ EXPOSE 3000
 # The API's readiness (PostgreSQL and Redis answer); docker-compose sets the worker's own.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=6 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT ?? 3000}/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["sh", "-c", "node apps/api/dist/cli/setup.js && exec node apps/api/dist/server.js"]
+# The servers' own option: SERVER_NODE_OPTIONS in scripts/compiled.mjs.
+CMD ["sh", "-c", "node apps/api/dist/cli/setup.js && exec node --max-semi-space-size=32 apps/api/dist/server.js"]

@@ -74,12 +74,16 @@ function buildServer(tree: string) {
   }
 }
 
-/** The node options production starts that checkout's processes with (its scripts/compiled.mjs). */
+/**
+ * The node options production starts that checkout's servers with (its scripts/compiled.mjs; a
+ * checkout from before SERVER_NODE_OPTIONS has none of those).
+ */
 async function productionNodeOptions(tree: string): Promise<string[]> {
   const module = (await import(pathToFileURL(path.join(tree, "scripts/compiled.mjs")).href)) as {
     COMPILED_NODE_OPTIONS: string[];
+    SERVER_NODE_OPTIONS?: string[];
   };
-  return module.COMPILED_NODE_OPTIONS;
+  return [...module.COMPILED_NODE_OPTIONS, ...(module.SERVER_NODE_OPTIONS ?? [])];
 }
 
 async function start(tree: string, compiled: string, env: Record<string, string>): Promise<ChildProcess> {

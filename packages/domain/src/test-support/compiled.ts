@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { COMPILED_NODE_OPTIONS } from "../../../../scripts/compiled.mjs";
+import { compiledNodeOptions } from "../../../../scripts/compiled.mjs";
 
 const ROOT = fileURLToPath(new URL("../../../..", import.meta.url));
 
@@ -17,5 +17,5 @@ export function compiledEntry(source: string): string[] {
   if (compiled === source || !existsSync(`${ROOT}${compiled}`)) {
     throw new Error(`${compiled} is missing: compile the server (node scripts/build-server.mjs)`);
   }
-  return [...COMPILED_NODE_OPTIONS, `${ROOT}${compiled}`];
+  return [...compiledNodeOptions(compiled), `${ROOT}${compiled}`];
 }
