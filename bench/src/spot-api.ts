@@ -75,22 +75,22 @@ function buildServer(tree: string) {
 }
 
 /**
- * The node options production starts that checkout's servers with (its scripts/compiled.mjs; a
- * checkout from before SERVER_NODE_OPTIONS has none of those).
+ * The node options production starts a compiled file of that checkout with: its scripts/compiled.mjs
+ * says (`compiledNodeOptions`; a checkout from before it has only COMPILED_NODE_OPTIONS).
  */
-async function productionNodeOptions(tree: string): Promise<string[]> {
+async function productionNodeOptions(tree: string, compiled: string): Promise<string[]> {
   const module = (await import(pathToFileURL(path.join(tree, "scripts/compiled.mjs")).href)) as {
     COMPILED_NODE_OPTIONS: string[];
-    SERVER_NODE_OPTIONS?: string[];
+    compiledNodeOptions?: (compiled: string) => string[];
   };
-  return [...module.COMPILED_NODE_OPTIONS, ...(module.SERVER_NODE_OPTIONS ?? [])];
+  return module.compiledNodeOptions?.(compiled) ?? module.COMPILED_NODE_OPTIONS;
 }
 
 async function start(tree: string, compiled: string, env: Record<string, string>): Promise<ChildProcess> {
   const profile = process.env.BENCH_CPU_PROFILE
     ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
     : [];
-  return spawn(process.execPath, [...profile, ...(await productionNodeOptions(tree)), compiled], {
+  return spawn(process.execPath, [...profile, ...(await productionNodeOptions(tree, compiled)), compiled], {
     cwd: tree,
     env: { ...process.env, DATABASE_URL, REDIS_URL, LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "ignore", "inherit"],
