@@ -11,6 +11,7 @@ import {
   runWorkload,
   type WorkloadMarket,
 } from "../../packages/domain/src/spot/workload.ts";
+import { until } from "../../packages/domain/src/test-support/index.ts";
 import { processCpuSeconds } from "./process-cpu.ts";
 import { sized } from "./smoke.ts";
 
@@ -67,16 +68,6 @@ function startWorker(databaseUrl: string, redisUrl: string, prefix: string, shar
   return { child, output: () => output };
 }
 
-async function until(probe: () => Promise<boolean> | boolean, what: string, timeoutMs = 120_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > end) {
-      throw new Error(`timed out: ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 async function backends(db: Db) {
   const rows = await db.execute<{ pid: number }>(
     "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
@@ -106,7 +97,10 @@ async function measure(
     ),
   );
   try {
-    await until(() => workers.every((w) => w.output().includes("started")), "the workers to start");
+    await until(() => workers.every((w) => w.output().includes("started")), "the workers to start", {
+      timeoutMs: 120_000,
+      intervalMs: 20,
+    });
     // A connection of its own: the order service keeps one intake (and its prefix) per database handle.
     const own = createDb(deps.databaseUrl, { max: 4 });
     const db = own.db;
@@ -132,12 +126,16 @@ async function measure(
     const cpuBefore = [...pids, ...pg].map(processCpuSeconds);
     const started = performance.now();
     await deps.redis.del(...leaseKeys);
-    await until(async () => {
-      const left = await deps.db.execute<{ n: number }>(
-        `select count(*)::int as n from spot_orders where status = 'pending' and id = any('{${ids.join(",")}}'::bigint[])`,
-      );
-      return Number(left.rows[0]?.n) === 0;
-    }, "the matchers to take every order");
+    await until(
+      async () => {
+        const left = await deps.db.execute<{ n: number }>(
+          `select count(*)::int as n from spot_orders where status = 'pending' and id = any('{${ids.join(",")}}'::bigint[])`,
+        );
+        return Number(left.rows[0]?.n) === 0;
+      },
+      "the matchers to take every order",
+      { timeoutMs: 120_000, intervalMs: 20 },
+    );
     const seconds = (performance.now() - started) / 1000;
     const cpuAfter = [...pids, ...pg].map(processCpuSeconds);
     const used = cpuAfter.map((v, i) => Math.max(0, v - (cpuBefore[i] ?? 0)));

@@ -38,6 +38,12 @@ describe("the instrument catalogue in the back office", () => {
     await operator.getByTestId("admin-instruments-table").waitFor();
     await operator.getByTestId("admin-instrument-add").click();
     await operator.getByTestId("admin-instrument-editor").waitFor();
+    // The browser asks for reduced motion, so antd's transitions take no time (0.2 s otherwise).
+    await expect(
+      operator
+        .getByTestId("admin-instrument-save")
+        .evaluate((button) => getComputedStyle(button).transitionDuration),
+    ).resolves.toMatch(/^0s(, 0s)*$/);
     await field("symbol").fill(symbol.toLowerCase()); // typed codes become upper-case
     await field("name").fill("Test coin");
     await field("base").fill(base);

@@ -23,6 +23,7 @@ import {
   createTestDatabase,
   startMailbox,
   testRedisUrl,
+  until as waitUntil,
 } from "../../../packages/domain/src/test-support/index.ts";
 
 /*
@@ -92,25 +93,13 @@ function start(name: string, script: string, env: Record<string, string>) {
   return entry;
 }
 
-/** Waits for a state, polling; never a fixed sleep. */
-async function until<T>(
-  probe: () => Promise<T | false | null | undefined> | T | false | null | undefined,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) {
-      return value;
-    }
-    if (Date.now() > end) {
-      const tails = processes.map((p) => `--- ${p.name}\n${p.lines.slice(-15).join("\n")}`).join("\n");
-      throw new Error(`timed out: ${what}\n${tails}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Waits for a state (the shared helper); a timeout names the processes' last lines. */
+const until = <T>(probe: Parameters<typeof waitUntil<T>>[0], what: string, timeoutMs?: number) =>
+  waitUntil(probe, what, {
+    timeoutMs,
+    intervalMs: 100,
+    context: () => processes.map((p) => `--- ${p.name}\n${p.lines.slice(-15).join("\n")}`).join("\n"),
+  });
 
 interface TrpcAnswer {
   status: number;

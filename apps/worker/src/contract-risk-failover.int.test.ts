@@ -11,7 +11,7 @@ import { reconcileLedger } from "@northstar/domain/ledger";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newContractUser } from "../../../packages/domain/src/contracts/testing.ts";
-import { compiledEntry, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
+import { compiledEntry, testRedisUrl, until } from "../../../packages/domain/src/test-support/index.ts";
 import { useWorkerTestBed, type WorkerTestBed } from "./test/queue-test-bed.ts";
 
 /*
@@ -66,16 +66,6 @@ function startWorker(name: string): { child: ChildProcess; lines: string[] } {
     );
   }
   return { child, lines };
-}
-
-async function until(probe: () => Promise<boolean> | boolean, what: string, timeoutMs = 30_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > end) {
-      throw new Error(`timed out: ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const cursor = async () =>
@@ -175,7 +165,7 @@ describe("the contract risk engine under a lease", () => {
     );
     const lastId = second.at(-1)?.id ?? 0;
     await until(() => b.lines.some((l) => l.includes("contract risk engine started")), "standby B took over");
-    await until(async () => (await cursor()) === lastId, "standby B read to the end", 60_000);
+    await until(async () => (await cursor()) === lastId, "standby B read to the end");
 
     // The reference: each position's first crossing tick, from the same recorded ticks.
     const ticks = [...first, ...second];

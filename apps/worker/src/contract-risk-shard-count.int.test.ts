@@ -1,9 +1,9 @@
 import { shardCountKey, shardLeaseKey } from "@northstar/domain/leases";
 import { afterAll, describe, expect, it } from "vitest";
+import { until } from "../../../packages/domain/src/test-support/index.ts";
 import { startContractRisk } from "./contract-risk.ts";
 import { shardedRoleStatuses } from "./leased.ts";
 import { useWorkerTestBed } from "./test/queue-test-bed.ts";
-import { until } from "./test/spot-runs.ts";
 
 /*
  * The contracts risk engine run with two shard counts on one prefix (the role functions of two

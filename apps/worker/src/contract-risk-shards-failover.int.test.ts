@@ -12,7 +12,7 @@ import { reconcileLedger } from "@northstar/domain/ledger";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newContractUser } from "../../../packages/domain/src/contracts/testing.ts";
-import { compiledEntry, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
+import { compiledEntry, testRedisUrl, until } from "../../../packages/domain/src/test-support/index.ts";
 import { useWorkerTestBed, type WorkerTestBed } from "./test/queue-test-bed.ts";
 
 /*
@@ -75,16 +75,6 @@ function startWorker(
     );
   }
   return { child, lines };
-}
-
-async function until(probe: () => Promise<boolean> | boolean, what: string, timeoutMs = 30_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > end) {
-      throw new Error(`timed out: ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** The cursor of one shard's engine (-1 before it first started). */
@@ -182,9 +172,9 @@ describe("the contract risk engine in shards", () => {
 
     const a = startWorker("A", { CONTRACT_RISK_MAX_SHARDS: "1" });
     // On a machine busy with other tests a worker's start has taken over 30 s.
-    await until(() => started(a.lines).length === 1, "A's engine started", 90_000);
+    await until(() => started(a.lines).length === 1, "A's engine started");
     const b = startWorker("B");
-    await until(() => started(b.lines).length === 1, "B's engine started", 90_000);
+    await until(() => started(b.lines).length === 1, "B's engine started");
     const [shardA] = started(a.lines) as [number];
     const [shardB] = started(b.lines) as [number];
     expect(new Set([shardA, shardB])).toEqual(new Set([0, 1]));

@@ -4,8 +4,8 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { settled } from "../../../packages/domain/src/spot/testing.ts";
 import { checkSpotLedger, createTraders, runWorkload } from "../../../packages/domain/src/spot/workload.ts";
-import { testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
-import { newRun as newTestRun, outcome, type Run, startWorker, until } from "./test/spot-runs.ts";
+import { testRedisUrl, until } from "../../../packages/domain/src/test-support/index.ts";
+import { newRun as newTestRun, outcome, type Run, startWorker } from "./test/spot-runs.ts";
 
 /*
  * The matcher is killed in the middle of a busy stream; a standby worker takes over; the outcome

@@ -6,7 +6,7 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { settled } from "../../../packages/domain/src/spot/testing.ts";
 import { checkSpotLedger, createTraders, runWorkload } from "../../../packages/domain/src/spot/workload.ts";
-import { testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
+import { testRedisUrl, until } from "../../../packages/domain/src/test-support/index.ts";
 import {
   newRun as newTestRun,
   outcome,
@@ -15,7 +15,6 @@ import {
   SHARDED_MARKETS,
   startWorker,
   takenShards,
-  until,
 } from "./test/spot-runs.ts";
 
 /*

@@ -7,6 +7,7 @@ import { useNavigate } from "react-router";
 import { languagePack } from "../i18n/index.ts";
 import { exitDemo, regenerateDemo } from "../lib/demo.ts";
 import { bindFeedback, feedbackHostWanted } from "../lib/feedback.ts";
+import { useReducedMotion } from "../lib/reduced-motion.ts";
 import { useLanguage, useThemeMode } from "../lib/session.ts";
 import { createQueryClient, createTrpcClient, TRPCProvider } from "../lib/trpc.ts";
 
@@ -34,6 +35,7 @@ export function Providers({ children }: { children: ReactNode }) {
   const [trpcClient] = useState(createTrpcClient);
   const lang: Language = useLanguage();
   const mode = useThemeMode();
+  const reducedMotion = useReducedMotion();
 
   useEffect(() => {
     dayjs.locale(languagePack(lang)?.dayjs ?? "en");
@@ -50,7 +52,8 @@ export function Providers({ children }: { children: ReactNode }) {
       button={{ autoInsertSpace: false }}
       theme={{
         algorithm: mode === "dark" ? theme.darkAlgorithm : theme.defaultAlgorithm,
-        token: { colorPrimary: "#1f6feb", borderRadius: 8 },
+        // Without motion, drawers and dialogs open and close at once instead of sliding or zooming.
+        token: { colorPrimary: "#1f6feb", borderRadius: 8, motion: !reducedMotion },
       }}
     >
       <QueryClientProvider client={queryClient}>

@@ -95,16 +95,6 @@ export function startWorker(
   return { child, lines };
 }
 
-export async function until(probe: () => Promise<boolean> | boolean, what: string, timeoutMs = 30_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > end) {
-      throw new Error(`timed out: ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** Everything that must be equal between two runs of one workload, keyed by position (not by database id). */
 export async function outcome(run: Run, workload: Workload) {
   const position = new Map(workload.orders.map((o, i) => [o.id, i]));

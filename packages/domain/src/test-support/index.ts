@@ -5,3 +5,4 @@ export * from "./market-data.ts";
 export * from "./postgres-cluster.ts";
 export * from "./redis.ts";
 export * from "./test-chain.ts";
+export * from "./until.ts";

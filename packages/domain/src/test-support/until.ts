@@ -1,0 +1,31 @@
+export interface UntilOptions {
+  /** Only bounds a failure. Both CI lanes load the machine, and a step that takes 5 s alone has taken 40 there. */
+  timeoutMs?: number;
+  intervalMs?: number;
+  /** Added to the timeout's message, e.g. the tails of the processes' logs. */
+  context?: () => string;
+}
+
+/** Polls until the probe gives a truthy value and returns it: a test waits for a state, never a fixed sleep. */
+export async function until<T>(
+  probe: () => Promise<T | false | null | undefined> | T | false | null | undefined,
+  what: string,
+  options: UntilOptions | number = {},
+): Promise<T> {
+  const {
+    timeoutMs = 90_000,
+    intervalMs = 50,
+    context,
+  } = typeof options === "number" ? { timeoutMs: options } : options;
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) {
+      return value;
+    }
+    if (Date.now() > end) {
+      throw new Error(`timed out after ${timeoutMs} ms: ${what}${context ? `\n${context()}` : ""}`);
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
