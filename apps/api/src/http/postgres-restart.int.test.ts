@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { createDb } from "@northstar/domain/db";
+import { AppError } from "@northstar/domain/errors";
+import { runOnce } from "@northstar/domain/idempotency";
 import { createSession } from "@northstar/domain/identity";
 import { getUserBalances, latestReconcileRun, postEntry, reconcileLedger } from "@northstar/domain/ledger";
 import { runMigrations } from "@northstar/domain/migrate";
-import { setPolicy } from "@northstar/domain/policy";
+import { getPolicy } from "@northstar/domain/policy";
 import { seedDatabase } from "@northstar/domain/seed";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { startLedgerReconcileWorker } from "@northstar/worker/processors";
@@ -12,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   type PostgresCluster,
   startPostgresCluster,
+  until,
 } from "../../../../packages/domain/src/test-support/index.ts";
 import { buildApp } from "../app.ts";
 import { createHarness, type Harness } from "../test/harness.ts";
@@ -48,9 +51,10 @@ beforeAll(async () => {
   userId = Number(inserted.rows[0]?.id);
   token = await createSession(fault.db, userId);
   // A transfer whose key was claimed just before the server stopped, and whose action then failed,
-  // cannot release its claim while the server is down: its key answers "in progress" until the claim
-  // is this old (the shortest policy allows), then the resend applies.
-  await setPolicy(fault.db, "idempotency.staleSeconds", 10, "test");
+  // cannot release its claim while the server is down; its process releases it once the server
+  // answers. The policy's default says when a claim left by a process that ended is stale: far
+  // longer than these tests wait.
+  expect(await getPolicy(fault.db, "idempotency.staleSeconds")).toBe(120);
   await postEntry(fault.db, {
     idempotencyKey: `restart-grant:${userId}`,
     kind: "test.grant",
@@ -125,8 +129,9 @@ describe("PostgreSQL restarting under load", () => {
       },
     );
     // Every refused transfer resent with its key applies, at once or, if its claim was left behind by
-    // the outage, once the claim is stale (answering "in progress" until then, never anything else);
-    // an acknowledged one resent changes nothing.
+    // the outage, once its process has released it (answering "in progress" until then, never
+    // anything else, and well before the claim would be stale); an acknowledged one resent changes
+    // nothing.
     const refused = results.filter((r) => r.status !== 200).map((r) => r.key);
     expect(refused.length).toBeGreaterThanOrEqual(2);
     const pending = new Set(refused);
@@ -163,4 +168,28 @@ describe("PostgreSQL restarting under load", () => {
       timeout: 15_000,
     });
   }, 120_000);
+
+  it("releases the claim of an action the outage failed once the server is back, not when it is stale", async () => {
+    const request = { userId, key: newKey(), action: "test.restart", input: { n: 1 } };
+    await expect(
+      runOnce(fault.db, request, async () => {
+        await cluster.stop("fast");
+        throw new Error("the server went away");
+      }),
+    ).rejects.toThrow();
+    await cluster.start();
+    const seen = new Set<string>();
+    const answer = await until(
+      () =>
+        runOnce(fault.db, request, async () => "applied").catch((error: unknown) => {
+          // A connection the restart broke, or the claim not yet released: try again.
+          seen.add(error instanceof AppError ? error.code : "connection");
+          return null;
+        }),
+      "the resend to run",
+      { timeoutMs: 30_000, intervalMs: 200, context: () => [...seen].join(", ") },
+    );
+    expect(answer).toBe("applied");
+    expect([...seen].filter((code) => code !== "REQUEST_IN_PROGRESS" && code !== "connection")).toEqual([]);
+  }, 90_000);
 });

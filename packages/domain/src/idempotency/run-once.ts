@@ -92,10 +92,40 @@ export async function runOnce<T>(
     }
     return result;
   } catch (error) {
-    await db
-      .delete(idempotentRequests)
-      .where(and(eq(idempotentRequests.id, claim.id), eq(idempotentRequests.status, "running")));
+    await releaseClaim(db, claim.id);
     throw error;
+  }
+}
+
+/** How often a claim that could not be released is tried again, and for how long. */
+const RELEASE_RETRY_MS = 1000;
+const RELEASE_RETRY_FOR_MS = 10 * 60_000;
+
+/**
+ * Releases the claim of an action that failed. Only a claim still `running` is deleted: an action
+ * that committed (its transaction recorded the answer, or a commit whose answer was lost with the
+ * connection did) keeps its `done` claim. When the database cannot be reached (the failure was a
+ * restart), the release is tried again in the background until it answers, so a resend is not
+ * refused as in progress for `staleSeconds` after the database is back; past RELEASE_RETRY_FOR_MS,
+ * or if this process ends, the claim is released as stale.
+ */
+async function releaseClaim(db: Db, id: number): Promise<void> {
+  const release = () =>
+    db
+      .delete(idempotentRequests)
+      .where(and(eq(idempotentRequests.id, id), eq(idempotentRequests.status, "running")));
+  try {
+    await release();
+  } catch {
+    const giveUpAt = Date.now() + RELEASE_RETRY_FOR_MS;
+    const retry = () => {
+      release().catch(() => {
+        if (Date.now() < giveUpAt) {
+          setTimeout(retry, RELEASE_RETRY_MS).unref();
+        }
+      });
+    };
+    setTimeout(retry, RELEASE_RETRY_MS).unref();
   }
 }
 
