@@ -4,6 +4,7 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb } from "@northstar/domain/db";
+import { SHARDED_ROLES } from "@northstar/domain/leases";
 import { runScheduledReconcile } from "@northstar/domain/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../app.ts";
@@ -69,6 +70,17 @@ describe("/metrics", () => {
       if (!workerOnly.has(family)) {
         expect(text, name).toContain(`# TYPE ${family} `);
       }
+    }
+  });
+
+  it("pages when a leased role has no holder at all, sharded or not", () => {
+    const rules = readFileSync(
+      fileURLToPath(new URL("../../../../deploy/alerts.yml", import.meta.url)),
+      "utf8",
+    );
+    // With every shard gone there is no series to count shards by; only absent() sees it.
+    for (const role of [...SHARDED_ROLES, "market-feed"]) {
+      expect(rules, role).toContain(`absent(northstar_lease_holder{role="${role}"})`);
     }
   });
 
