@@ -117,6 +117,7 @@ async function trader(usdt: string, btc: string) {
 describe("public market streams", () => {
   it("sends the matcher's trades, book diffs, partial book and best prices on /ws and /stream", async () => {
     const raw = await open("/ws/btcusdt@trade");
+    const aggregated = await open("/ws/btcusdt@aggTrade");
     const combined = await open("/stream?streams=btcusdt@depth/btcusdt@depth5@100ms/btcusdt@bookTicker");
     const maker = await trader("0", "3");
     const taker = await trader("1000", "0");
@@ -165,6 +166,11 @@ describe("public market streams", () => {
     const trade = await raw.next((m) => m.e === "trade");
     expect(trade).toMatchObject({ e: "trade", s: "BTCUSDT", p: "100", q: "2", m: false, M: true });
     expect(typeof trade.t).toBe("number");
+    // The same fill as an aggregate of one trade.
+    const aggregate = await aggregated.next((m) => m.e === "aggTrade");
+    expect(aggregate).toMatchObject({ s: "BTCUSDT", a: trade.t, f: trade.t, l: trade.t, p: "100", q: "2" });
+    expect(aggregate).toMatchObject({ T: trade.T, m: false, M: true });
+    aggregated.socket.close();
     const taken = await combined.next(
       (m) =>
         m.stream === "btcusdt@depth" &&
@@ -184,7 +190,7 @@ describe("public market streams", () => {
   });
 
   it("sends candles, closing the previous one when the next starts, and 24-hour tickers", async () => {
-    const client = await open("/stream?streams=btcusdt@kline_1m/btcusdt@ticker");
+    const client = await open("/stream?streams=btcusdt@kline_1m/btcusdt@ticker/btcusdt@miniTicker");
     const minute = Math.floor(Date.now() / 60_000) * 60_000;
     const candle = { time: minute, open: "100", high: "105", low: "99", close: "104", volume: "2" };
     publisher.publish("kline:BTCUSDT:1m", candle);
@@ -248,8 +254,21 @@ describe("public market streams", () => {
       q: "400",
       C: at,
     });
+    const mini = await client.next((m) => m.stream === "btcusdt@miniTicker");
+    expect(mini.data).toEqual({
+      e: "24hrMiniTicker",
+      E: (mini.data as { E: number }).E,
+      s: "BTCUSDT",
+      c: "104",
+      o: "100",
+      h: "105",
+      l: "95",
+      v: "4",
+      q: "400",
+    });
     // Only this symbol's ticker: the ETH one is not sent.
     expect(client.messages.filter((m) => m.stream === "btcusdt@ticker")).toHaveLength(0);
+    expect(client.messages.filter((m) => m.stream === "btcusdt@miniTicker")).toHaveLength(0);
     client.socket.close();
   });
 
@@ -304,7 +323,7 @@ describe("public market streams", () => {
     expect(response).toBe(400);
   });
 
-  it("serves ccxt.pro's binance watchTrades and watchOrderBook pointed at the platform", async () => {
+  it("serves ccxt.pro's binance watchTrades, watchOrderBook and watchTickers pointed at the platform", async () => {
     const maker = await trader("0", "3");
     const taker = await trader("1000", "0");
     const pro = new ccxt.pro.binance({
@@ -369,6 +388,43 @@ describe("public market streams", () => {
       expect(trades[0]).toMatchObject({ symbol: "BTC/USDT", price: bestPrice, amount: 0.5, side: "buy" });
       const after = await bookUntil((asks) => asks[0]?.[1] !== bestQty);
       expect(after[0]).toEqual([bestPrice, bestQty - 0.5]);
+
+      // watchTickers with symbols asks for `btcusdt@miniTicker`. A ticker stream sends updates only,
+      // so the feed's ticker is published again until ccxt has one.
+      const tickersWatch = pro.watchTickers(["BTC/USDT"]);
+      let watched = false;
+      const feed = setInterval(() => {
+        publisher.publish("tickers", [
+          {
+            s: "BTCUSDT",
+            p: "106",
+            o: "100",
+            h: "107",
+            l: "95",
+            v: "5",
+            q: "510",
+            c: "6.00",
+            t: Date.now(),
+            x: true,
+          },
+        ]);
+        void publisher.flush();
+      }, 100);
+      try {
+        const tickers = await tickersWatch;
+        watched = true;
+        expect(tickers["BTC/USDT"]).toMatchObject({
+          symbol: "BTC/USDT",
+          last: 106,
+          open: 100,
+          high: 107,
+          low: 95,
+        });
+        expect(tickers["BTC/USDT"]).toMatchObject({ baseVolume: 5, quoteVolume: 510 });
+      } finally {
+        clearInterval(feed);
+      }
+      expect(watched).toBe(true);
     } finally {
       await pro.close();
     }

@@ -29,10 +29,12 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 function sourceOf(spec: StreamSpec, instrument: InstrumentView): string {
   switch (spec.kind) {
     case "trade":
+    case "aggTrade":
       return channel.trades(instrument.symbol);
     case "kline":
       return channel.kline(instrument.symbol, spec.interval ?? "1m");
     case "ticker":
+    case "miniTicker":
       return channel.tickers();
     default:
       return channel.depth(instrument.symbol);
@@ -102,19 +104,18 @@ export function attachMarketStreams(app: FastifyInstance, deps: AppDeps): { clos
       return;
     }
     source.seq = message.seq;
-    const anyOf = source.streams.values().next().value;
-    if (!anyOf) {
+    const specs = [...source.streams.values()].map((s) => s.spec);
+    const family = specs[0]?.kind;
+    if (!family) {
       return;
     }
-    const kind = anyOf.spec.kind;
-    if (kind === "trade" || kind === "kline" || kind === "ticker") {
-      if (kind === "kline") {
-        source.candle = message.data as Candle;
-      }
-    } else {
+    // The streams of one source share its channel: trades, a candle, the tickers or the book.
+    if (family === "kline") {
+      source.candle = message.data as Candle;
+    } else if (family === "depthDiff" || family === "depthPartial" || family === "bookTicker") {
       source.book = message.data as Depth;
     }
-    const tops = kind === "ticker" ? await bookTopsOf(source) : null;
+    const tops = specs.some((s) => s.kind === "ticker") ? await bookTopsOf(source) : null;
     for (const { spec, clients: listeners } of source.streams.values()) {
       if (listeners.size === 0) {
         continue;
@@ -419,6 +420,23 @@ export function payloadsOf(
         M: true,
       }));
     }
+    case "aggTrade": {
+      // The platform publishes each fill on its own: each is an aggregate of one trade.
+      const trades = [...(message.data as MarketTrade[])].reverse();
+      return trades.map((t) => ({
+        e: "aggTrade",
+        E: now,
+        s,
+        a: Number(t.id),
+        p: t.p,
+        q: t.q,
+        f: Number(t.id),
+        l: Number(t.id),
+        T: t.t,
+        m: t.side === "sell",
+        M: true,
+      }));
+    }
     case "depthPartial": {
       const book = message.data as Depth;
       const n = spec.levels ?? 5;
@@ -497,13 +515,18 @@ export function payloadsOf(
       out.push(kline(candle, false));
       return out;
     }
-    case "ticker": {
+    case "ticker":
+    case "miniTicker": {
       const out: object[] = [];
       for (const t of message.data as Ticker[]) {
         if (t.s.replace(/[^A-Za-z0-9]/g, "").toUpperCase() !== s) {
           continue;
         }
-        out.push(ticker24hEvent(s, t, tops?.get(t.s) ?? null, now));
+        out.push(
+          spec.kind === "ticker"
+            ? ticker24hEvent(s, t, tops?.get(t.s) ?? null, now)
+            : { e: "24hrMiniTicker", E: now, s, c: t.p, o: t.o, h: t.h, l: t.l, v: t.v, q: t.q },
+        );
       }
       return out;
     }

@@ -49,11 +49,14 @@ describe("the bot API reference", () => {
     });
     expect(parseStreamName("btcusdt@depth@1000ms")).toMatchObject({ kind: "depthDiff" });
     expect(parseStreamName("btcusdt@kline_1M")).toMatchObject({ kind: "kline", interval: "1M" });
+    expect(parseStreamName("ethusdt@aggTrade")).toMatchObject({ kind: "aggTrade", symbol: "ETHUSDT" });
+    expect(parseStreamName("ethusdt@miniTicker")).toMatchObject({ kind: "miniTicker", symbol: "ETHUSDT" });
     for (const bad of [
       "btcusdt@kline_3m",
       "btcusdt@depth7",
       "BTCUSDT@trade",
-      "btcusdt@aggTrade",
+      "btcusdt@aggtrade",
+      "!miniTicker@arr",
       "btcusdt",
       "@trade",
     ]) {

@@ -54,6 +54,11 @@ export const MARKET_STREAMS: { name: string; payload: string }[] = [
       '`{e:"trade", E, s, t, p, q, T, m, M}`: one event per fill of the real book, in the order they happened; `m` is true when the buyer was the maker.',
   },
   {
+    name: "btcusdt@aggTrade",
+    payload:
+      '`{e:"aggTrade", E, s, a, p, q, f, l, T, m, M}`: the same fills as `@trade`, each an aggregate of one (`a`, `f` and `l` are the trade\'s id): the matcher publishes every fill on its own.',
+  },
+  {
     name: "btcusdt@depth",
     payload:
       "`{e:\"depthUpdate\", E, s, U, u, b, a}`: the levels that changed since the previous event, a removed level with quantity 0. `U` is the previous event's `u` plus one, so a gap shows; `GET /api/v3/depth`'s `lastUpdateId` is on the same sequence, and Binance's way of keeping a local book (buffer, snapshot, drop events with `u` ≤ `lastUpdateId`) works unchanged. `@depth@100ms` and `@depth@1000ms` are the same stream: an event follows each matcher batch that changed the book.",
@@ -72,6 +77,11 @@ export const MARKET_STREAMS: { name: string; payload: string }[] = [
     name: "btcusdt@ticker",
     payload:
       '`{e:"24hrTicker", E, s, p, P, w, x, c, Q, b, B, a, A, o, h, l, v, q, O, C, F, L, n}`: the rolling 24-hour figures, once a second while they change, with the book\'s best levels.',
+  },
+  {
+    name: "btcusdt@miniTicker",
+    payload:
+      '`{e:"24hrMiniTicker", E, s, c, o, h, l, v, q}`: the rolling 24-hour figures of `@ticker` without the book (ccxt.pro\'s `watchTickers` with symbols). The all-market `!miniTicker@arr` is not served.',
   },
   {
     name: "btcusdt@bookTicker",

@@ -1,7 +1,15 @@
 /** Binance's kline intervals the platform's candles have (1y is ours alone). */
 const INTERVALS = new Set(["1m", "5m", "15m", "1h", "4h", "1d", "1w", "1M"]);
 
-export type StreamKind = "trade" | "depthDiff" | "depthPartial" | "kline" | "ticker" | "bookTicker";
+export type StreamKind =
+  | "trade"
+  | "aggTrade"
+  | "depthDiff"
+  | "depthPartial"
+  | "kline"
+  | "ticker"
+  | "miniTicker"
+  | "bookTicker";
 
 /** A parsed stream name: what it shows and which platform channel feeds it. */
 export interface StreamSpec {
@@ -15,7 +23,7 @@ export interface StreamSpec {
 }
 
 const STREAM_PATTERN =
-  /^([a-z0-9]{2,32})@(trade|depth(5|10|20)?(@(100|1000)ms)?|kline_(1m|5m|15m|1h|4h|1d|1w|1M)|ticker|bookTicker)$/;
+  /^([a-z0-9]{2,32})@(trade|aggTrade|depth(5|10|20)?(@(100|1000)ms)?|kline_(1m|5m|15m|1h|4h|1d|1w|1M)|ticker|miniTicker|bookTicker)$/;
 
 /** Parses one stream name (`btcusdt@trade`, `btcusdt@depth20@100ms`, …); null when not one we serve. */
 export function parseStreamName(name: string): StreamSpec | null {
@@ -25,7 +33,13 @@ export function parseStreamName(name: string): StreamSpec | null {
   }
   const symbol = match[1].toUpperCase();
   const what = match[2];
-  if (what === "trade" || what === "ticker" || what === "bookTicker") {
+  if (
+    what === "trade" ||
+    what === "aggTrade" ||
+    what === "ticker" ||
+    what === "miniTicker" ||
+    what === "bookTicker"
+  ) {
     return { name, kind: what, symbol };
   }
   if (what.startsWith("kline_")) {
