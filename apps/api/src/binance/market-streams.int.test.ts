@@ -191,6 +191,7 @@ describe("public market streams", () => {
 
   it("sends candles, closing the previous one when the next starts, and 24-hour tickers", async () => {
     const client = await open("/stream?streams=btcusdt@kline_1m/btcusdt@ticker/btcusdt@miniTicker");
+    const everyMarket = await open("/ws/!miniTicker@arr");
     const minute = Math.floor(Date.now() / 60_000) * 60_000;
     const candle = { time: minute, open: "100", high: "105", low: "99", close: "104", volume: "2" };
     publisher.publish("kline:BTCUSDT:1m", candle);
@@ -236,6 +237,7 @@ describe("public market streams", () => {
         x: true,
       },
       { s: "BTCUSDT", p: "104", o: "100", h: "105", l: "95", v: "4", q: "400", c: "4.00", t: at, x: true },
+      { s: "EURUSD", p: "1.1", o: "1.09", h: "1.11", l: "1.08", v: "0", q: "0", c: "0.92", t: at, x: true },
     ];
     publisher.publish("tickers", tickers);
     await publisher.flush();
@@ -269,6 +271,17 @@ describe("public market streams", () => {
     // Only this symbol's ticker: the ETH one is not sent.
     expect(client.messages.filter((m) => m.stream === "btcusdt@ticker")).toHaveLength(0);
     expect(client.messages.filter((m) => m.stream === "btcusdt@miniTicker")).toHaveLength(0);
+    // Every spot market's in one array; an instrument without a spot market (EURUSD) is left out.
+    const all = (await everyMarket.next((m) => Array.isArray(m))) as unknown as {
+      e: string;
+      s: string;
+      c: string;
+    }[];
+    expect(all.map(({ e, s, c }) => ({ e, s, c }))).toEqual([
+      { e: "24hrMiniTicker", s: "ETHUSDT", c: "3000" },
+      { e: "24hrMiniTicker", s: "BTCUSDT", c: "104" },
+    ]);
+    everyMarket.socket.close();
     client.socket.close();
   });
 
@@ -412,7 +425,6 @@ describe("public market streams", () => {
       }, 100);
       try {
         const tickers = await tickersWatch;
-        watched = true;
         expect(tickers["BTC/USDT"]).toMatchObject({
           symbol: "BTC/USDT",
           last: 106,
@@ -421,6 +433,10 @@ describe("public market streams", () => {
           low: 95,
         });
         expect(tickers["BTC/USDT"]).toMatchObject({ baseVolume: 5, quoteVolume: 510 });
+        // Without symbols it asks for every market's: `!miniTicker@arr`.
+        const everyTicker = await pro.watchTickers();
+        expect(everyTicker["BTC/USDT"]).toMatchObject({ last: 106 });
+        watched = true;
       } finally {
         clearInterval(feed);
       }

@@ -19,6 +19,7 @@ import type { AppDeps } from "../http/deps.ts";
 import { toBinanceRefusal } from "./errors.ts";
 import { klineCloseTime, spotMarkets } from "./market.ts";
 import { parseStreamName, type StreamSpec } from "./stream-names.ts";
+import { binanceSymbol } from "./views.ts";
 
 /** Streams one connection may hold, as the market socket's channels per client. */
 export const MAX_STREAMS_PER_CONNECTION = 200;
@@ -26,7 +27,10 @@ export const MAX_STREAMS_PER_CONNECTION = 200;
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 /** The platform channel a stream is made from (the same Redis channels the market socket serves). */
-function sourceOf(spec: StreamSpec, instrument: InstrumentView): string {
+function sourceOf(spec: StreamSpec, instrument: InstrumentView | null): string {
+  if (!instrument) {
+    return channel.tickers();
+  }
   switch (spec.kind) {
     case "trade":
     case "aggTrade":
@@ -35,6 +39,7 @@ function sourceOf(spec: StreamSpec, instrument: InstrumentView): string {
       return channel.kline(instrument.symbol, spec.interval ?? "1m");
     case "ticker":
     case "miniTicker":
+    case "allMiniTickers":
       return channel.tickers();
     default:
       return channel.depth(instrument.symbol);
@@ -55,8 +60,8 @@ interface Client {
 /** One platform channel and the streams made from it in this process. */
 interface Source {
   redisChannel: string;
-  /** stream name → its spec, its catalogue instrument and its clients */
-  streams: Map<string, { spec: StreamSpec; instrument: InstrumentView; clients: Set<Client> }>;
+  /** stream name → its spec, its catalogue instrument (none for an all-market stream) and its clients */
+  streams: Map<string, { spec: StreamSpec; instrument: InstrumentView | null; clients: Set<Client> }>;
   /** Updates that arrive while the channel's snapshot is read wait here. */
   pending: ChannelMessage[] | null;
   ready: Promise<void>;
@@ -116,11 +121,12 @@ export function attachMarketStreams(app: FastifyInstance, deps: AppDeps): { clos
       source.book = message.data as Depth;
     }
     const tops = specs.some((s) => s.kind === "ticker") ? await bookTopsOf(source) : null;
+    const spot = specs.some((s) => s.kind === "allMiniTickers") ? await spotMarkets(deps) : null;
     for (const { spec, clients: listeners } of source.streams.values()) {
       if (listeners.size === 0) {
         continue;
       }
-      const payloads = payloadsOf(spec, message, prior, now, tops);
+      const payloads = payloadsOf(spec, message, prior, now, tops, spot);
       for (const payload of payloads) {
         let bare: string | null = null;
         let wrapped: string | null = null;
@@ -139,7 +145,13 @@ export function attachMarketStreams(app: FastifyInstance, deps: AppDeps): { clos
 
   /** The best bid and ask of the ticker streams' symbols, from the depth snapshots. */
   async function bookTopsOf(source: Source) {
-    const symbols = [...new Set([...source.streams.values()].map((s) => s.instrument.symbol))];
+    const symbols = [
+      ...new Set(
+        [...source.streams.values()]
+          .filter((s) => s.spec.kind === "ticker")
+          .map((s) => s.instrument?.symbol ?? ""),
+      ),
+    ];
     const raw = await deps.redis.mget(symbols.map((s) => snapshotKey(prefix, channel.depth(s))));
     return new Map(
       symbols.map((s, i) => {
@@ -225,11 +237,12 @@ export function attachMarketStreams(app: FastifyInstance, deps: AppDeps): { clos
    */
   async function subscribe(client: Client, names: string[]): Promise<void> {
     const markets = await spotMarkets(deps);
-    const resolved: { spec: StreamSpec; instrument: InstrumentView }[] = [];
+    const resolved: { spec: StreamSpec; instrument: InstrumentView | null }[] = [];
     for (const name of names) {
       const spec = parseStreamName(name);
-      const instrument = spec ? markets.get(spec.symbol) : undefined;
-      if (!spec || !instrument) {
+      // An all-market stream names no symbol.
+      const instrument = spec?.symbol === "" ? null : spec ? markets.get(spec.symbol) : undefined;
+      if (!spec || instrument === undefined) {
         throw new AppError("API_STREAM_UNKNOWN", { stream: name.slice(0, 64) });
       }
       resolved.push({ spec, instrument });
@@ -311,17 +324,19 @@ export function attachMarketStreams(app: FastifyInstance, deps: AppDeps): { clos
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? "/", "http://localhost");
-    // `/stream/<n>` is `/stream` too: ccxt.pro opens `<its ws address>/<n>`, and tells spot from futures
-    // by `/stream` in the address (docs/bot-api.md).
-    const combined = url.pathname === "/stream" || /^\/stream\/[A-Za-z0-9]{1,16}$/.test(url.pathname);
-    const direct = url.pathname.startsWith("/ws/") && !isListenKeyPath(url.pathname);
+    const combined = url.pathname === "/stream";
+    // `/stream/<n>` is ccxt.pro's: it opens `<its ws address>/<n>` (on Binance `…/ws/<n>`, whose payloads
+    // are bare, an array one included) and tells spot from futures by "stream" in the address
+    // (docs/bot-api.md). It starts empty, as `/ws/<n>` does.
+    const ccxt = /^\/stream\/[A-Za-z0-9]{1,16}$/.test(url.pathname);
+    const direct = ccxt || (url.pathname.startsWith("/ws/") && !isListenKeyPath(url.pathname));
     if (!combined && !direct) {
       return;
     }
     let names: string[] = [];
     if (combined) {
       names = (url.searchParams.get("streams") ?? "").split("/").filter((n) => n !== "");
-    } else {
+    } else if (!ccxt) {
       // `/ws/btcusdt@trade/ethusdt@trade`; a path without a stream (`/ws/0`, as ccxt opens it) starts empty.
       const rest = decodeURIComponent(url.pathname.slice(4));
       names = rest.includes("@") ? rest.split("/").filter((n) => n !== "") : [];
@@ -402,6 +417,8 @@ export function payloadsOf(
   prior: { book: Depth | null; seq: number; candle: Candle | null },
   now: number,
   tops: Map<string, Depth | null> | null,
+  /** the spot markets by Binance symbol, for an all-market stream */
+  spot: ReadonlyMap<string, unknown> | null = null,
 ): object[] {
   const s = spec.symbol;
   switch (spec.kind) {
@@ -519,19 +536,37 @@ export function payloadsOf(
     case "miniTicker": {
       const out: object[] = [];
       for (const t of message.data as Ticker[]) {
-        if (t.s.replace(/[^A-Za-z0-9]/g, "").toUpperCase() !== s) {
+        if (binanceSymbol(t.s) !== s) {
           continue;
         }
         out.push(
-          spec.kind === "ticker"
-            ? ticker24hEvent(s, t, tops?.get(t.s) ?? null, now)
-            : { e: "24hrMiniTicker", E: now, s, c: t.p, o: t.o, h: t.h, l: t.l, v: t.v, q: t.q },
+          spec.kind === "ticker" ? ticker24hEvent(s, t, tops?.get(t.s) ?? null, now) : miniTicker(s, t, now),
         );
       }
       return out;
     }
+    case "allMiniTickers": {
+      // One array of every spot market in the update, as Binance sends it; the feed's other
+      // instruments (forex, stocks, …) have no spot market here.
+      const all = (message.data as Ticker[])
+        .filter((t) => spot?.has(binanceSymbol(t.s)))
+        .map((t) => miniTicker(binanceSymbol(t.s), t, now));
+      return all.length > 0 ? [all] : [];
+    }
   }
 }
+
+const miniTicker = (s: string, t: Ticker, now: number) => ({
+  e: "24hrMiniTicker",
+  E: now,
+  s,
+  c: t.p,
+  o: t.o,
+  h: t.h,
+  l: t.l,
+  v: t.v,
+  q: t.q,
+});
 
 /** A `24hrTicker` event from the platform's ticker and the book's best levels. */
 function ticker24hEvent(s: string, t: Ticker, book: Depth | null, now: number) {

@@ -51,12 +51,14 @@ describe("the bot API reference", () => {
     expect(parseStreamName("btcusdt@kline_1M")).toMatchObject({ kind: "kline", interval: "1M" });
     expect(parseStreamName("ethusdt@aggTrade")).toMatchObject({ kind: "aggTrade", symbol: "ETHUSDT" });
     expect(parseStreamName("ethusdt@miniTicker")).toMatchObject({ kind: "miniTicker", symbol: "ETHUSDT" });
+    expect(parseStreamName("!miniTicker@arr")).toMatchObject({ kind: "allMiniTickers", symbol: "" });
     for (const bad of [
       "btcusdt@kline_3m",
       "btcusdt@depth7",
       "BTCUSDT@trade",
       "btcusdt@aggtrade",
-      "!miniTicker@arr",
+      "!ticker@arr",
+      "!miniticker@arr",
       "btcusdt",
       "@trade",
     ]) {

@@ -81,7 +81,12 @@ export const MARKET_STREAMS: { name: string; payload: string }[] = [
   {
     name: "btcusdt@miniTicker",
     payload:
-      '`{e:"24hrMiniTicker", E, s, c, o, h, l, v, q}`: the rolling 24-hour figures of `@ticker` without the book (ccxt.pro\'s `watchTickers` with symbols). The all-market `!miniTicker@arr` is not served.',
+      '`{e:"24hrMiniTicker", E, s, c, o, h, l, v, q}`: the rolling 24-hour figures of `@ticker` without the book (ccxt.pro\'s `watchTickers` with symbols).',
+  },
+  {
+    name: "!miniTicker@arr",
+    payload:
+      "An array of `24hrMiniTicker` events, one per spot market in the feed's update (ccxt.pro's `watchTickers` without symbols).",
   },
   {
     name: "btcusdt@bookTicker",
@@ -92,7 +97,7 @@ export const MARKET_STREAMS: { name: string; payload: string }[] = [
 export const STREAM_RULES = [
   "`/ws/<stream>` (several joined by `/`) sends each payload as it is; `/stream?streams=<stream>/<stream>` wraps each as `{stream, data}`. Stream names are Binance's: the symbol in lower case, then the stream.",
   'On either, `{"method":"SUBSCRIBE","params":[…],"id":1}` adds streams, `UNSUBSCRIBE` removes them, `LIST_SUBSCRIPTIONS` lists them; each is answered `{result, id}`. A request naming an unknown stream or symbol, or going over 200 streams, is refused as a whole (`{error:{code:2, msg}, id}`, `msg` in the language of the address\'s `lang` parameter) and changes nothing; an unknown stream in the address refuses the connection (HTTP 400, `{code, msg}`).',
-  "ccxt.pro's `binance` class works with `urls.api.ws.spot` set to `ws(s)://<host>/stream` (it opens `/stream/<n>` and sends SUBSCRIBE; ccxt tells a spot address by `/stream` in it) and `await exchange.loadHttpProxyAgent()` before a plain `ws://` address.",
+  "ccxt.pro's `binance` class works with `urls.api.ws.spot` set to `ws(s)://<host>/stream` (it opens `/stream/<n>`, which sends bare payloads as Binance's `/ws/<n>` does, and sends SUBSCRIBE; ccxt tells a spot address by `stream` in it) and `await exchange.loadHttpProxyAgent()` before a plain `ws://` address.",
   "The streams are made from the platform's own market channels (the matcher's book and trades, the feed's candles and tickers), the same the web's market socket serves: they show what the trade screen shows.",
 ];
 

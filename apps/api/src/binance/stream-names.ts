@@ -9,6 +9,7 @@ export type StreamKind =
   | "kline"
   | "ticker"
   | "miniTicker"
+  | "allMiniTickers"
   | "bookTicker";
 
 /** A parsed stream name: what it shows and which platform channel feeds it. */
@@ -16,7 +17,7 @@ export interface StreamSpec {
   /** the name as the client sent it (Binance's symbol in lower case) */
   name: string;
   kind: StreamKind;
-  /** the Binance symbol, upper case */
+  /** the Binance symbol, upper case; empty for the all-market `!miniTicker@arr` */
   symbol: string;
   levels?: number;
   interval?: string;
@@ -27,6 +28,9 @@ const STREAM_PATTERN =
 
 /** Parses one stream name (`btcusdt@trade`, `btcusdt@depth20@100ms`, …); null when not one we serve. */
 export function parseStreamName(name: string): StreamSpec | null {
+  if (name === "!miniTicker@arr") {
+    return { name, kind: "allMiniTickers", symbol: "" };
+  }
   const match = STREAM_PATTERN.exec(name);
   if (!match?.[1] || !match[2]) {
     return null;
