@@ -422,37 +422,18 @@ export function payloadsOf(
 ): object[] {
   const s = spec.symbol;
   switch (spec.kind) {
-    case "trade": {
-      // The channel lists new trades newest first; Binance sends them in the order they happened.
-      const trades = [...(message.data as MarketTrade[])].reverse();
-      return trades.map((t) => ({
-        e: "trade",
-        E: now,
-        s,
-        t: Number(t.id),
-        p: t.p,
-        q: t.q,
-        T: t.t,
-        m: t.side === "sell",
-        M: true,
-      }));
-    }
+    case "trade":
     case "aggTrade": {
-      // The platform publishes each fill on its own: each is an aggregate of one trade.
+      // The channel lists new trades newest first; Binance sends them in the order they happened. The
+      // platform publishes each fill on its own, so an aggregate trade is one fill (a = f = l = its id).
       const trades = [...(message.data as MarketTrade[])].reverse();
-      return trades.map((t) => ({
-        e: "aggTrade",
-        E: now,
-        s,
-        a: Number(t.id),
-        p: t.p,
-        q: t.q,
-        f: Number(t.id),
-        l: Number(t.id),
-        T: t.t,
-        m: t.side === "sell",
-        M: true,
-      }));
+      return trades.map((t) => {
+        const id = Number(t.id);
+        const m = t.side === "sell";
+        return spec.kind === "trade"
+          ? { e: "trade", E: now, s, t: id, p: t.p, q: t.q, T: t.t, m, M: true }
+          : { e: "aggTrade", E: now, s, a: id, p: t.p, q: t.q, f: id, l: id, T: t.t, m, M: true };
+      });
     }
     case "depthPartial": {
       const book = message.data as Depth;
