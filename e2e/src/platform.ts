@@ -151,8 +151,8 @@ export async function startPlatform(options: { env?: Record<string, string> } = 
       async newContext(options: { width?: number; height?: number } = {}): Promise<BrowserContext> {
         return browser.newContext({
           baseURL: baseUrl,
-          // The app then turns antd's motion off: a drawer or dialog is open or gone at once, so a
-          // loaded machine cannot leave one half-way through its transition (or a click on a moving button).
+          // The app then turns antd's motion off: a drawer or dialog is open or gone at once. Under load a
+          // drawer was once left half-way through its closing slide for 15 s, failing the test.
           reducedMotion: "reduce",
           viewport: { width: options.width ?? 1280, height: options.height ?? 860 },
         });

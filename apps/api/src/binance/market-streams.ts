@@ -29,6 +29,7 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 /** The platform channel a stream is made from (the same Redis channels the market socket serves). */
 function sourceOf(spec: StreamSpec, instrument: InstrumentView | null): string {
   if (!instrument) {
+    // The all-market stream: every spot market's ticker.
     return channel.tickers();
   }
   switch (spec.kind) {
@@ -39,7 +40,6 @@ function sourceOf(spec: StreamSpec, instrument: InstrumentView | null): string {
       return channel.kline(instrument.symbol, spec.interval ?? "1m");
     case "ticker":
     case "miniTicker":
-    case "allMiniTickers":
       return channel.tickers();
     default:
       return channel.depth(instrument.symbol);

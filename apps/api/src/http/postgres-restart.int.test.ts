@@ -187,7 +187,7 @@ describe("PostgreSQL restarting under load", () => {
           return null;
         }),
       "the resend to run",
-      { timeoutMs: 30_000, intervalMs: 200, context: () => [...seen].join(", ") },
+      { timeoutMs: 60_000, intervalMs: 200, context: () => [...seen].join(", ") },
     );
     expect(answer).toBe("applied");
     expect([...seen].filter((code) => code !== "REQUEST_IN_PROGRESS" && code !== "connection")).toEqual([]);

@@ -1,5 +1,8 @@
 export interface UntilOptions {
-  /** Only bounds a failure. Both CI lanes load the machine, and a step that takes 5 s alone has taken 40 there. */
+  /**
+   * Only bounds a failure: with both CI lanes loading the machine, a wait that takes seconds alone
+   * has passed 30 s (the shard-count test's wait for fills).
+   */
   timeoutMs?: number;
   intervalMs?: number;
   /** Added to the timeout's message, e.g. the tails of the processes' logs. */
