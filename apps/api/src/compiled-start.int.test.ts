@@ -8,7 +8,12 @@ import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { createTestDatabase, testRedisUrl } from "../../../packages/domain/src/test-support/index.ts";
+import {
+  createTestDatabase,
+  logTails,
+  testRedisUrl,
+  until as waitUntil,
+} from "../../../packages/domain/src/test-support/index.ts";
 import { nodeArgs } from "../../../scripts/compiled.mjs";
 
 /*
@@ -83,27 +88,18 @@ function start(name: string, args: string[], env: Record<string, string>): Start
   return started;
 }
 
-/** Waits for a state, polling; never a fixed sleep. */
-async function until<T>(
-  probe: () => Promise<T | false>,
-  what: string,
-  timeoutMs = START_TIMEOUT_MS,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => false as const);
-    if (value !== false) {
-      return value;
-    }
-    if (Date.now() > end) {
-      const tails = processes.map((p) => `--- ${p.name}\n${p.lines.slice(-15).join("\n")}`).join("\n");
-      throw new Error(`timed out: ${what}\n${tails}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/**
+ * Waits for a state (the shared helper): a probe that throws (a server not listening yet) has not
+ * got there; a timeout names the processes' last lines.
+ */
+const until = (probe: () => Promise<boolean>, what: string, timeoutMs = START_TIMEOUT_MS) =>
+  waitUntil(() => probe().catch(() => false), what, {
+    timeoutMs,
+    intervalMs: 100,
+    context: () => logTails(processes),
+  });
 
-const answers200 = (url: string) => async () => (await fetch(url)).status === 200 || (false as const);
+const answers200 = (url: string) => async () => (await fetch(url)).status === 200;
 
 interface Loaded {
   execArgv: string[];

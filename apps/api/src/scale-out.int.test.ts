@@ -21,6 +21,7 @@ import { atProductionSecretCost } from "../../../packages/domain/src/identity/te
 import {
   compiledEntry,
   createTestDatabase,
+  logTails,
   startMailbox,
   testRedisUrl,
   until as waitUntil,
@@ -98,7 +99,7 @@ const until = <T>(probe: Parameters<typeof waitUntil<T>>[0], what: string, timeo
   waitUntil(probe, what, {
     timeoutMs,
     intervalMs: 100,
-    context: () => processes.map((p) => `--- ${p.name}\n${p.lines.slice(-15).join("\n")}`).join("\n"),
+    context: () => logTails(processes),
   });
 
 interface TrpcAnswer {

@@ -241,7 +241,7 @@ export function attachMarketStreams(app: FastifyInstance, deps: AppDeps): { clos
     for (const name of names) {
       const spec = parseStreamName(name);
       // An all-market stream names no symbol.
-      const instrument = spec?.symbol === "" ? null : spec ? markets.get(spec.symbol) : undefined;
+      const instrument = spec && (spec.symbol === "" ? null : markets.get(spec.symbol));
       if (!spec || instrument === undefined) {
         throw new AppError("API_STREAM_UNKNOWN", { stream: name.slice(0, 64) });
       }

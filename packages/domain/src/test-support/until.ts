@@ -32,3 +32,7 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/** The last lines each started process wrote, for a timeout's message (`context`). */
+export const logTails = (processes: readonly { name: string; lines: readonly string[] }[], count = 15) =>
+  processes.map((p) => `--- ${p.name}\n${p.lines.slice(-count).join("\n")}`).join("\n");
