@@ -15,6 +15,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<BenchResult>
   "spot-engine": () => import("./spot-engine.ts"),
   "market-socket": () => import("./market-socket.ts"),
   "spot-api": () => import("./spot-api.ts"),
+  "order-floor": () => import("./order-floor.ts"),
   "options-settlement": () => import("./options-settlement.ts"),
   "custody-yield": () => import("./custody-yield.ts"),
   "contracts-risk": () => import("./contracts-risk.ts"),

@@ -1,7 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -12,6 +10,7 @@ import { Redis } from "ioredis";
 import { createTrader } from "../../packages/domain/src/spot/testing.ts";
 import { checkSpotLedger } from "../../packages/domain/src/spot/workload.ts";
 import { recreateDatabase } from "./database.ts";
+import { closedLoop, openLoop } from "./order-load.ts";
 import { seedHistory } from "./history.ts";
 import { processCpuSeconds } from "./process-cpu.ts";
 import { sized } from "./smoke.ts";
@@ -95,106 +94,6 @@ async function start(tree: string, compiled: string, env: Record<string, string>
     env: { ...process.env, DATABASE_URL, REDIS_URL, LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
-}
-
-/** A limit order around 60000 (BTCUSDT) or 3000 (ETHUSDT): 30% cross the spread. */
-function orderBody(random: () => number) {
-  const btc = random() < 0.5;
-  const mid = btc ? 60000 : 3000;
-  const side = random() < 0.5 ? "buy" : "sell";
-  const crossing = random() < 0.3;
-  const offset = Math.floor(random() * mid * 0.005 * 100) / 100;
-  const away = crossing ? -offset : offset + 0.01;
-  const price = (side === "buy" ? mid - away : mid + away).toFixed(2);
-  const lots = 1 + Math.floor(random() * 200);
-  const quantity = btc ? (lots / 100000).toFixed(5) : (lots / 10000).toFixed(4);
-  return JSON.stringify({ symbol: btc ? "BTCUSDT" : "ETHUSDT", side, type: "limit", price, quantity });
-}
-
-// node:http with keep-alive: fetch costs the load generator several times more CPU per request,
-// and the load generator shares the two cores with the API, the worker and PostgreSQL.
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-
-/** Keys unique across runs against one database (the key is kept on the order row, unique per user). */
-const KEY_SALT = randomBytes(6).toString("base64url");
-let orderSeq = 0;
-
-function place(token: string, body: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const request = http.request(
-      {
-        agent,
-        host: "127.0.0.1",
-        port: PORT,
-        method: "POST",
-        path: "/trpc/spot.place",
-        headers: {
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(body),
-          token,
-          // Every order is a new intent: a money action is refused without a key.
-          "idempotency-key": `b${(++orderSeq).toString(36)}${KEY_SALT}`,
-        },
-      },
-      (response) => {
-        response.resume();
-        response.on("end", () => resolve(response.statusCode === 200));
-      },
-    );
-    request.on("error", () => resolve(false));
-    request.end(body);
-  });
-}
-
-/** Closed loop: CONCURRENCY requests always in flight for `seconds`. */
-async function closedLoop(tokens: string[], seconds: number, random: () => number) {
-  const latencies: number[] = [];
-  let failed = 0;
-  const end = performance.now() + seconds * 1000;
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < end) {
-        const token = tokens[next++ % tokens.length] as string;
-        const started = performance.now();
-        if (await place(token, orderBody(random))) {
-          latencies.push(performance.now() - started);
-        } else {
-          failed++;
-        }
-      }
-    }),
-  );
-  return { latencies, failed, seconds };
-}
-
-/** Open loop: requests started at a fixed rate whatever the answers, so queueing shows in latency. */
-async function openLoop(tokens: string[], rate: number, seconds: number, random: () => number) {
-  const latencies: number[] = [];
-  let failed = 0;
-  const inFlight: Promise<void>[] = [];
-  const started = performance.now();
-  const total = Math.floor(rate * seconds);
-  for (let i = 0; i < total; i++) {
-    const due = started + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 1) {
-      await new Promise((r) => setTimeout(r, wait));
-    }
-    const token = tokens[i % tokens.length] as string;
-    const sent = performance.now();
-    inFlight.push(
-      place(token, orderBody(random)).then((ok) => {
-        if (ok) {
-          latencies.push(performance.now() - sent);
-        } else {
-          failed++;
-        }
-      }),
-    );
-  }
-  await Promise.all(inFlight);
-  return { latencies, failed, seconds: (performance.now() - started) / 1000 };
 }
 
 /**
@@ -304,12 +203,12 @@ async function measuredClosedLoop(
   tokens: string[],
   random: () => number,
 ) {
-  await closedLoop(tokens, sized(3, 1), random); // warm-up: JIT, pools, account-id caches
+  await closedLoop(PORT, CONCURRENCY, tokens, sized(3, 1), random); // warm-up: JIT, pools, account-id caches
   const stopCounts = await startSqlCounts(db);
   const measured = await cpuPerOrder(
     db,
     { api: platform.api.pid ?? 0, worker: platform.worker.pid ?? 0 },
-    () => closedLoop(tokens, SECONDS, random),
+    () => closedLoop(PORT, CONCURRENCY, tokens, SECONDS, random),
   );
   const sqlCounts = await stopCounts();
   if (process.env.BENCH_SPOT_STATEMENTS) {
@@ -428,7 +327,7 @@ export async function run(): Promise<BenchResult> {
     const openLoops = [];
     for (const share of QUICK ? [] : [0.5, 0.8]) {
       const rate = Math.min(TARGET_RATE, Math.floor(closed.ordersPerSec * share));
-      openLoops.push({ rate, ...summary(await openLoop(tokens, rate, Math.min(SECONDS, 10), random)) });
+      openLoops.push({ rate, ...summary(await openLoop(PORT, tokens, rate, Math.min(SECONDS, 10), random)) });
     }
     // The matcher works off what the API accepted; the time it needs after the load stops.
     const drainStarted = performance.now();
