@@ -1,11 +1,11 @@
 // `pnpm test`: typecheck, lint, unit, integration, every benchmark at a size of seconds, the web's size
 // budget and the browser tests. Ends with one line "N passed, N failed" summing every test that ran.
 //
-// Stages that do not need each other run side by side in two lanes: unit → integration, and
-// typecheck → lint → bench-smoke → budget → browser (the budget's build is the one the browser tests
-// serve). Each of the two long stages alone leaves much of the machine idle while it waits (on
-// PostgreSQL, on a process to start, on a page to load). A lane stops at its first failing stage; the
-// other lane finishes, and the run fails.
+// Stages that do not need each other run side by side in two lanes: unit → integration → bench-smoke,
+// and typecheck → lint → budget → browser (the budget's build is the one the browser tests serve).
+// Each of the two long stages alone leaves much of the machine idle while it waits (on PostgreSQL, on
+// a process to start, on a page to load). A lane stops at its first failing stage; the other lane
+// finishes, and the run fails.
 //
 // `pnpm test unit integration` runs only the stages named. `TEST_SERIAL=1` runs every stage one after
 // another, each with the whole machine (to time a stage alone).
@@ -44,8 +44,8 @@ const STAGES = {
  */
 const PHASES = [
   [
-    ["unit", "integration"],
-    ["typecheck", "lint", "bench-smoke", "budget", "browser"],
+    ["unit", "integration", "bench-smoke"],
+    ["typecheck", "lint", "budget", "browser"],
   ],
 ];
 

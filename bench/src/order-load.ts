@@ -119,4 +119,3 @@ export async function openLoop(
   await Promise.all(inFlight);
   return { latencies, failed, seconds: (performance.now() - started) / 1000 };
 }
-
