@@ -43,12 +43,6 @@ export default defineConfig({
           hookTimeout: 60_000,
           pool: "forks",
           isolate: false,
-          // Two files at a time even on two cores (vitest's default is one fewer than the cores): an
-          // integration file spends most of its time waiting on PostgreSQL, Redis or a process it
-          // started, so the second file uses time the first leaves idle.
-          maxWorkers: 2,
-          // Its own group: a run of both projects may then give them different worker counts.
-          sequence: { groupOrder: 1 },
         },
       },
     ],

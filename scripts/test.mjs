@@ -1,17 +1,20 @@
 // `pnpm test`: typecheck, lint, unit, integration, every benchmark at a size of seconds, the web's size
 // budget and the browser tests. Ends with one line "N passed, N failed" summing every test that ran.
 //
-// Stages that do not need each other run side by side in two lanes: unit → integration → bench-smoke,
-// and typecheck → lint → budget → browser (the budget's build is the one the browser tests serve).
-// Each of the two long stages alone leaves much of the machine idle while it waits (on PostgreSQL, on
-// a process to start, on a page to load). A lane stops at its first failing stage; the other lane
-// finishes, and the run fails.
+// Stages that do not need each other run side by side in two lanes: unit → integration, and
+// typecheck → lint → bench-smoke → budget → browser (the budget's build is the one the browser tests
+// serve). Each of the two long stages alone leaves much of the machine idle while it waits (on
+// PostgreSQL, on a process to start, on a page to load). A lane stops at its first failing stage; the
+// other lane finishes, and the run fails. Integration files run one at a time (vitest's default on
+// two cores) beside two browser files: a second integration file at once made the run longer, not
+// shorter (the machine was saturated, load about 12).
 //
 // `pnpm test unit integration` runs only the stages named. `TEST_SERIAL=1` runs every stage one after
 // another, each with the whole machine (to time a stage alone).
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
+import path from "node:path";
 
 const resultsDir = "test-results";
 rmSync(resultsDir, { recursive: true, force: true });
@@ -44,8 +47,8 @@ const STAGES = {
  */
 const PHASES = [
   [
-    ["unit", "integration", "bench-smoke"],
-    ["typecheck", "lint", "budget", "browser"],
+    ["unit", "integration"],
+    ["typecheck", "lint", "bench-smoke", "budget", "browser"],
   ],
 ];
 
@@ -92,8 +95,17 @@ let cpuSeen = childrenCpuSeconds();
  */
 function runStage(name, alone) {
   const [cmd, args] = STAGES[name];
-  // The browser stage rebuilds the web app unless the budget stage has just built it.
-  const env = name === "browser" && built ? { ...process.env, E2E_SKIP_BUILD: "1" } : process.env;
+  // The browser stage rebuilds the web app unless the budget stage has just built it, and keeps its
+  // screenshots with the run's results: the committed ones in docs/screenshots change only when
+  // someone refreshes them (`pnpm test:e2e`).
+  const env =
+    name === "browser"
+      ? {
+          ...process.env,
+          E2E_SCREENSHOTS_DIR: path.resolve(resultsDir, "screenshots"),
+          ...(built ? { E2E_SKIP_BUILD: "1" } : {}),
+        }
+      : process.env;
   const started = Date.now();
   if (alone) {
     console.log(`\n=== ${name} ===`);

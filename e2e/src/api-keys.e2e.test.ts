@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAdmin } from "./operators.ts";
-import { type Platform, ROOT, startPlatform } from "./platform.ts";
+import { type Platform, screenshotsDir, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { pageAs, registerUser, trpcMutation } from "./users.ts";
 
@@ -161,7 +161,7 @@ describe("API keys in the browser", () => {
     await admin.getByTestId("admin-confirm-ok").click();
     await row.filter({ hasText: "Blocked by support" }).waitFor();
     expect(await account(key.api_key, key.secret)).toBe(-2015);
-    const shots = join(ROOT, "docs/screenshots/api-keys");
+    const shots = screenshotsDir("api-keys");
     mkdirSync(shots, { recursive: true });
     await admin.screenshot({ path: join(shots, "admin-en-light-desktop.png") });
 

@@ -13,7 +13,7 @@ import {
   testXpub,
 } from "../../packages/domain/src/test-support/index.ts";
 import { signInAdmin } from "./operators.ts";
-import { type Platform, ROOT, startPlatform } from "./platform.ts";
+import { type Platform, screenshotsDir, startPlatform } from "./platform.ts";
 import { confirmModal, pageAs, registerUser, trpcMutation } from "./users.ts";
 
 /**
@@ -304,7 +304,7 @@ describe("hot-wallet withdrawals in the browser", () => {
 
 /** The chain page with a held payout and an open alert, light and dark, desktop, in English. */
 async function shootChainPage() {
-  const out = join(ROOT, "docs/screenshots/admin");
+  const out = screenshotsDir("admin");
   mkdirSync(out, { recursive: true });
   for (const theme of ["light", "dark"]) {
     await operator.evaluate((t) => localStorage.setItem("theme", t), theme);

@@ -4,7 +4,7 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import pg from "pg";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Platform, ROOT, startPlatform } from "./platform.ts";
+import { type Platform, screenshotsDir, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
 import { confirmModal, pageAs, registerUser, trpcMutation } from "./users.ts";
@@ -137,7 +137,7 @@ describe("contracts in the browser", () => {
     await user.getByTestId("contract-order-form").waitFor({ timeout: 30_000 });
     expect(await user.getByTestId("contract-expiry").count()).toBe(0);
     // Pictures of the delivery contract's page: English light desktop, Chinese dark phone, Thai light phone.
-    const out = join(ROOT, "docs/screenshots/contracts");
+    const out = screenshotsDir("contracts");
     mkdirSync(out, { recursive: true });
     for (const [lang, theme, size] of [
       ["en", "light", { name: "desktop", width: 1280, height: 800 }],

@@ -1,10 +1,9 @@
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import pg from "pg";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAdmin } from "./operators.ts";
-import { type Platform, ROOT, startPlatform } from "./platform.ts";
+import { type Platform, screenshotsDir, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS, shootMatrix } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
 import { confirmModal, pageAs, registerUser } from "./users.ts";
@@ -172,9 +171,9 @@ describe("managed earning in the browser", () => {
     await operator.getByRole("cell", { name: "E00000001" }).waitFor();
     await operator.getByRole("tab").nth(4).click();
     await operator.getByRole("tab", { selected: true }).waitFor();
-    mkdirSync(join(ROOT, "docs/screenshots/earn"), { recursive: true });
+    mkdirSync(screenshotsDir("earn"), { recursive: true });
     await operator.getByRole("tab").nth(0).click();
     await operator.getByRole("cell", { name: "AI Quant 7" }).waitFor();
-    await operator.screenshot({ path: join(ROOT, "docs/screenshots/earn/admin-en-light-desktop.png") });
+    await operator.screenshot({ path: screenshotsDir("earn", "admin-en-light-desktop.png") });
   });
 });

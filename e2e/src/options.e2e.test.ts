@@ -4,7 +4,7 @@ import { MoneyDecimal } from "@northstar/shared/money";
 import pg from "pg";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Platform, ROOT, startPlatform } from "./platform.ts";
+import { type Platform, screenshotsDir, startPlatform } from "./platform.ts";
 import { SCREENSHOT_TEST_TIMEOUT_MS } from "./screenshot-matrix.ts";
 import { depositUsdt } from "./spot-funding.ts";
 import { confirmModal, pageAs, registerUser, trpcMutation } from "./users.ts";
@@ -137,7 +137,7 @@ describe("options in the browser", () => {
     "writes screenshots of the trade screen and the delivery record (phone and desktop, light and dark, en, zh, ty)",
     async () => {
       // An open option with a long expiry, so the screen shows a countdown.
-      const out = join(ROOT, "docs/screenshots/options");
+      const out = screenshotsDir("options");
       mkdirSync(out, { recursive: true });
       // A purchase needs a tick recorded in the last 5 s: on a busy machine the first try may miss it.
       await expect

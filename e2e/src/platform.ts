@@ -1,6 +1,7 @@
 import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import pg from "pg";
@@ -9,6 +10,16 @@ import { startMailbox } from "../../packages/domain/src/test-support/index.ts";
 import { nodeArgs } from "../../scripts/compiled.mjs";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/**
+ * Where screenshots go: docs/screenshots (the pages as the docs show them), unless
+ * E2E_SCREENSHOTS_DIR names another folder. `pnpm test` sends the suite's there
+ * (test-results/screenshots), so a test run leaves the committed images alone; `pnpm test:e2e` and
+ * `pnpm --filter @northstar/e2e screenshots` refresh them.
+ */
+export function screenshotsDir(...parts: string[]): string {
+  return join(process.env.E2E_SCREENSHOTS_DIR ?? join(ROOT, "docs/screenshots"), ...parts);
+}
 
 const execFileAsync = promisify(execFile);
 

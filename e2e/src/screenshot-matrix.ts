@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
-import { type Platform, ROOT } from "./platform.ts";
+import { type Platform, screenshotsDir } from "./platform.ts";
 
 /** The sizes, themes and languages every module's screenshots are taken in. */
 export const SHOT_SIZES = [
@@ -58,7 +58,7 @@ export async function shootMatrix(
     sizes?: readonly (typeof SHOT_SIZES)[number]["name"][];
   },
 ): Promise<void> {
-  const out = join(ROOT, "docs/screenshots", options.folder);
+  const out = screenshotsDir(options.folder);
   mkdirSync(out, { recursive: true });
   const combinations = shotCombinations().filter(
     (c) => !options.sizes || options.sizes.includes(c.size.name),

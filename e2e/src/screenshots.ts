@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { MoneyDecimal } from "@northstar/shared/money";
-import { ROOT, startPlatform } from "./platform.ts";
+import { screenshotsDir, startPlatform } from "./platform.ts";
 import { depositUsdt } from "./spot-funding.ts";
 import { registerUser, trpcMutation } from "./users.ts";
 
@@ -34,7 +34,7 @@ const only = process.env.SHOTS_PAGES?.split(",").filter(Boolean);
 const pages = only ? PAGES.filter(([name]) => only.includes(name)) : PAGES;
 
 const platform = await startPlatform();
-const out = join(ROOT, "docs/screenshots");
+const out = screenshotsDir();
 mkdirSync(out, { recursive: true });
 
 try {

@@ -5,12 +5,12 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { MoneyDecimal } from "@northstar/shared/money";
-import { ROOT, startPlatform } from "./platform.ts";
+import { screenshotsDir, startPlatform } from "./platform.ts";
 import { depositUsdt } from "./spot-funding.ts";
 import { registerUser, trpcMutation } from "./users.ts";
 
 const platform = await startPlatform();
-const out = join(ROOT, "docs/screenshots");
+const out = screenshotsDir();
 mkdirSync(out, { recursive: true });
 
 try {
