@@ -39,8 +39,10 @@ export default defineConfig({
             "packages/domain/src/identity/test/secret-cost.setup.ts",
             "packages/domain/src/setup/test/registrations.setup.ts",
           ],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Failure bounds only: a passing test never waits for them. The suite runs beside the browser
+          // tests on two cores, where a loaded minute stretches a test's usual seconds many times.
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
           pool: "forks",
           isolate: false,
         },

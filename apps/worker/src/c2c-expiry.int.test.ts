@@ -156,7 +156,7 @@ describe("the c2c-expiry worker", () => {
       clock.now = new Date(deadline - 300);
       const job = await queue.add(JOBS.expireC2cOrder, { orderId: order.id }, { jobId: `early-${order.id}` });
       await expect
-        .poll(async () => (await queue.getJob(job.id as string))?.isDelayed(), { timeout: 10_000 })
+        .poll(async () => (await queue.getJob(job.id as string))?.isDelayed(), { timeout: 30_000 })
         .toBe(true);
       expect((await getC2cOrder(db, buyer.id, order.id)).status).toBe("matched");
       // The clock reaches the deadline exactly; the delayed job comes back and expires the order.
@@ -230,7 +230,7 @@ describe("the c2c-expiry worker", () => {
       expect(await job.waitUntilFinished(events, 30_000)).toBe("expired");
       // The matched and the expired message: two unread, announced on the channel the socket forwards.
       await expect
-        .poll(() => heard.find((e) => e.data.type === "messages" && e.data.unread === 2), { timeout: 10_000 })
+        .poll(() => heard.find((e) => e.data.type === "messages" && e.data.unread === 2), { timeout: 30_000 })
         .toMatchObject({ ch: "user" });
       const inbox = await listMessages(db, buyer.id, "en", { page: 1, pageSize: 10 });
       expect(inbox.list.map((m) => m.kind)).toEqual(["c2c.expired", "c2c.matched"]);

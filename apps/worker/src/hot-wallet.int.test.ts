@@ -190,7 +190,7 @@ describe("the hot-wallet worker", () => {
       });
       await first.started;
       await vi.waitFor(async () => expect(await statuses(ids)).toEqual(["confirming", "confirming"]), {
-        timeout: 20_000,
+        timeout: 60_000,
         interval: 50,
       });
       // Stopped mid-way: included, not yet confirmed.
@@ -204,7 +204,7 @@ describe("the hot-wallet worker", () => {
       try {
         await second.started;
         await vi.waitFor(async () => expect(await statuses(ids)).toEqual(["success", "success"]), {
-          timeout: 20_000,
+          timeout: 60_000,
           interval: 50,
         });
       } finally {

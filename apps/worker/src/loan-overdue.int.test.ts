@@ -112,7 +112,7 @@ describe("the loan-overdue queue", () => {
     // Told once that it is overdue (beside the approval), live on the user's channel.
     expect(await kinds()).toEqual(["loan.overdue", "loan.approved"]);
     const unread = (await inbox()).unread;
-    await expect.poll(() => badges.at(-1), { timeout: 10_000 }).toBe(unread);
+    await expect.poll(() => badges.at(-1), { timeout: 30_000 }).toBe(unread);
     expect((await queue.getJobSchedulers()).map((s) => s.key)).toContain("loan-overdue-daily");
     await worker.close();
     await queue.close();

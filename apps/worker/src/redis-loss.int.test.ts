@@ -79,7 +79,7 @@ describe("Redis restarted empty under running workers", () => {
       () => reconcile.worker.close(true),
       () => yieldQueue.worker.close(true),
     );
-    await vi.waitFor(async () => expect(await countRuns()).toBe(1), { timeout: 15_000 });
+    await vi.waitFor(async () => expect(await countRuns()).toBe(1), { timeout: 60_000 });
     // Nothing is missing yet: the check registers nothing.
     expect(await reconcile.schedules.check()).toBe(false);
 
@@ -87,7 +87,7 @@ describe("Redis restarted empty under running workers", () => {
     redisProcess.kill("SIGKILL");
     await once(redisProcess, "exit");
     redisProcess = await startRedis(port);
-    await vi.waitFor(async () => expect(await connection.ping()).toBe("PONG"), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(await connection.ping()).toBe("PONG"), { timeout: 30_000 });
     const probe = new Queue(QUEUES.ledgerReconcile, { connection, prefix });
     closers.push(() => probe.close());
     expect(await probe.getJobSchedulers()).toEqual([]);
@@ -103,7 +103,7 @@ describe("Redis restarted empty under running workers", () => {
     closers.push(() => yieldProbe.close());
     expect(await yieldProbe.getJobSchedulers()).toHaveLength(1);
 
-    await vi.waitFor(async () => expect(await countRuns()).toBe(2), { timeout: 15_000 });
+    await vi.waitFor(async () => expect(await countRuns()).toBe(2), { timeout: 60_000 });
     expect((await latestReconcileRun(bed.db))?.slot.toISOString()).toBe("2026-11-28T04:15:00.000Z");
     // Checked again: present now, nothing more registered, and the slot recorded once.
     expect(await reconcile.schedules.check()).toBe(false);
@@ -115,9 +115,9 @@ describe("Redis restarted empty under running workers", () => {
           active: 0,
         }),
       {
-        timeout: 15_000,
+        timeout: 60_000,
       },
     );
     expect(await countRuns()).toBe(2);
-  }, 90_000);
+  }, 240_000);
 });

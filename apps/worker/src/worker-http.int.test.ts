@@ -37,10 +37,10 @@ describe("the ledger-reconcile queue", () => {
 
     // Start: the catch-up run records the 04:00 slot.
     const first = await startLedgerReconcileWorker(bed.redis, bed.prefix, deps);
-    await vi.waitFor(async () => expect(await countRuns()).toBe(1), { timeout: 15_000 });
+    await vi.waitFor(async () => expect(await countRuns()).toBe(1), { timeout: 60_000 });
     // Delivered again within the slot: nothing new.
     const again = await first.queue.add(JOBS.reconcileLedger, {});
-    expect(await again.waitUntilFinished(events, 15_000)).toMatchObject({ ranNow: false, ok: true });
+    expect(await again.waitUntilFinished(events, 60_000)).toMatchObject({ ranNow: false, ok: true });
     expect(await countRuns()).toBe(1);
     await first.worker.close();
     await first.queue.close();
@@ -52,7 +52,7 @@ describe("the ledger-reconcile queue", () => {
       await second.worker.close();
       await second.queue.close();
     });
-    await vi.waitFor(async () => expect(await countRuns()).toBe(2), { timeout: 15_000 });
+    await vi.waitFor(async () => expect(await countRuns()).toBe(2), { timeout: 60_000 });
     const latest = await latestReconcileRun(bed.db);
     expect(latest?.slot.toISOString()).toBe("2026-11-28T04:30:00.000Z");
     expect(latest?.ok).toBe(true);
@@ -61,7 +61,7 @@ describe("the ledger-reconcile queue", () => {
       prefix: bed.prefix,
     }).getJobSchedulers();
     expect(schedulers.map((s) => s.pattern)).toEqual(["*/15 * * * *"]);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("the worker's /health, /ready and /metrics", () => {
@@ -106,7 +106,7 @@ describe("the worker's /health, /ready and /metrics", () => {
       },
       { timeout: 10_000, interval: 200 },
     );
-  }, 30_000);
+  }, 90_000);
 
   it("reports each shard of a sharded role: who holds it, and how many shards there are", async () => {
     // Two shards of a role tried by one process that may hold one: it holds exactly one, and the
@@ -146,5 +146,5 @@ describe("the worker's /health, /ready and /metrics", () => {
       },
       { timeout: 5000, interval: 100 },
     );
-  }, 30_000);
+  }, 90_000);
 });

@@ -216,5 +216,5 @@ describe("/ready", () => {
       await relay.shut();
       await relayed.close().catch(() => {});
     }
-  }, 30_000);
+  }, 90_000);
 });

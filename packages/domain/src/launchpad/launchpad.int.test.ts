@@ -324,7 +324,7 @@ describe("new-coin subscription", () => {
       ),
     );
     await vi.waitFor(async () => expect(await waiting()).toBe(racers.length), {
-      timeout: 10_000,
+      timeout: 30_000,
       interval: 20,
     });
     // The operator allocates at the close while they wait.
@@ -333,7 +333,7 @@ describe("new-coin subscription", () => {
       settled = true;
     });
     await vi.waitFor(async () => expect(settled || (await waiting()) === racers.length + 1).toBe(true), {
-      timeout: 10_000,
+      timeout: 30_000,
       interval: 20,
     });
     release();

@@ -134,7 +134,7 @@ describe("spot matcher shards", () => {
     await saveInstrument(db, listing(`${newOther}USDT`, newOther), "test");
     const newFirstAsk = await place(trader, limit(`${newFirst}USDT`, "sell", "1.5", "2"));
     const newOtherAsk = await place(trader, limit(`${newOther}USDT`, "sell", "1.5", "2"));
-    await settled(db, [newFirstAsk.id], 15_000);
+    await settled(db, [newFirstAsk.id], 60_000);
     // A later command of this shard, and a sweep for orders whose command was lost, came and went:
     // the other shard's orders are still untouched, and nothing of theirs was committed.
     const late = await place(trader, limit("BTCUSDT", "sell", "61000", "0.01"));
@@ -170,5 +170,5 @@ describe("spot matcher shards", () => {
       openCountMismatches: 0,
       currenciesOutOfBalance: [],
     });
-  }, 60_000);
+  }, 120_000);
 });
