@@ -209,10 +209,42 @@ async function postgresFloor(fx: Fixture, rates: RowsPerOrder, orders: number, r
       );
       await client.query("commit");
     }
+    const cpuMs = (processCpuSeconds(backend) - cpuBefore) * 1000;
     const written = transactions * ORDERS_PER_TRANSACTION;
-    return Number((((processCpuSeconds(backend) - cpuBefore) * 1000) / written).toFixed(3));
+    await checkWritten(client, round, rates, transactions);
+    return Number((cpuMs / written).toFixed(3));
   } finally {
     await client.end();
+  }
+}
+
+/** The round wrote the rows its rates asked for, no fewer (a statement that wrote nothing is no floor). */
+async function checkWritten(client: pg.Client, round: number, rates: RowsPerOrder, transactions: number) {
+  const total = (perOrder: number) => Math.floor(perOrder * ORDERS_PER_TRANSACTION * transactions);
+  const found = (
+    await client.query<{ orders: string; entries: string; postings: string; messages: string }>(
+      `select (select count(*) from spot_orders where client_key like $1) as orders,
+         (select count(*) from journal_entries where idempotency_key like $2) as entries,
+         (select count(*) from postings p join journal_entries e on e.id = p.entry_id
+           where e.idempotency_key like $2) as postings,
+         (select count(*) from user_messages where event_key like $2) as messages`,
+      [`floor${round}:%`, `floor:${round}:%`],
+    )
+  ).rows[0];
+  const expected = {
+    orders: total(rates.ordersInserted),
+    entries: total(rates.entries),
+    postings: total(rates.postings),
+    messages: total(rates.messages),
+  };
+  const actual = {
+    orders: Number(found?.orders),
+    entries: Number(found?.entries),
+    postings: Number(found?.postings),
+    messages: Number(found?.messages),
+  };
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+    throw new Error(`floor round ${round} wrote ${JSON.stringify(actual)}, not ${JSON.stringify(expected)}`);
   }
 }
 
@@ -234,7 +266,12 @@ async function httpFloor(tokens: string[], random: () => number) {
     const self = process.cpuUsage();
     const run = await closedLoop(PORT, CONCURRENCY, tokens, HTTP_SECONDS, random);
     const used = process.cpuUsage(self);
-    const n = Math.max(1, run.latencies.length);
+    if (run.failed > 0 || run.latencies.length === 0) {
+      throw new Error(
+        `the bare HTTP server answered ${run.latencies.length} requests and failed ${run.failed}`,
+      );
+    }
+    const n = run.latencies.length;
     return {
       requestsPerSec: Math.round(run.latencies.length / run.seconds),
       failed: run.failed,
