@@ -24,8 +24,9 @@ import type { BenchResult } from "./types.ts";
  * - PostgreSQL: the rows one order writes on average, by table, as the last spot-api run measured
  *   them (bench/results/spot-api.json), written into the same tables (same indexes, constraints and
  *   triggers) of a database migrated and filled with the same history, ORDERS_PER_TRANSACTION orders
- *   per transaction in one plain statement per table (parameters as arrays, no JSON, no lock waited
- *   on, no round trip per order) on one connection. Reported: that backend's CPU per order.
+ *   per transaction in one plain statement per table (prepared once, parameters as arrays, no JSON,
+ *   no lock waited on, no round trip per order) on one connection. Reported: that backend's CPU per
+ *   order.
  *
  * Rounds alternate HTTP and PostgreSQL; figures are the median and range of the rounds.
  */
@@ -83,7 +84,7 @@ async function measuredRows(): Promise<{ rows: RowsPerOrder; date: string; cpuMs
 const share = (perOrder: number, k: number) =>
   Math.floor(perOrder * ORDERS_PER_TRANSACTION * (k + 1)) - Math.floor(perOrder * ORDERS_PER_TRANSACTION * k);
 
-/** The users' account ids, user ids and a counter, for the rows the transactions write. */
+/** The traders' user ids and ledger account ids, which the rows the transactions write name. */
 interface Fixture {
   accounts: number[];
   users: number[];
@@ -155,29 +156,32 @@ async function postgresFloor(fx: Fixture, rates: RowsPerOrder, orders: number, r
       };
       const users = pick(fx.users, n.orders);
       await client.query("begin");
-      const inserted = await client.query<{ id: string }>(
-        `insert into spot_orders (user_id, book, symbol, base, quote, side, type, time_in_force, price,
+      const inserted = await client.query<{ id: string }>({
+        name: "floor-orders",
+        text: `insert into spot_orders (user_id, book, symbol, base, quote, side, type, time_in_force, price,
            quantity, held, hold_currency, fee_currency, client_key)
          select u, 'real', 'BTCUSDT', 'BTC', 'USDT', 'buy', 'limit', 'gtc', 59871.42, 0.00123, 73.64184660,
            'USDT', 'BTC', 'floor' || $2 || ':' || o
          from unnest($1::bigint[]) with ordinality as v(u, o) returning id`,
-        [`{${users.join(",")}}`, `${round}:${k}`],
-      );
+        values: [`{${users.join(",")}}`, `${round}:${k}`],
+      });
       pending.push(...inserted.rows.map((r) => Number(r.id)));
       // Each order changes state through the open-orders index twice (pending → open → filled), as
       // the matcher's compare-and-set does.
       const opened = pending.splice(0, Math.ceil(n.updates / 2));
       const filled = open.splice(0, n.updates - opened.length);
-      await client.query(
-        `update spot_orders set status = case status when 'pending' then 'open' else 'filled' end,
+      await client.query({
+        name: "floor-order-states",
+        text: `update spot_orders set status = case status when 'pending' then 'open' else 'filled' end,
            filled_qty = case status when 'pending' then 0 else quantity end, updated_at = now()
          where id = any($1::bigint[])`,
-        [`{${[...opened, ...filled].join(",")}}`],
-      );
+        values: [`{${[...opened, ...filled].join(",")}}`],
+      });
       open.push(...opened);
       const accounts = pick(fx.accounts, n.postings);
-      await client.query(
-        `with e as materialized (
+      await client.query({
+        name: "floor-ledger",
+        text: `with e as materialized (
            insert into journal_entries (idempotency_key, book, kind, reference_type, reference_id)
            select 'floor:' || $1 || ':' || g, 'real', 'spot.fill', 'spot_trade', g::text
            from generate_series(1, $2::int) g returning id),
@@ -185,28 +189,33 @@ async function postgresFloor(fx: Fixture, rates: RowsPerOrder, orders: number, r
          insert into postings (entry_id, account_id, currency, amount, balance_after)
          select ids.a[1 + (p.o - 1) % cardinality(ids.a)], p.account, 'USDT', 1.25, 1000.5
          from ids, unnest($3::bigint[]) with ordinality as p(account, o)`,
-        [`${round}:${k}`, n.entries, `{${accounts.join(",")}}`],
-      );
-      await client.query("update ledger_accounts set balance = balance + 1 where id = any($1::bigint[])", [
-        distinct(pick(fx.accounts, n.accounts)),
-      ]);
-      await client.query(
-        "update spot_open_order_counts set open = open + 1 where user_id = any($1::bigint[]) and symbol = 'BTCUSDT'",
-        [distinct(pick(fx.users, n.counts))],
-      );
-      await client.query(
-        `insert into spot_trades (symbol, book, price, quantity, quote_qty, taker_side, maker_fee, taker_fee,
+        values: [`${round}:${k}`, n.entries, `{${accounts.join(",")}}`],
+      });
+      await client.query({
+        name: "floor-accounts",
+        text: "update ledger_accounts set balance = balance + 1 where id = any($1::bigint[])",
+        values: [distinct(pick(fx.accounts, n.accounts))],
+      });
+      await client.query({
+        name: "floor-counts",
+        text: "update spot_open_order_counts set open = open + 1 where user_id = any($1::bigint[]) and symbol = 'BTCUSDT'",
+        values: [distinct(pick(fx.users, n.counts))],
+      });
+      await client.query({
+        name: "floor-trades",
+        text: `insert into spot_trades (symbol, book, price, quantity, quote_qty, taker_side, maker_fee, taker_fee,
            maker_user_id, taker_user_id)
          select 'BTCUSDT', 'real', 59871.42, 0.00123, 73.64184660, 'buy', 0.07364185, 0.00000123, u, u
          from unnest($1::bigint[]) u`,
-        [`{${pick(fx.users, n.trades).join(",")}}`],
-      );
-      await client.query(
-        `insert into user_messages (user_id, kind, params, event_key)
+        values: [`{${pick(fx.users, n.trades).join(",")}}`],
+      });
+      await client.query({
+        name: "floor-messages",
+        text: `insert into user_messages (user_id, kind, params, event_key)
          select u, 'spot.filled', '{"symbol":"BTCUSDT","quantity":"0.00123"}', 'floor:' || $2 || ':' || o
          from unnest($1::bigint[]) with ordinality as v(u, o)`,
-        [`{${pick(fx.users, n.messages).join(",")}}`, `${round}:${k}`],
-      );
+        values: [`{${pick(fx.users, n.messages).join(",")}}`, `${round}:${k}`],
+      });
       await client.query("commit");
     }
     const cpuMs = (processCpuSeconds(backend) - cpuBefore) * 1000;
@@ -332,7 +341,7 @@ export async function run(): Promise<BenchResult> {
     ],
     figures: {
       method:
-        "HTTP: bare node:http server answering spot.place-sized JSON under the spot-api load generator; PostgreSQL: the spot-api run's rows per order by table, into the same tables of a migrated database with the same history, 32 orders per transaction, one plain statement per table, one connection; rounds alternate the two",
+        "HTTP: bare node:http server answering spot.place-sized JSON under the spot-api load generator; PostgreSQL: the spot-api run's rows per order by table, into the same tables of a migrated database with the same history, 32 orders per transaction, one prepared plain statement per table, one connection; rounds alternate the two",
       rowsPerOrder: measured.rows,
       cpuMsPerOrder: { httpServer: server, loadGenerator, postgres, sum, serverAndPostgres },
       spotApi: { date: measured.date, cpuMsPerOrder: measured.cpuMsPerOrder },
