@@ -2,8 +2,13 @@ import { once } from "node:events";
 import { SpotMatcher } from "@northstar/domain/spot";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { settled } from "../../../packages/domain/src/spot/testing.ts";
-import { checkSpotLedger, createTraders, runWorkload } from "../../../packages/domain/src/spot/workload.ts";
+import { drained, settled } from "../../../packages/domain/src/spot/testing.ts";
+import {
+  checkSpotLedger,
+  createTraders,
+  runWorkload,
+  WORKLOAD_MARKETS,
+} from "../../../packages/domain/src/spot/workload.ts";
 import { testRedisUrl, until } from "../../../packages/domain/src/test-support/index.ts";
 import { newRun as newTestRun, outcome, type Run, startWorker } from "./test/spot-runs.ts";
 
@@ -57,6 +62,13 @@ describe("spot matcher failover", () => {
       refWork.orders.map((o) => o.id),
       60_000,
     );
+    // Taken is not done: the last cancels may still wait in the streams.
+    await drained(
+      reference.db,
+      redis,
+      reference.prefix,
+      WORKLOAD_MARKETS.map((m) => m.symbol),
+    );
     await matcher.stop();
     const expected = await outcome(reference, refWork);
     expect(expected.trades.length).toBeGreaterThan(100);
@@ -86,6 +98,13 @@ describe("spot matcher failover", () => {
       crash.db,
       work.orders.map((o) => o.id),
       60_000,
+    );
+    // Taken is not done: the last cancels may still wait in the streams.
+    await drained(
+      crash.db,
+      redis,
+      crash.prefix,
+      WORKLOAD_MARKETS.map((m) => m.symbol),
     );
     second.child.kill("SIGTERM");
     await once(second.child, "exit");

@@ -4,7 +4,7 @@ import { shardCountKey, shardLeaseKey, shardOf } from "@northstar/domain/leases"
 import { SpotMatcher } from "@northstar/domain/spot";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { settled } from "../../../packages/domain/src/spot/testing.ts";
+import { drained, settled } from "../../../packages/domain/src/spot/testing.ts";
 import { checkSpotLedger, createTraders, runWorkload } from "../../../packages/domain/src/spot/workload.ts";
 import { testRedisUrl, until } from "../../../packages/domain/src/test-support/index.ts";
 import {
@@ -87,6 +87,13 @@ describe("spot matchers started with two shard counts", () => {
       reference.db,
       refWork.orders.map((o) => o.id),
       90_000,
+    );
+    // Taken is not done: the last cancels may still wait in the streams.
+    await drained(
+      reference.db,
+      redis,
+      reference.prefix,
+      MARKETS.map((m) => m.symbol),
     );
     await matcher.stop();
     const expected = await outcome(reference, refWork);
@@ -201,6 +208,13 @@ describe("spot matchers started with two shard counts", () => {
       run.db,
       work.orders.map((o) => o.id),
       90_000,
+    );
+    // Taken is not done: the last cancels may still wait in the streams.
+    await drained(
+      run.db,
+      redis,
+      run.prefix,
+      MARKETS.map((m) => m.symbol),
     );
     fresh.child.kill("SIGTERM");
     await once(fresh.child, "exit");

@@ -3,7 +3,7 @@ import { shardOf } from "@northstar/domain/leases";
 import { SpotMatcher } from "@northstar/domain/spot";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { settled } from "../../../packages/domain/src/spot/testing.ts";
+import { drained, settled } from "../../../packages/domain/src/spot/testing.ts";
 import { checkSpotLedger, createTraders, runWorkload } from "../../../packages/domain/src/spot/workload.ts";
 import { testRedisUrl, until } from "../../../packages/domain/src/test-support/index.ts";
 import {
@@ -74,6 +74,13 @@ describe("sharded spot matchers", () => {
       refWork.orders.map((o) => o.id),
       90_000,
     );
+    // Taken is not done: the last cancels may still wait in the streams.
+    await drained(
+      reference.db,
+      redis,
+      reference.prefix,
+      MARKETS.map((m) => m.symbol),
+    );
     await matcher.stop();
     const expected = await outcome(reference, refWork);
     expect(expected.refused).toEqual([]);
@@ -143,6 +150,13 @@ describe("sharded spot matchers", () => {
       crash.db,
       work.orders.map((o) => o.id),
       90_000,
+    );
+    // Taken is not done: the last cancels may still wait in the streams.
+    await drained(
+      crash.db,
+      redis,
+      crash.prefix,
+      MARKETS.map((m) => m.symbol),
     );
     second.child.kill("SIGTERM");
     await once(second.child, "exit");

@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { eq, inArray } from "drizzle-orm";
+import type { Redis } from "ioredis";
 import type { Db } from "../db/client.ts";
 import type { User } from "../identity/index.ts";
 import { users } from "../identity/index.ts";
 import { getUserBalances, postEntry, type Wallet } from "../ledger/index.ts";
-import { spotOrders } from "./spot.table.ts";
+import { commandStream } from "./commands.ts";
+import { spotOrders, spotStreamCursors } from "./spot.table.ts";
 
 /*
  * Helpers for the spot tests (never imported by the product): traders funded by ledger grants,
@@ -80,4 +82,37 @@ export async function settled(db: Db, ids: number[], timeoutMs = 30_000) {
 export async function orderRow(db: Db, id: number) {
   const [row] = await db.select().from(spotOrders).where(eq(spotOrders.id, id));
   return row;
+}
+
+/**
+ * Waits until the matcher has committed every command appended to these markets' streams: each
+ * stream's last id is its committed cursor. `settled` is not enough before comparing outcomes: an
+ * order taken is no longer pending, while a cancel sent after it may still wait in the stream.
+ */
+export async function drained(db: Db, redis: Redis, prefix: string, symbols: string[], timeoutMs = 90_000) {
+  return waitUntil(
+    async () => {
+      const cursors = await db
+        .select()
+        .from(spotStreamCursors)
+        .where(inArray(spotStreamCursors.symbol, symbols))
+        .orderBy(spotStreamCursors.symbol);
+      const behind: string[] = [];
+      for (const symbol of symbols) {
+        const info = (await redis.call("XINFO", "STREAM", commandStream(prefix, symbol)).catch(() => null)) as
+          | unknown[]
+          | null;
+        const at = info ? info.indexOf("last-generated-id") : -1;
+        const last = at >= 0 ? String(info?.[at + 1]) : null;
+        const committed = cursors.find((c) => c.symbol === symbol)?.lastId ?? null;
+        // A market named here was sent commands: no stream is a wrong name, not an idle market.
+        if (last === null || last !== committed) {
+          behind.push(`${symbol}: ${committed ?? "nothing"} of ${last ?? "no stream"}`);
+        }
+      }
+      return behind;
+    },
+    (behind) => behind.length === 0,
+    timeoutMs,
+  );
 }
