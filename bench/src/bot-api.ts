@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { once } from "node:events";
 import http from "node:http";
@@ -12,7 +12,7 @@ import { setPolicy } from "@northstar/domain/policy";
 import { mulberry32 } from "@northstar/shared/random";
 import { Redis } from "ioredis";
 import { createTrader } from "../../packages/domain/src/spot/testing.ts";
-import { recreateDatabase } from "./database.ts";
+import { freshPlatformDatabase } from "./database.ts";
 import { processCpuSeconds } from "./process-cpu.ts";
 import { sized } from "./smoke.ts";
 import type { BenchResult } from "./types.ts";
@@ -157,15 +157,7 @@ function start(script: string, env: Record<string, string>, profile = false): Ch
 }
 
 export async function run(): Promise<BenchResult> {
-  await recreateDatabase(DATABASE_URL);
-  const setup = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/setup.ts"], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL },
-    encoding: "utf8",
-  });
-  if (setup.status !== 0) {
-    throw new Error(`setup failed: ${setup.stderr}`);
-  }
+  await freshPlatformDatabase(DATABASE_URL);
   const encryptionKey = randomBytes(32);
   useApiKeyKeyring(new TotpKeyring([encryptionKey]));
   const prefix = `benchbot${Date.now()}`;

@@ -1,7 +1,4 @@
-import { spawnSync } from "node:child_process";
 import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { type ChainConfig, chainClient, watchOnce } from "@northstar/domain/chain";
 import { createDb } from "@northstar/domain/db";
 import { createFixedPriceProvider } from "@northstar/domain/markets";
@@ -13,7 +10,7 @@ import {
   TEST_CHAIN_MNEMONIC,
   testXpub,
 } from "../../packages/domain/src/test-support/index.ts";
-import { recreateDatabase } from "./database.ts";
+import { freshPlatformDatabase } from "./database.ts";
 import { sized } from "./smoke.ts";
 import { type BenchResult, percentile } from "./types.ts";
 
@@ -29,7 +26,6 @@ import { type BenchResult, percentile } from "./types.ts";
  * trips of each repeat (every statement a pooled connection sends) are counted per transfer. Between repeats the
  * recorded blocks, transfers and deposits are cleared. Checked each repeat: every transfer recorded once.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const DATABASE_URL =
   process.env.BENCH_CHAIN_DATABASE_URL ??
   `postgresql://postgres@127.0.0.1:5432/northstar_bench_chain${sized("", "_smoke")}`;
@@ -66,15 +62,7 @@ const stats = (values: number[]) => {
 };
 
 export async function run(): Promise<BenchResult> {
-  await recreateDatabase(DATABASE_URL);
-  const setup = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/setup.ts"], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL },
-    encoding: "utf8",
-  });
-  if (setup.status !== 0) {
-    throw new Error(`setup failed: ${setup.stderr}`);
-  }
+  await freshPlatformDatabase(DATABASE_URL);
   const chain = await startTestChain({ blockGasLimit: 1_000_000_000n });
   const { db, pool, close } = createDb(DATABASE_URL, { max: 4 });
   const loadBefore = os.loadavg();

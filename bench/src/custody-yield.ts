@@ -1,12 +1,9 @@
-import { spawnSync } from "node:child_process";
 import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createDb } from "@northstar/domain/db";
 import { createProduct, runDailyYield, settleOrder } from "@northstar/domain/earn";
 import { type EntryInput, postEntries, reconcileLedger } from "@northstar/domain/ledger";
 import { MoneyDecimal } from "@northstar/shared/money";
-import { recreateDatabase } from "./database.ts";
+import { freshPlatformDatabase } from "./database.ts";
 import { sized } from "./smoke.ts";
 import { type BenchResult, percentile } from "./types.ts";
 
@@ -20,7 +17,6 @@ import { type BenchResult, percentile } from "./types.ts";
  * once, the day's yield equal to Σ principal × rate computed by the database; at the end the ledger
  * reconciles.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const DATABASE_URL =
   process.env.BENCH_EARN_DATABASE_URL ??
   `postgresql://postgres@127.0.0.1:5432/northstar_bench_earn${sized("", "_smoke")}`;
@@ -46,15 +42,7 @@ const stats = (values: number[]) => {
 };
 
 export async function run(): Promise<BenchResult> {
-  await recreateDatabase(DATABASE_URL);
-  const setup = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/setup.ts"], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL },
-    encoding: "utf8",
-  });
-  if (setup.status !== 0) {
-    throw new Error(`setup failed: ${setup.stderr}`);
-  }
+  await freshPlatformDatabase(DATABASE_URL);
   const { db, pool, close } = createDb(DATABASE_URL, { max: 4 });
   const loadBefore = os.loadavg();
   try {

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import http from "node:http";
@@ -8,7 +8,7 @@ import { createDb } from "@northstar/domain/db";
 import { createSession } from "@northstar/domain/identity";
 import { Redis } from "ioredis";
 import { createTrader } from "../../packages/domain/src/spot/testing.ts";
-import { recreateDatabase } from "./database.ts";
+import { freshPlatformDatabase } from "./database.ts";
 import { processCpuSeconds } from "./process-cpu.ts";
 import { sized } from "./smoke.ts";
 import { type BenchResult, percentile } from "./types.ts";
@@ -36,15 +36,7 @@ const SECONDS = Number(process.env.BENCH_FLOOD_SECONDS ?? sized(10, 2));
 const REPEATS = Number(process.env.BENCH_FLOOD_REPEATS ?? sized(3, 1));
 
 async function freshDatabase() {
-  await recreateDatabase(DATABASE_URL);
-  const setup = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/setup.ts"], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL },
-    encoding: "utf8",
-  });
-  if (setup.status !== 0) {
-    throw new Error(`setup failed: ${setup.stderr}`);
-  }
+  await freshPlatformDatabase(DATABASE_URL);
 }
 
 function startApi(prefix: string): ChildProcess {

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,7 +15,7 @@ import {
 } from "@northstar/domain/options";
 import { MoneyDecimal } from "@northstar/shared/money";
 import { Redis } from "ioredis";
-import { recreateDatabase } from "./database.ts";
+import { freshPlatformDatabase } from "./database.ts";
 import { processCpuSeconds } from "./process-cpu.ts";
 import { sized } from "./smoke.ts";
 import { type BenchResult, percentile } from "./types.ts";
@@ -44,17 +44,6 @@ const STEADY_SECONDS = Number(process.env.BENCH_OPTIONS_SECONDS ?? sized(10, 2))
 const BURST = sized(10_000, 500);
 const BUYERS = sized(500, 50);
 const SYMBOLS = ["BTCUSDT", "ETHUSDT"] as const;
-
-function freshDatabase() {
-  const setup = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/setup.ts"], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL },
-    encoding: "utf8",
-  });
-  if (setup.status !== 0) {
-    throw new Error(`setup failed: ${setup.stderr}`);
-  }
-}
 
 const selfCpu = () => {
   const u = process.cpuUsage();
@@ -171,8 +160,7 @@ const stats = (values: number[]) => {
 const round = (v: number, d = 0) => Number(v.toFixed(d));
 
 export async function run(): Promise<BenchResult> {
-  await recreateDatabase(DATABASE_URL);
-  freshDatabase();
+  await freshPlatformDatabase(DATABASE_URL);
   const { db, pool, close } = createDb(DATABASE_URL, { max: 10 });
   const prefix = `benchopt${Date.now()}`;
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -7,7 +7,7 @@ import { createDb } from "@northstar/domain/db";
 import { mulberry32 } from "@northstar/shared/random";
 import pg from "pg";
 import { createTrader } from "../../packages/domain/src/spot/testing.ts";
-import { recreateDatabase } from "./database.ts";
+import { freshPlatformDatabase } from "./database.ts";
 import { seedHistory } from "./history.ts";
 import { closedLoop } from "./order-load.ts";
 import { processCpuSeconds } from "./process-cpu.ts";
@@ -91,15 +91,7 @@ interface Fixture {
 }
 
 async function fixture(): Promise<Fixture> {
-  await recreateDatabase(DATABASE_URL);
-  const setup = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/setup.ts"], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL },
-    encoding: "utf8",
-  });
-  if (setup.status !== 0) {
-    throw new Error(`setup failed: ${setup.stderr}`);
-  }
+  await freshPlatformDatabase(DATABASE_URL);
   const { db, close } = createDb(DATABASE_URL, { max: 2 });
   try {
     await seedHistory(db, HISTORY_USERS);

@@ -9,7 +9,7 @@ import { mulberry32 } from "@northstar/shared/random";
 import { Redis } from "ioredis";
 import { createTrader } from "../../packages/domain/src/spot/testing.ts";
 import { checkSpotLedger } from "../../packages/domain/src/spot/workload.ts";
-import { recreateDatabase } from "./database.ts";
+import { freshPlatformDatabase } from "./database.ts";
 import { seedHistory } from "./history.ts";
 import { closedLoop, openLoop } from "./order-load.ts";
 import { processCpuSeconds } from "./process-cpu.ts";
@@ -48,19 +48,6 @@ const QUICK = process.env.BENCH_SPOT_QUICK === "1";
  */
 const BASELINE = process.env.BENCH_SPOT_BASELINE;
 const ROUNDS = Number(process.env.BENCH_SPOT_ROUNDS ?? 3);
-
-/** A fresh database migrated and seeded by the checkout at `tree`. */
-async function freshDatabase(tree: string) {
-  await recreateDatabase(DATABASE_URL);
-  const setup = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/setup.ts"], {
-    cwd: tree,
-    env: { ...process.env, DATABASE_URL },
-    encoding: "utf8",
-  });
-  if (setup.status !== 0) {
-    throw new Error(`setup failed: ${setup.stderr}`);
-  }
-}
 
 /**
  * Compiles the checkout's server (left alone when its output is from the same sources) so the API
@@ -244,7 +231,7 @@ async function versusBaseline(baseline: string, redis: Redis) {
   for (let round = 0; round < ROUNDS; round++) {
     const order: ("baseline" | "current")[] = round % 2 ? ["current", "baseline"] : ["baseline", "current"];
     for (const tree of order) {
-      await freshDatabase(tree === "baseline" ? baseline : root);
+      await freshPlatformDatabase(DATABASE_URL, tree === "baseline" ? baseline : root);
       const { db, close } = createDb(DATABASE_URL, { max: 4 });
       const prefix = `benchspotvs${Date.now()}`;
       try {
@@ -305,7 +292,7 @@ async function versusBaseline(baseline: string, redis: Redis) {
 }
 
 export async function run(): Promise<BenchResult> {
-  await freshDatabase(root);
+  await freshPlatformDatabase(DATABASE_URL, root);
   const prefix = `benchspot${Date.now()}`;
   const redis = new Redis(REDIS_URL);
   const connection = createDb(DATABASE_URL, { max: 4 });
