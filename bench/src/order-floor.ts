@@ -12,7 +12,7 @@ import { seedHistory } from "./history.ts";
 import { closedLoop } from "./order-load.ts";
 import { processCpuSeconds } from "./process-cpu.ts";
 import { sized } from "./smoke.ts";
-import type { BenchResult } from "./types.ts";
+import { type BenchResult, spread } from "./types.ts";
 
 /*
  * The floor under the spot order path's CPU on this machine: what an order costs in the parts that
@@ -283,15 +283,6 @@ async function httpFloor(tokens: string[], random: () => number) {
     server.kill();
     await once(server, "exit");
   }
-}
-
-function spread(values: number[]) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return {
-    median: sorted[Math.floor(sorted.length / 2)] as number,
-    min: sorted[0] as number,
-    max: sorted.at(-1) as number,
-  };
 }
 
 export async function run(): Promise<BenchResult> {

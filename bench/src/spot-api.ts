@@ -16,7 +16,7 @@ import { processCpuSeconds } from "./process-cpu.ts";
 import { sized } from "./smoke.ts";
 import { matcherCapacity } from "./spot-matcher-shards.ts";
 import { perOrder, startSqlCounts } from "./sql-counts.ts";
-import { type BenchResult, percentile } from "./types.ts";
+import { type BenchResult, percentile, spread } from "./types.ts";
 
 /*
  * Spot orders end to end: HTTP requests to one real API process, compiled as production runs it (tRPC `spot.place`), which checks
@@ -212,17 +212,6 @@ type ClosedLoopFigures = Awaited<ReturnType<typeof measuredClosedLoop>>;
 
 const cpuSum = (c: ClosedLoopFigures["cpuMsPerOrder"]) =>
   Number((c.api + c.worker + c.postgres + c.loadGenerator).toFixed(3));
-
-function spread(values: number[]) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  const median = sorted.length % 2 ? sorted[mid] : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-  return {
-    median: Number((median ?? 0).toFixed(3)),
-    min: sorted[0] ?? 0,
-    max: sorted[sorted.length - 1] ?? 0,
-  };
-}
 
 /** The closed loop alone, this checkout and the baseline's taking turns (which goes first alternates). */
 async function versusBaseline(baseline: string, redis: Redis) {
